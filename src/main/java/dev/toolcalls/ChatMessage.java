@@ -1,0 +1,47 @@
+package dev.toolcalls;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.toolcalls.internal.json.Json;
+import dev.toolcalls.internal.json.WireJson;
+
+/**
+ * A parsed assistant message: {@code {"content": string|null, "tool_calls": [...]}}, plus
+ * {@code "reasoning_content"} when the format has reasoning and the output some.
+ * Content is the text outside calls; it is null when there is none but whitespace.
+ */
+public record ChatMessage(String content, String reasoningContent, List<ToolCall> toolCalls) {
+    public ChatMessage {
+        toolCalls = List.copyOf(toolCalls);
+    }
+
+    public ChatMessage(String content, List<ToolCall> toolCalls) { this(content, null, toolCalls); }
+
+    /** Reassembles a message from deltas, as an OpenAI client does. */
+    public static ChatMessage fromDeltas(List<DeltaMessage> deltas) {
+        StringBuilder content = new StringBuilder(), reasoning = new StringBuilder();
+        List<String> ids = new ArrayList<>(), names = new ArrayList<>();
+        List<StringBuilder> args = new ArrayList<>();
+        for (DeltaMessage d : deltas) {
+            if (d.content() != null) content.append(d.content());
+            if (d.reasoningContent() != null) reasoning.append(d.reasoningContent());
+            ToolCallDelta t = d.toolCall();
+            if (t == null) continue;
+            while (ids.size() <= t.index()) { ids.add(null); names.add(null); args.add(new StringBuilder()); }
+            if (t.id() != null) ids.set(t.index(), t.id());
+            if (t.name() != null) names.set(t.index(), t.name());
+            if (t.arguments() != null) args.get(t.index()).append(t.arguments());
+        }
+        List<ToolCall> calls = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) calls.add(new ToolCall(ids.get(i), names.get(i), args.get(i).toString()));
+        return new ChatMessage(orNull(content), orNull(reasoning), calls);
+    }
+
+    private static String orNull(StringBuilder text) {
+        return text.toString().isBlank() ? null : text.toString();
+    }
+
+    /** Compact JSON with OpenAI field names; {@code content} is written even when null. */
+    public String toJson() { return Json.write(WireJson.message(this)); }
+}

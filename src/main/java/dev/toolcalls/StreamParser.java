@@ -1,0 +1,206 @@
+package dev.toolcalls;
+
+import dev.toolcalls.internal.format.CompiledFormat;
+
+import dev.toolcalls.internal.assemble.ArgumentWriter;
+import dev.toolcalls.internal.assemble.CallAssembler;
+import dev.toolcalls.internal.assemble.ContentChannel;
+import dev.toolcalls.internal.assemble.DeltaCollector;
+import dev.toolcalls.internal.format.FormatRules;
+import dev.toolcalls.internal.json.Json;
+import dev.toolcalls.internal.lex.LexerDriver;
+import dev.toolcalls.internal.lex.LexerModel;
+import dev.toolcalls.internal.lex.Role;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Parses one response as it streams: feed it the detokenized text chunk by chunk (special tokens
+ * kept), send what each call returns, then {@link #finish()}.
+ *
+ * <pre>{@code
+ * StreamParser stream = Formats.get(formatName).newStream(tools);
+ * for (String chunk : chunks)
+ *     for (DeltaMessage delta : stream.feed(chunk)) send(delta.toJson());
+ * for (DeltaMessage delta : stream.finish()) send(delta.toJson());
+ * }</pre>
+ *
+ * <p>Every chunking of the same text yields the same content, calls, ids (given the same id
+ * generator) and arguments as {@link Format#parse}; text that may still turn into a marker is held
+ * back until it is certain, never leaked and never lost. Not thread-safe: one parser per response.
+ */
+public final class StreamParser {
+    private static final int EXCERPT_RADIUS = 24;
+
+    private final Format format;
+    private final LexerModel model;
+    private final ParseOptions options;
+    private final Tools tools;
+    private final LexerDriver lexer;
+    private final DeltaCollector out = new DeltaCollector();
+    private final ContentChannel content;
+    private final ContentChannel reasoning;
+    private final CallAssembler calls;
+    private final ArgumentWriter arguments;
+    private final boolean implicitCallEnd;
+    private Role inherited = Role.CONTENT;
+    private boolean finished;
+
+    StreamParser(Format format, CompiledFormat compiled, Tools tools, ParseOptions options) {
+        this.format = format;
+        this.model = compiled.model();
+        this.tools = tools;
+        this.options = options;
+        this.lexer = new LexerDriver(model);
+        FormatRules rules = compiled.rules();
+        this.content = new ContentChannel(out::content, rules.content());
+        this.reasoning = new ContentChannel(out::reasoning, ContentChannel.Policy.VERBATIM);
+        this.implicitCallEnd = rules.implicitCallEnd();
+        boolean thinking = options.thinking() != null ? options.thinking() : rules.thinkingDefault();
+        if (thinking && rules.thinkingMode() > 0) lexer.startIn(rules.thinkingMode());
+        this.calls = new CallAssembler(format.name(), rules, options.newIdGenerator(), model.hasIdRole, out,
+                at -> lexer.excerpt(at, EXCERPT_RADIUS));
+        this.arguments = new ArgumentWriter(fragment -> calls.arguments(fragment, lexer.tokenStart()), tools::definition,
+                rules.untypedValues(), rules.trimValueNewlines());
+    }
+
+    /** The deltas this chunk makes certain, in order; often empty. */
+    public List<DeltaMessage> feed(String chunk) {
+        if (finished) throw new IllegalStateException("stream parser already finished");
+        lexer.append(chunk);
+        return run(false);
+    }
+
+    /** Ends the output: flushes held text and closes the message. The parser is done afterwards. */
+    public List<DeltaMessage> finish() {
+        if (finished) throw new IllegalStateException("stream parser already finished");
+        lexer.complete();
+        return run(true);
+    }
+
+    public Format format() { return format; }
+
+    public Tools tools() { return tools; }
+
+    private List<DeltaMessage> run(boolean last) {
+        try {
+            pump();
+            if (last) {
+                finished = true;
+                if (calls.isOpen() && implicitCallEnd && lexer.inDefaultMode()) endOpenCall();
+                if (calls.isOpen() && !fallBackToContent()) {
+                    int at = calls.beginOffset();
+                    fail(ToolCallParseException.Kind.UNTERMINATED_CALL, at,
+                            "the call that began at offset " + at + " is still open at the end of the output");
+                }
+            }
+            return out.drain();
+        } catch (ToolCallParseException e) {
+            finished = true;
+            throw e.withDeltas(out.drain());
+        }
+    }
+
+    private void pump() {
+        while (true) {
+            int type = lexer.next();
+            if (type == LexerDriver.NEED_MORE) return;
+            if (type == LexerDriver.STUCK) { stuck(); continue; }
+            Role role = model.roleOfType(type);
+            if (role == Role.INHERIT) role = inherited;
+            else inherited = role;
+            String text = lexer.tokenText();
+            if (calls.isOpen() && (role == Role.CALL_BEGIN || implicitCallEnd && (role == Role.CONTENT || role == Role.REASONING)))
+                endOpenCall(); // a new call ends the open one; in formats without end markers, so does text
+            calls.text(text);
+            if (calls.isOpen() && lexer.tokenTruncated() && NAMING.contains(role)) {
+                // the output stops inside a name, id or key: the call never got it whole
+                if (fallBackToContent()) continue;
+                fail(ToolCallParseException.Kind.UNTERMINATED_CALL, calls.beginOffset(),
+                        "the output ends inside the call that began at offset " + calls.beginOffset());
+            }
+            try {
+                dispatch(role, text);
+            } catch (ToolCallParseException e) {
+                if (!fallBackToContent()) throw e;
+                // the rest of a call abandoned midway is text; a call that failed at its end is already behind the lexer
+                if (role != Role.CALL_END) lexer.restartAt(lexer.tokenEnd());
+            }
+        }
+    }
+
+    /** Roles whose tokens must be whole to mean anything. */
+    private static final java.util.Set<Role> NAMING = java.util.EnumSet.of(Role.NAME, Role.NAME_JSON, Role.ID, Role.ID_JSON, Role.ARG_KEY);
+
+    private void dispatch(Role role, String text) {
+        int at = lexer.tokenStart();
+        switch (role) {
+            case CONTENT: content.add(text); break;
+            case REASONING: reasoning.add(text); break;
+            case SKIP: break;
+            case CALL_BEGIN: content.boundary(); calls.begin(at); arguments.begin(); calls.text(text); break; // the open call, if any, was ended
+            case CALL_END: endCall(at); break;
+            case NAME: calls.name(text.strip(), at); break;
+            case NAME_JSON: calls.name(Json.decodeString(text), at); break;
+            case ID: calls.id(text.strip(), at); break;
+            case ID_JSON: calls.id(Json.decodeString(text), at); break;
+            case ARGS_JSON: calls.arguments(text, at); break;
+            case ARGS_JSON_STRING: calls.arguments(Json.decodeStringPiece(text), at); break;
+            case ARG_KEY: calls.requireOpen(at); arguments.key(text, calls.name()); break;
+            case ARG_VALUE: arguments.value(text); break;
+            case ARG_END: arguments.endValue(); break;
+            case ARG_AS_STRING: arguments.force(true); break;
+            case ARG_AS_JSON: arguments.force(false); break;
+            case LIT_OPEN: case LIT_CLOSE: case LIT_COMMA: case LIT_COLON: case LIT_KEY:
+            case LIT_QUOTE: case LIT_CHARS: case LIT_ESCAPE: case LIT_ATOM:
+                arguments.literal(role, text);
+                break;
+            default: throw new IllegalStateException("role " + role);
+        }
+    }
+
+    private void endCall(int at) {
+        if (arguments.used()) arguments.finish();
+        calls.end(at);
+    }
+
+    private void endOpenCall() {
+        try {
+            endCall(lexer.tokenStart());
+        } catch (ToolCallParseException e) {
+            if (!fallBackToContent()) throw e;
+        }
+    }
+
+    /** No rule matches at the commit point. */
+    private void stuck() {
+        int at = lexer.position();
+        boolean ranOut = lexer.stuckAt() >= lexer.end();
+        if (calls.isOpen()) {
+            if (fallBackToContent()) { lexer.restartAt(at); return; }
+            if (ranOut) fail(ToolCallParseException.Kind.UNTERMINATED_CALL, calls.beginOffset(),
+                    "the call that began at offset " + calls.beginOffset() + " is still open at the end of the output");
+            fail(ToolCallParseException.Kind.UNEXPECTED_TEXT, lexer.stuckAt(), "the format does not allow this text inside a call");
+        }
+        // inside a structure of the format (a calls section, a channel header...) text it does not
+        // allow is an error, unless lenient; in the default mode, or cut short by the end of the
+        // output, nothing is dropped: what no rule takes is content
+        if (!ranOut && !lexer.inDefaultMode() && !options.lenient())
+            fail(ToolCallParseException.Kind.UNEXPECTED_TEXT, lexer.stuckAt(), "the format does not allow this text here");
+        content.add(lexer.skipOne());
+    }
+
+    /** Lenient mode: the raw text of a call of which nothing was sent becomes content. */
+    private boolean fallBackToContent() {
+        if (!options.lenient() || !calls.isOpen() || calls.emitted()) return false;
+        String raw = calls.raw();
+        calls.abandon();
+        content.add(raw);
+        return true;
+    }
+
+    private void fail(ToolCallParseException.Kind kind, int offset, String detail) {
+        throw calls.error(kind, offset, detail);
+    }
+}

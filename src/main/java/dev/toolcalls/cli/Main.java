@@ -1,0 +1,78 @@
+package dev.toolcalls.cli;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import dev.toolcalls.FormatException;
+import dev.toolcalls.internal.grammar.BundledFormats;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code java -jar target/toolcalls.jar parse|formats|test ...}. Exit codes: 0 done, 1 the output
+ * broke its format (or a suite failed), 2 usage error, 3 internal error. Never a stack trace.
+ */
+@Command(name = "toolcalls", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "Turns LLM output text into OpenAI-style tool calls, in one piece or streaming.",
+        subcommands = {ParseCommand.class, FormatsCommand.class, TestCommand.class, ServeCommand.class})
+public final class Main implements Runnable {
+    static final int FAILED = 1, USAGE = 2, INTERNAL = 3;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: parse, formats, test or serve");
+    }
+
+    public static void main(String[] args) {
+        PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false, StandardCharsets.UTF_8);
+        PrintStream err = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true, StandardCharsets.UTF_8);
+        int code = run(args, out, err, System.in);
+        out.flush();
+        System.exit(code);
+    }
+
+    /** Runs the command line with the given streams; returns the exit code. */
+    public static int run(String[] args, PrintStream out, PrintStream err, java.io.InputStream in) {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setOut(new java.io.PrintWriter(out, true));
+        cl.setErr(new java.io.PrintWriter(err, true));
+        cl.setParameterExceptionHandler((e, commandLine) -> {
+            err.println("error: " + e.getMessage());
+            err.println(e.getCommandLine().getUsageMessage());
+            return USAGE;
+        });
+        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (e instanceof UsageException) {
+                err.println("error: " + e.getMessage());
+                err.println(commandLine.getUsageMessage());
+                return USAGE;
+            }
+            if (e instanceof FormatException) {
+                err.println(ErrorJson.wrap(ErrorJson.of("format_error", e.getMessage(), null, null)));
+                return INTERNAL;
+            }
+            err.println(ErrorJson.internal(e));
+            return INTERNAL;
+        });
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            Object cmd = sub.getCommand();
+            if (cmd instanceof IoAware) ((IoAware) cmd).io(out, err, in);
+        }
+        return cl.execute(args);
+    }
+
+    /** A bad command line found after option parsing (unknown format, unreadable file...). */
+    static final class UsageException extends RuntimeException {
+        UsageException(String message) { super(message); }
+    }
+
+    /** {@code toolcalls --version}: the version the build stamped into the format index. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override public String[] getVersion() { return new String[] {"toolcalls " + BundledFormats.VERSION}; }
+    }
+
+    interface IoAware {
+        void io(PrintStream out, PrintStream err, java.io.InputStream in);
+    }
+}

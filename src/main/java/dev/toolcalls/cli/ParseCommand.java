@@ -1,0 +1,185 @@
+package dev.toolcalls.cli;
+
+import dev.toolcalls.internal.json.WireJson;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import dev.toolcalls.ChatMessage;
+import dev.toolcalls.DeltaMessage;
+import dev.toolcalls.Format;
+import dev.toolcalls.Formats;
+import dev.toolcalls.IdGenerator;
+import dev.toolcalls.ParseOptions;
+import dev.toolcalls.StreamParser;
+import dev.toolcalls.ToolCallParseException;
+import dev.toolcalls.Tools;
+import dev.toolcalls.server.Chunker;
+
+/**
+ * {@code parse --format NAME [--tools FILE] [--lenient] [--stream [--chunk-seed S] [--chunk-max K]] [--jsonl] [FILE | -]}.
+ * Ids come from a fixed seed, so the same input always prints the same output.
+ */
+@Command(name = "parse", sortOptions = false,
+        description = "Parses one model output (or, with --jsonl, one per line) and prints the message, or with --stream the deltas.")
+final class ParseCommand implements Callable<Integer>, Main.IoAware {
+    @Option(names = "--format", required = true, paramLabel = "NAME", description = "format name or alias (see: formats)")
+    String formatName;
+
+    @Option(names = "--tools", paramLabel = "FILE", description = "OpenAI tools array (JSON) handed to the parser")
+    Path toolsFile;
+
+    @Option(names = "--lenient", description = "a malformed call of which nothing was emitted comes back as content")
+    boolean lenient;
+
+    @Option(names = "--stream", description = "feed the input in random chunks and print one delta per line")
+    boolean stream;
+
+    @Option(names = "--chunk-seed", paramLabel = "S", description = "seed of java.util.Random choosing chunk lengths (default 0)")
+    long chunkSeed = 0;
+
+    @Option(names = "--chunk-max", paramLabel = "K", description = "chunks are 1..K code points long (default 8)")
+    int chunkMax = 8;
+
+    @Option(names = "--thinking", paramLabel = "on|off",
+            description = "whether the request had thinking on (formats whose prompt opens the think block start inside reasoning); default: the format's")
+    String thinking;
+
+    @Option(names = "--jsonl", description = "each input line is {\"input\": \"...\", \"tools\": [...]?, \"thinking\": true|false?}; one answer line each")
+    boolean jsonl;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "FILE | -", description = "input file, or - (default) for standard input")
+    String file;
+
+    private PrintStream out, err;
+    private InputStream in;
+
+    @Override public void io(PrintStream out, PrintStream err, InputStream in) {
+        this.out = out;
+        this.err = err;
+        this.in = in;
+    }
+
+    @Override public Integer call() {
+        if (chunkMax < 1) throw new Main.UsageException("--chunk-max must be at least 1");
+        if (thinking != null && !thinking.equals("on") && !thinking.equals("off"))
+            throw new Main.UsageException("--thinking takes on or off");
+        Format format = Formats.find(formatName).orElseThrow(() -> new Main.UsageException(
+                "unknown format '" + formatName + "'; run 'formats' to list them"));
+        Tools tools = Tools.none();
+        if (toolsFile != null) {
+            try {
+                tools = Tools.parse(Files.readString(toolsFile, StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new Main.UsageException("cannot read --tools " + toolsFile + ": " + e.getMessage());
+            } catch (IllegalArgumentException e) {
+                throw new Main.UsageException("--tools " + toolsFile + ": " + e.getMessage());
+            }
+        }
+        String input = readInput();
+        int code = jsonl ? jsonl(format, tools, input) : single(format, tools, input);
+        out.flush();
+        return code;
+    }
+
+    private String readInput() {
+        try {
+            if (file == null || file.equals("-")) return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            return Files.readString(Path.of(file), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new Main.UsageException("cannot read input " + (file == null ? "-" : file) + ": " + e.getMessage());
+        }
+    }
+
+    private ParseOptions options() {
+        return ParseOptions.defaults().withLenient(lenient).withIds(() -> IdGenerator.seeded(0))
+                .withThinking(thinking == null ? null : thinking.equals("on"));
+    }
+
+    private int single(Format format, Tools tools, String input) {
+        try {
+            if (!stream) {
+                out.println(format.parse(input, tools, options()).toJson());
+            } else {
+                StreamParser s = format.newStream(tools, options());
+                for (String chunk : chunks(input)) for (DeltaMessage d : s.feed(chunk)) out.println(d.toJson());
+                for (DeltaMessage d : s.finish()) out.println(d.toJson());
+            }
+            return 0;
+        } catch (ToolCallParseException e) {
+            if (stream) for (DeltaMessage d : e.deltasBeforeError()) out.println(d.toJson());
+            out.flush();
+            err.println(ErrorJson.wrap(ErrorJson.of(e)));
+            return Main.FAILED;
+        }
+    }
+
+    private int jsonl(Format format, Tools tools, String input) {
+        try (BufferedReader lines = new BufferedReader(new java.io.StringReader(input))) {
+            String line;
+            while ((line = lines.readLine()) != null) out.println(ErrorJson.GSON.toJson(answer(format, tools, line)));
+        } catch (IOException e) {
+            throw new Main.UsageException("cannot read input: " + e.getMessage());
+        }
+        return 0;
+    }
+
+    private JsonObject answer(Format format, Tools defaultTools, String line) {
+        JsonObject answer = new JsonObject();
+        Boolean lineThinking = null;
+        String text;
+        Tools tools = defaultTools;
+        try {
+            JsonElement e = JsonParser.parseString(line);
+            if (!e.isJsonObject() || !e.getAsJsonObject().has("input") || !e.getAsJsonObject().get("input").isJsonPrimitive())
+                throw new IllegalArgumentException("expected {\"input\": \"...\", \"tools\": [...]?}");
+            text = e.getAsJsonObject().get("input").getAsString();
+            if (e.getAsJsonObject().has("tools")) tools = WireJson.tools(e.getAsJsonObject().get("tools"));
+            JsonElement think = e.getAsJsonObject().get("thinking");
+            if (think != null && !think.isJsonNull()) lineThinking = think.getAsBoolean();
+        } catch (RuntimeException ex) {
+            answer.add("error", ErrorJson.of("invalid_input", "line is not a valid input object: " + ex.getMessage(), null, format.name()));
+            return answer;
+        }
+        ParseOptions lineOptions = lineThinking == null ? options() : options().withThinking(lineThinking);
+        if (!stream) {
+            try {
+                answer.add("message", WireJson.message(format.parse(text, tools, lineOptions)));
+            } catch (ToolCallParseException ex) {
+                answer.add("error", ErrorJson.of(ex));
+            }
+            return answer;
+        }
+        JsonArray deltas = new JsonArray();
+        answer.add("deltas", deltas);
+        StreamParser s = format.newStream(tools, lineOptions);
+        try {
+            for (String chunk : chunks(text)) for (DeltaMessage d : s.feed(chunk)) deltas.add(WireJson.delta(d));
+            for (DeltaMessage d : s.finish()) deltas.add(WireJson.delta(d));
+        } catch (ToolCallParseException ex) {
+            for (DeltaMessage d : ex.deltasBeforeError()) deltas.add(WireJson.delta(d));
+            answer.add("error", ErrorJson.of(ex));
+        }
+        return answer;
+    }
+
+    private List<String> chunks(String text) {
+        return Chunker.split(text, chunkMax, chunkSeed);
+    }
+}

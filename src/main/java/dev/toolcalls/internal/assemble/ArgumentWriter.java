@@ -1,0 +1,235 @@
+package dev.toolcalls.internal.assemble;
+
+import dev.toolcalls.internal.lex.Role;
+
+import java.math.BigInteger;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import com.google.gson.JsonElement;
+
+import dev.toolcalls.internal.json.Json;
+import com.google.gson.JsonObject;
+
+/**
+ * Writes the arguments JSON of formats whose arguments are not JSON, from key/value events, as a
+ * prefix-stable stream: {@code {"k": v, "k2": v2}} with {@code ", "} and {@code ": "} separators,
+ * the same bytes whatever the chunking.
+ *
+ * <p>Two kinds of values:
+ * <ul>
+ * <li><b>raw values</b> ({@code arg.value}, XML-style parameters): typed by the tool schema (see
+ *     {@link SchemaTypes}). A value that can only be a string streams JSON-escaped as it arrives;
+ *     any other is held until it ends, then converted and written.</li>
+ * <li><b>literals</b> ({@code lit.*}, call syntax such as Python keyword arguments or Gemma's
+ *     custom syntax): already typed by how they are written, transliterated to JSON token by
+ *     token as they arrive ({@code True} to {@code true}, {@code (1,)} to {@code [1]}, a trailing
+ *     comma dropped, Python escapes decoded).</li>
+ * </ul>
+ * {@code "key": } goes out as soon as the key is complete. A value ends at {@code arg.end}, at the
+ * next key, or at the end of the call.
+ */
+public final class ArgumentWriter {
+    public enum Untyped { STRING, JSON }
+
+    private enum Mode { NONE, STREAM_STRING, HOLD, LITERAL }
+
+    private final Consumer<String> out;
+    /** The request's function definition by name, or null. */
+    private final Function<String, JsonObject> functions;
+    private final Untyped untyped;
+    private final boolean trimNewlines;
+
+    private boolean used;          // anything written in this call
+    private JsonObject properties; // schema properties of the current function, if known
+    private String key;
+    private Mode mode = Mode.NONE;
+    private Set<SchemaTypes.Type> types;
+    private Boolean forcedString;  // per-parameter override from the text: true string, false JSON
+    private final StringBuilder held = new StringBuilder();
+    private boolean valueStarted, pendingNewline;
+    // literal state
+    private int depth;
+    private boolean inString, pendingComma;
+
+    public ArgumentWriter(Consumer<String> out, Function<String, JsonObject> functions, Untyped untyped, boolean trimNewlines) {
+        this.out = out;
+        this.functions = functions;
+        this.untyped = untyped;
+        this.trimNewlines = trimNewlines;
+    }
+
+    /** A new call: its function name, when already known, selects the schema. */
+    public void begin() {
+        used = false;
+        properties = null;
+        key = null;
+        mode = Mode.NONE;
+    }
+
+    public boolean used() { return used; }
+
+    public void key(String rawKey, String functionName) {
+        endValue();
+        if (!used && functionName != null) properties = propertiesOf(functionName);
+        key = rawKey.strip();
+        out.accept((used ? ", " : "{") + SchemaTypes.quote(key) + ": ");
+        used = true;
+        mode = Mode.NONE;
+        forcedString = null;
+        types = null;
+        valueStarted = false;
+        pendingNewline = false;
+        held.setLength(0);
+        depth = 0;
+        inString = false;
+        pendingComma = false;
+    }
+
+    /** {@code arg.as-string} / {@code arg.as-json}: the text says how to read this parameter. */
+    public void force(boolean string) { forcedString = string; }
+
+    /** A piece of a raw value. */
+    public void value(String piece) {
+        if (key == null) return; // a value without a key has nowhere to go; the grammar should not produce one
+        if (mode == Mode.NONE) startRaw();
+        if (trimNewlines && !valueStarted && piece.startsWith("\n")) piece = piece.substring(1);
+        valueStarted = true;
+        if (mode == Mode.HOLD) { held.append(piece); return; }
+        // streaming a string: with trimming, a trailing newline waits, it may be the template's last one
+        if (piece.isEmpty()) return;
+        if (!trimNewlines) { out.accept(SchemaTypes.escape(piece)); return; }
+        String text = pendingNewline ? "\n" + piece : piece;
+        pendingNewline = text.endsWith("\n");
+        if (pendingNewline) text = text.substring(0, text.length() - 1);
+        if (!text.isEmpty()) out.accept(SchemaTypes.escape(text));
+    }
+
+    private void startRaw() {
+        boolean string;
+        if (forcedString != null) string = forcedString;
+        else {
+            types = typesOf(key);
+            string = types.isEmpty() ? untyped == Untyped.STRING : types.equals(EnumSet.of(SchemaTypes.Type.STRING));
+        }
+        if (string) {
+            mode = Mode.STREAM_STRING;
+            out.accept("\"");
+        } else {
+            mode = Mode.HOLD;
+        }
+    }
+
+    /** The current value is complete. */
+    public void endValue() {
+        if (key == null) return;
+        switch (mode) {
+            case NONE: // a key with no value text: an empty raw value
+                startRaw();
+                endValue();
+                return;
+            case STREAM_STRING:
+                out.accept("\"");
+                break;
+            case HOLD: {
+                String raw = held.toString();
+                if (trimNewlines && raw.endsWith("\n")) raw = raw.substring(0, raw.length() - 1);
+                if (forcedString != null && !forcedString) out.accept(SchemaTypes.jsonOrString(raw));
+                else if (types == null || types.isEmpty()) out.accept(untyped == Untyped.JSON ? SchemaTypes.jsonOrString(raw) : SchemaTypes.quote(raw));
+                else out.accept(SchemaTypes.convert(raw, types));
+                break;
+            }
+            case LITERAL: // complete unless the call was cut short, which the strict check then reports
+                break;
+            default: break;
+        }
+        key = null;
+        mode = Mode.NONE;
+    }
+
+    /** Ends the arguments object; false when nothing was written (the call has no arguments). */
+    public boolean finish() {
+        endValue();
+        if (used) out.accept("}");
+        return used;
+    }
+
+    // ---- literals --------------------------------------------------------------------------
+
+    public void literal(Role role, String text) {
+        if (key == null) return;
+        if (mode == Mode.NONE) mode = Mode.LITERAL;
+        if (mode != Mode.LITERAL) return;
+        switch (role) {
+            case LIT_OPEN: separate(); out.accept(text.strip().equals("{") ? "{" : "["); depth++; break;
+            case LIT_CLOSE: pendingComma = false; out.accept(text.strip().equals("}") ? "}" : "]"); depth--; break;
+            case LIT_COMMA: pendingComma = true; break;
+            case LIT_COLON: out.accept(": "); break;
+            case LIT_KEY: separate(); out.accept(SchemaTypes.quote(text.strip())); break;
+            case LIT_QUOTE:
+                if (!inString) separate();
+                out.accept("\"");
+                inString = !inString;
+                break;
+            case LIT_CHARS: out.accept(SchemaTypes.escape(text)); break;
+            case LIT_ESCAPE: out.accept(SchemaTypes.escape(Json.decodeEscape(text))); break;
+            case LIT_ATOM: separate(); out.accept(atom(text.strip())); break;
+            default: break;
+        }
+    }
+
+    private void separate() {
+        if (pendingComma) { out.accept(", "); pendingComma = false; }
+    }
+
+    /** Python and JSON literals as JSON: True/False/None, true/false/null, numbers in Python spelling. */
+    public static String atom(String t) {
+        switch (t) {
+            case "True": case "true": return "true";
+            case "False": case "false": return "false";
+            case "None": case "null": return "null";
+            default: break;
+        }
+        String n = t.replace("_", "");
+        boolean negative = n.startsWith("-");
+        String body = n.startsWith("-") || n.startsWith("+") ? n.substring(1) : n;
+        try {
+            String lower = body.toLowerCase(java.util.Locale.ROOT);
+            BigInteger radix = null;
+            if (lower.startsWith("0x")) radix = new BigInteger(body.substring(2), 16);
+            else if (lower.startsWith("0o")) radix = new BigInteger(body.substring(2), 8);
+            else if (lower.startsWith("0b")) radix = new BigInteger(body.substring(2), 2);
+            if (radix != null) return (negative ? radix.negate() : radix).toString();
+            if (body.matches("[0-9]+")) return (negative ? "-" : "") + new BigInteger(body).toString();
+            if (body.matches("([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?")) {
+                // Python's 1. and .5 are 1.0 and 0.5; leading zeros go; the rest stays as written
+                int e = Math.max(body.indexOf('e'), body.indexOf('E'));
+                String mantissa = e < 0 ? body : body.substring(0, e), exponent = e < 0 ? "" : body.substring(e);
+                if (mantissa.startsWith(".")) mantissa = "0" + mantissa;
+                if (mantissa.endsWith(".")) mantissa = mantissa + "0";
+                mantissa = mantissa.replaceFirst("^0+(?=[0-9])", "");
+                return (negative ? "-" : "") + mantissa + exponent;
+            }
+        } catch (NumberFormatException e) {
+            // not a number: falls through to a string
+        }
+        return SchemaTypes.quote(t); // an unknown bare word is kept, as a string
+    }
+
+
+    // ---- schema ----------------------------------------------------------------------------
+
+    private JsonObject propertiesOf(String function) {
+        JsonObject f = functions.apply(function);
+        JsonElement parameters = f == null ? null : f.get("parameters");
+        JsonElement properties = parameters != null && parameters.isJsonObject() ? parameters.getAsJsonObject().get("properties") : null;
+        return properties != null && properties.isJsonObject() ? properties.getAsJsonObject() : null;
+    }
+
+    private Set<SchemaTypes.Type> typesOf(String k) {
+        if (properties == null || !properties.has(k)) return EnumSet.noneOf(SchemaTypes.Type.class);
+        return SchemaTypes.of(properties.get(k));
+    }
+}

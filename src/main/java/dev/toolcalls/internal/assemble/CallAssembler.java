@@ -1,0 +1,178 @@
+package dev.toolcalls.internal.assemble;
+
+import dev.toolcalls.IdGenerator;
+import dev.toolcalls.ToolCallParseException;
+import dev.toolcalls.internal.format.FormatRules;
+import dev.toolcalls.internal.format.IdTemplate;
+import dev.toolcalls.internal.json.Json;
+
+import java.util.function.IntFunction;
+
+import com.google.gson.JsonElement;
+
+/**
+ * Turns call events into OpenAI tool-call deltas.
+ *
+ * <p>A call's first delta carries its index, id, type and complete name, once; argument fragments
+ * follow as they arrive and concatenate to exactly the final {@code arguments}. Fragments that
+ * arrive before the name (or, in formats whose calls carry an id, before the id could still come)
+ * wait for the header. Indices count from 0 in the order calls are emitted.
+ */
+public final class CallAssembler {
+    private final String format;
+    private final IdTemplate idStyle;
+    private final java.util.regex.Pattern nameFromId;
+    private final IdGenerator ids;
+    private final boolean idFromText;
+    private final DeltaCollector out;
+    private final IntFunction<String> excerpts;
+    private int nextIndex;
+
+    // the open call
+    private boolean open;
+    private int beginOffset;
+    private String name;
+    private String id;
+    private boolean headerSent;
+    private int index;
+    private final StringBuilder args = new StringBuilder();
+    private int argsSent;          // chars of args already emitted
+    private boolean argsStarted;
+    private final StringBuilder raw = new StringBuilder(); // text of the call while nothing is emitted
+
+    public CallAssembler(String format, FormatRules rules, IdGenerator ids, boolean idFromText, DeltaCollector out,
+                  IntFunction<String> excerpts) {
+        this.format = format;
+        this.excerpts = excerpts;
+        this.idStyle = rules.ids();
+        this.nameFromId = rules.nameFromId();
+        this.ids = ids;
+        this.idFromText = idFromText;
+        this.out = out;
+    }
+
+    public boolean isOpen() { return open; }
+
+    /** True once any delta of the open call has been sent. */
+    public boolean emitted() { return headerSent; }
+
+    public int beginOffset() { return beginOffset; }
+
+    /** Raw text of the open call so far (kept only while nothing of it has been emitted). */
+    public String raw() { return raw.toString(); }
+
+    public void text(String tokenText) {
+        if (open && !headerSent) raw.append(tokenText);
+    }
+
+    public void begin(int offset) {
+        if (open) throw new IllegalStateException("begin while a call is open");
+        open = true;
+        beginOffset = offset;
+        name = null;
+        id = null;
+        headerSent = false;
+        args.setLength(0);
+        argsSent = 0;
+        argsStarted = false;
+        raw.setLength(0);
+    }
+
+    public void name(String value, int offset) {
+        requireOpen(offset);
+        if (value == null || value.isEmpty())
+            throw error(ToolCallParseException.Kind.MISSING_NAME, offset, "the call's name is empty or not a valid string");
+        if (name != null)
+            throw error(ToolCallParseException.Kind.MISSING_NAME, offset, "the call has a second name '" + value + "' after '" + name + "'");
+        name = value;
+        if (!idFromText) {
+            sendHeader();
+            sendArgs(); // arguments that came first were waiting for the name
+        }
+    }
+
+    public void id(String value, int offset) {
+        requireOpen(offset);
+        if (value == null) value = ""; // not a usable id: one is generated
+        if (id == null) id = value;
+        if (name == null && nameFromId != null) {
+            java.util.regex.Matcher m = nameFromId.matcher(value);
+            if (m.matches() && m.groupCount() >= 1 && m.group(1) != null && !m.group(1).isEmpty()) name = m.group(1);
+        }
+        if (name != null) {
+            sendHeader();
+            sendArgs();
+        }
+    }
+
+    public void arguments(String fragment, int offset) {
+        requireOpen(offset);
+        argsStarted = true;
+        args.append(fragment);
+        if (name != null) sendHeader();
+        if (headerSent) sendArgs();
+    }
+
+    public void end(int offset) {
+        requireOpen(offset);
+        if (name == null)
+            throw error(ToolCallParseException.Kind.MISSING_NAME, beginOffset, "the call that began at offset " + beginOffset + " has no function name");
+        if (!argsStarted) args.append("{}");
+        String problem = null;
+        try {
+            if (!Json.isStrictObject(args.toString())) problem = "found " + kind(Json.parseStrict(args.toString()));
+        } catch (Json.NotJson e) {
+            problem = e.getMessage();
+        }
+        if (problem != null)
+            throw error(ToolCallParseException.Kind.MALFORMED_ARGUMENTS, beginOffset,
+                    "arguments of '" + name + "' are not a JSON object (" + problem + "): " + shorten(args.toString()));
+        sendHeader();
+        sendArgs();
+        if (argsSent < args.length()) out.arguments(index, args.substring(argsSent)); // a trailing lone surrogate, if any
+        open = false;
+        raw.setLength(0);
+    }
+
+    /** Closes the open call without emitting anything (lenient fallback). */
+    public void abandon() {
+        open = false;
+        raw.setLength(0);
+    }
+
+    private void sendHeader() {
+        if (headerSent) return;
+        index = nextIndex++;
+        out.header(index, id != null && idStyle.keeps(id) ? id : idStyle.generate(ids, name, index), name);
+        headerSent = true;
+        raw.setLength(0);
+    }
+
+    private void sendArgs() {
+        int end = args.length();
+        if (end > argsSent && Character.isHighSurrogate(args.charAt(end - 1))) end--; // wait for the pair
+        if (end > argsSent) {
+            out.arguments(index, args.substring(argsSent, end));
+            argsSent = end;
+        }
+    }
+
+    /** The open call's name, once known. */
+    public String name() { return open ? name : null; }
+
+    public void requireOpen(int offset) {
+        if (!open) throw error(ToolCallParseException.Kind.UNEXPECTED_TEXT, offset, "call text outside a call (grammar error)");
+    }
+
+    public ToolCallParseException error(ToolCallParseException.Kind kind, int offset, String detail) {
+        return new ToolCallParseException(format, kind, offset, excerpts.apply(offset), detail);
+    }
+
+    private static String kind(JsonElement e) {
+        return e.isJsonArray() ? "an array" : e.isJsonNull() ? "null" : e.isJsonPrimitive() ? "a " + (e.getAsJsonPrimitive().isString() ? "string" : "scalar") : "a value";
+    }
+
+    private static String shorten(String s) {
+        return s.length() <= 80 ? s : s.substring(0, 60) + "…" + s.substring(s.length() - 15);
+    }
+}

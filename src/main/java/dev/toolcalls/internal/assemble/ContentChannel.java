@@ -1,0 +1,87 @@
+package dev.toolcalls.internal.assemble;
+
+import java.util.function.Consumer;
+
+/**
+ * Text outside calls (content, or reasoning) as it flows out, under one of two policies:
+ * <ul>
+ * <li>{@code verbatim} (default): the text as written, except that whitespace before the first
+ *     other character is held until such a character arrives and dropped if none ever does. So
+ *     text that is only whitespace is never sent (the message field is null), and every chunking
+ *     sends the same text.</li>
+ * <li>{@code segments}: the text between calls is cut into segments at every call; each segment is
+ *     stripped and the non-empty ones are joined with one space. Trailing whitespace is held until
+ *     more text of the same segment shows it is inside.</li>
+ * </ul>
+ */
+public final class ContentChannel {
+    public enum Policy { VERBATIM, SEGMENTS }
+
+    private final Consumer<String> out;
+    private final Policy policy;
+    private boolean sentAny;
+    private boolean segmentStarted;
+    private final StringBuilder held = new StringBuilder();
+
+    public ContentChannel(Consumer<String> out, Policy policy) {
+        this.out = out;
+        this.policy = policy;
+    }
+
+    public void add(String text) {
+        if (policy == Policy.VERBATIM) {
+            if (sentAny) { out.accept(text); return; }
+            held.append(text);
+            if (firstNonWhitespace(text, 0) < text.length()) {
+                out.accept(held.toString());
+                held.setLength(0);
+                sentAny = true;
+            }
+            return;
+        }
+        int i = 0;
+        if (!segmentStarted) {
+            i = firstNonWhitespace(text, 0);
+            if (i == text.length()) return;    // leading whitespace of a segment is dropped
+            if (sentAny) out.accept(" ");      // segments are joined with one space
+            segmentStarted = true;
+            held.setLength(0);
+        }
+        int end = endOfLastNonWhitespace(text, i);
+        if (end > i) {
+            held.append(text, i, end);
+            out.accept(held.toString());
+            held.setLength(0);
+            sentAny = true;
+        }
+        held.append(text, Math.max(i, end), text.length()); // trailing whitespace waits
+    }
+
+    private static int firstNonWhitespace(String s, int from) {
+        int i = from;
+        while (i < s.length()) {
+            int cp = s.codePointAt(i);
+            if (!Character.isWhitespace(cp)) return i;
+            i += Character.charCount(cp);
+        }
+        return i;
+    }
+
+    /** Index after the last non-whitespace character at or after {@code from}; {@code from} if none. */
+    private static int endOfLastNonWhitespace(String s, int from) {
+        int i = s.length();
+        while (i > from) {
+            int cp = s.codePointBefore(i);
+            if (!Character.isWhitespace(cp)) return i;
+            i -= Character.charCount(cp);
+        }
+        return from;
+    }
+
+    /** A call begins: in the segments policy the current segment ends here. */
+    public void boundary() {
+        if (policy != Policy.SEGMENTS) return;
+        segmentStarted = false;
+        held.setLength(0);
+    }
+}

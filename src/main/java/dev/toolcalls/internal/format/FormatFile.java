@@ -1,0 +1,113 @@
+package dev.toolcalls.internal.format;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+
+import dev.toolcalls.internal.json.Json;
+
+/**
+ * The JSON format file, {@code grammars/<format>/<format>.json}, read strictly: every key known,
+ * every value of its type (no reflection, so it reads the same in a native image). Also the shape
+ * of the role files of shared grammars, {@code grammars/imports/<Grammar>.json}, which hold only
+ * {@code roles} and {@code streamable}.
+ *
+ * @param lexer         the lexer grammar's name, e.g. {@code HermesLexer}
+ * @param include       role files of imported grammars whose roles and streamable tokens this format takes over
+ * @param ids           template of generated ids, e.g. {@code call_{random:24}} (= {@code openai}, the default); see {@link IdTemplate}
+ * @param idPattern     regex a model-written id must match to be kept (default: any non-empty id is kept)
+ * @param content       content policy: {@code verbatim} or {@code segments}
+ * @param callEnd       how calls end: {@code marker} (a call.end token) or {@code implicit} (next call, text, or end of output)
+ * @param nameFromId    regex whose group 1 is the function name inside a model-written id (e.g. {@code functions.NAME:0})
+ * @param untypedValues raw argument values the schema says nothing about: {@code string} (default) or {@code json}
+ * @param valueNewlines {@code trim}: one newline right after a value's open tag and one right before its close tag are not part of it
+ * @param thinkingMode  the lexer mode that is "inside reasoning", for templates that open the think block in the prompt
+ * @param thinkingDefault whether thinking is on when the request does not say (default false)
+ * @param roles         token name to role
+ * @param streamable    tokens that may be cut at the end of the data received so far and emitted at once
+ */
+public record FormatFile(String name, List<String> aliases, String description, String lexer, List<String> include,
+                         String ids, String idPattern, String content, String callEnd, String nameFromId,
+                         String untypedValues, String valueNewlines, String thinkingMode, boolean thinkingDefault,
+                         Map<String, String> roles, List<String> streamable) {
+
+    private static final Set<String> KEYS = Set.of("name", "aliases", "description", "lexer", "include", "ids", "idPattern",
+            "content", "callEnd", "nameFromId", "untypedValues", "valueNewlines", "thinkingMode", "thinkingDefault",
+            "roles", "streamable");
+
+    /**
+     * Reads a format file or role file.
+     *
+     * @param source where the text came from, for messages
+     * @throws IllegalArgumentException naming the source, the key and what is wrong
+     */
+    public static FormatFile parse(String json, String source) {
+        JsonObject o;
+        try {
+            JsonElement e = Json.parseStrict(json);
+            if (!e.isJsonObject()) throw new IllegalArgumentException(source + ": a format file is a JSON object");
+            o = e.getAsJsonObject();
+        } catch (Json.NotJson e) {
+            throw new IllegalArgumentException(source + ": not valid JSON: " + e.getMessage());
+        }
+        for (String key : o.keySet())
+            if (!KEYS.contains(key)) throw new IllegalArgumentException(source + ": unknown key \"" + key + "\" (known: " + String.join(", ", new java.util.TreeSet<>(KEYS)) + ")");
+        Reader r = new Reader(o, source);
+        return new FormatFile(r.string("name", null), r.strings("aliases"), r.string("description", ""), r.string("lexer", null),
+                r.strings("include"), r.string("ids", "openai"), r.string("idPattern", null), r.string("content", "verbatim"),
+                r.string("callEnd", "marker"), r.string("nameFromId", null), r.string("untypedValues", "string"),
+                r.string("valueNewlines", "keep"), r.string("thinkingMode", null), r.bool("thinkingDefault"),
+                r.map("roles"), r.strings("streamable"));
+    }
+
+    private record Reader(JsonObject o, String source) {
+        String string(String key, String otherwise) {
+            JsonElement e = o.get(key);
+            if (e == null || e.isJsonNull()) return otherwise;
+            if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isString()) throw wrong(key, "a string");
+            return e.getAsString();
+        }
+
+        boolean bool(String key) {
+            JsonElement e = o.get(key);
+            if (e == null || e.isJsonNull()) return false;
+            if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isBoolean()) throw wrong(key, "true or false");
+            return e.getAsBoolean();
+        }
+
+        List<String> strings(String key) {
+            JsonElement e = o.get(key);
+            if (e == null || e.isJsonNull()) return List.of();
+            if (!e.isJsonArray()) throw wrong(key, "an array of strings");
+            List<String> out = new ArrayList<>();
+            for (JsonElement item : e.getAsJsonArray()) {
+                if (!item.isJsonPrimitive() || !item.getAsJsonPrimitive().isString()) throw wrong(key, "an array of strings");
+                out.add(item.getAsString());
+            }
+            return Collections.unmodifiableList(out);
+        }
+
+        Map<String, String> map(String key) {
+            JsonElement e = o.get(key);
+            if (e == null || e.isJsonNull()) return Map.of();
+            if (!e.isJsonObject()) throw wrong(key, "an object of token name to role");
+            Map<String, String> out = new LinkedHashMap<>();
+            for (Map.Entry<String, JsonElement> m : e.getAsJsonObject().entrySet()) {
+                if (!m.getValue().isJsonPrimitive() || !m.getValue().getAsJsonPrimitive().isString())
+                    throw new IllegalArgumentException(source + ": role of " + m.getKey() + " must be a string");
+                out.put(m.getKey(), m.getValue().getAsString());
+            }
+            return Collections.unmodifiableMap(out);
+        }
+
+        IllegalArgumentException wrong(String key, String what) {
+            return new IllegalArgumentException(source + ": \"" + key + "\" must be " + what);
+        }
+    }
+}

@@ -1,0 +1,12 @@
+package dev.toolcalls.internal.format;
+
+import java.util.regex.Pattern;
+
+import dev.toolcalls.internal.assemble.ArgumentWriter;
+import dev.toolcalls.internal.assemble.ContentChannel;
+
+/** The options of a format file that shape how events become a message. */
+public record FormatRules(IdTemplate ids, ContentChannel.Policy content, boolean implicitCallEnd, Pattern nameFromId,
+                          ArgumentWriter.Untyped untypedValues, boolean trimValueNewlines,
+                          int thinkingMode, boolean thinkingDefault) {
+}

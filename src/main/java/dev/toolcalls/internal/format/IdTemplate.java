@@ -1,0 +1,70 @@
+package dev.toolcalls.internal.format;
+
+import dev.toolcalls.IdGenerator;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What call ids look like in a format, from its format file: the ids it generates (a template) and
+ * the model-written ids it keeps (a pattern).
+ * <ul>
+ * <li>{@code "ids": "call_{random:24}"} (also spelled {@code "openai"}, the default): {@code call_} and 24 alphanumerics;</li>
+ * <li>{@code "ids": "{random:9}", "idPattern": "[A-Za-z0-9]{9}"}: 9 alphanumerics, and a model-written
+ *     id is kept only when it is 9 alphanumerics (as some tokenizers demand);</li>
+ * <li>{@code "ids": "functions.{name}:{index}"}: the function name and the call's index, for templates
+ *     that read them back.</li>
+ * </ul>
+ * Placeholders: {@code {random:N}}, {@code {name}}, {@code {index}}. Without {@code idPattern} every
+ * non-empty model-written id is kept.
+ */
+public final class IdTemplate {
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{(random:([0-9]+)|name|index)\\}");
+
+    private final List<Object> parts; // String literal, Integer random length, or "name"/"index" markers
+    private final Pattern keep;
+
+    private IdTemplate(List<Object> parts, Pattern keep) {
+        this.parts = parts;
+        this.keep = keep;
+    }
+
+    /** @throws IllegalArgumentException on an unknown placeholder or a bad pattern */
+    public static IdTemplate parse(String template, String keepPattern) {
+        String t = template == null || template.equals("openai") ? "call_{random:24}" : template;
+        List<Object> parts = new ArrayList<>();
+        Matcher m = PLACEHOLDER.matcher(t);
+        int at = 0;
+        while (m.find()) {
+            if (m.start() > at) parts.add(t.substring(at, m.start()));
+            if (m.group(2) != null) parts.add(Integer.parseInt(m.group(2)));
+            else parts.add(m.group(1).equals("name") ? Placeholder.NAME : Placeholder.INDEX);
+            at = m.end();
+        }
+        if (at < t.length()) parts.add(t.substring(at));
+        for (Object p : parts)
+            if (p instanceof String && ((String) p).contains("{"))
+                throw new IllegalArgumentException("id template '" + t + "' has an unknown placeholder (known: {random:N}, {name}, {index})");
+        if (parts.isEmpty()) throw new IllegalArgumentException("empty id template");
+        return new IdTemplate(parts, keepPattern == null ? null : Pattern.compile(keepPattern));
+    }
+
+    private enum Placeholder { NAME, INDEX }
+
+    public String generate(IdGenerator ids, String name, int index) {
+        StringBuilder b = new StringBuilder();
+        for (Object p : parts) {
+            if (p instanceof String) b.append((String) p);
+            else if (p instanceof Integer) b.append(ids.alphanumeric((Integer) p));
+            else b.append(p == Placeholder.NAME ? name : String.valueOf(index));
+        }
+        return b.toString();
+    }
+
+    /** Whether a model-written id is used as the call's id. */
+    public boolean keeps(String modelId) {
+        return !modelId.isEmpty() && (keep == null || keep.matcher(modelId).matches());
+    }
+}

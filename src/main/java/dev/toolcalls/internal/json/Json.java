@@ -1,0 +1,146 @@
+package dev.toolcalls.internal.json;
+
+import java.io.IOException;
+import java.io.StringReader;
+
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonElement;
+import com.google.gson.Strictness;
+import com.google.gson.TypeAdapter;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
+
+/** The JSON the runtime needs: compact writing, strict validation, JSON string decoding. */
+public final class Json {
+    public static final Gson GSON = new GsonBuilder().disableHtmlEscaping().create();
+    /** Writes JSON trees as built: a JsonNull member (a message's null content) is kept. */
+    private static final Gson WRITER = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
+    private static final TypeAdapter<JsonElement> ELEMENT = GSON.getAdapter(JsonElement.class);
+
+    private Json() { }
+
+    public static String write(JsonElement e) { return WRITER.toJson(e); }
+
+    /** Text that is not strict JSON; the message says why and where. */
+    public static final class NotJson extends Exception {
+        public NotJson(String message) { super(message); }
+    }
+
+    /**
+     * Parses exactly one JSON value under RFC 8259 rules (no comments, single quotes, unquoted
+     * names, trailing commas, NaN, or trailing data; Gson's default reader accepts all of those).
+     */
+    public static JsonElement parseStrict(String text) throws NotJson {
+        try {
+            JsonReader r = new JsonReader(new StringReader(text));
+            r.setStrictness(Strictness.STRICT);
+            JsonElement e = ELEMENT.read(r);
+            if (r.peek() != JsonToken.END_DOCUMENT) throw new NotJson("data after the JSON value");
+            return e;
+        } catch (IOException | RuntimeException ex) {
+            throw new NotJson(String.valueOf(ex.getMessage()));
+        }
+    }
+
+    /** Whether the text is exactly one strict JSON object, checked without building it. */
+    public static boolean isStrictObject(String text) throws NotJson {
+        try {
+            JsonReader r = new JsonReader(new StringReader(text));
+            r.setStrictness(Strictness.STRICT);
+            if (r.peek() != JsonToken.BEGIN_OBJECT) return false;
+            r.skipValue();
+            if (r.peek() != JsonToken.END_DOCUMENT) throw new NotJson("data after the JSON value");
+        } catch (IOException | RuntimeException ex) {
+            throw new NotJson(String.valueOf(ex.getMessage()));
+        }
+        // skipping does not check what parsing would: no raw control character inside a string
+        boolean inString = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (inString) {
+                if (c == '\\') i++;
+                else if (c == '"') inString = false;
+                else if (c < 0x20) throw new NotJson(String.format("unescaped control character U+%04X in a string", (int) c));
+            } else if (c == '"') {
+                inString = true;
+            }
+        }
+        return true;
+    }
+
+    /** Decodes a JSON string literal, quotes included; null if it is not one. */
+    public static String decodeString(String literal) {
+        try {
+            JsonElement e = parseStrict(literal);
+            return e.isJsonPrimitive() && e.getAsJsonPrimitive().isString() ? e.getAsString() : null;
+        } catch (NotJson e) {
+            return null;
+        }
+    }
+
+    /**
+     * Decodes a piece of the inside of a JSON string: plain characters stay, each escape
+     * ({@code \n}, {@code \"}, {@code \u00e9}, ...) becomes its character.
+     */
+    public static String decodeStringPiece(String piece) {
+        if (piece.indexOf('\\') < 0) return piece;
+        StringBuilder out = new StringBuilder(piece.length());
+        for (int i = 0; i < piece.length(); i++) {
+            char c = piece.charAt(i);
+            if (c != '\\' || i + 1 >= piece.length()) { out.append(c); continue; }
+            int end = piece.charAt(i + 1) == 'u' ? Math.min(piece.length(), i + 6) : i + 2;
+            out.append(decodeEscape(piece.substring(i, end)));
+            i = end - 1;
+        }
+        return out.toString();
+    }
+
+    /** Python/JSON string escapes: \n \t \r \b \f \v \a \0 \ooo \xhh \\uXXXX \UXXXXXXXX, and \<newline> (nothing). */
+    public static String decodeEscape(String e) {
+        if (e.length() < 2 || e.charAt(0) != '\\') return e;
+        char c = e.charAt(1);
+        try {
+            switch (c) {
+                case 'n': return "\n";
+                case 't': return "\t";
+                case 'r': return "\r";
+                case 'b': return "\b";
+                case 'f': return "\f";
+                case 'v': return "\u000b";
+                case 'a': return "\u0007";
+                case '\n': return "";
+                case 'x': return String.valueOf((char) Integer.parseInt(e.substring(2), 16));
+                case 'u': return String.valueOf((char) Integer.parseInt(e.substring(2), 16));
+                case 'U': return new String(Character.toChars(Integer.parseInt(e.substring(2), 16)));
+                default:
+                    if (c >= '0' && c <= '7') return String.valueOf((char) Integer.parseInt(e.substring(1), 8));
+                    return e.substring(1); // \\ \' \" and unknown escapes keep the character
+            }
+        } catch (RuntimeException ex) {
+            return e;
+        }
+    }
+
+    /** A JSON tree from plain Java values: maps with string keys, lists, strings, numbers, booleans, null. */
+    public static JsonElement fromJava(Object value) {
+        if (value == null) return com.google.gson.JsonNull.INSTANCE;
+        if (value instanceof String) return new com.google.gson.JsonPrimitive((String) value);
+        if (value instanceof Number) return new com.google.gson.JsonPrimitive((Number) value);
+        if (value instanceof Boolean) return new com.google.gson.JsonPrimitive((Boolean) value);
+        if (value instanceof java.util.Map) {
+            com.google.gson.JsonObject o = new com.google.gson.JsonObject();
+            for (java.util.Map.Entry<?, ?> e : ((java.util.Map<?, ?>) value).entrySet()) {
+                if (!(e.getKey() instanceof String)) throw new IllegalArgumentException("a JSON object's keys are strings, not " + e.getKey());
+                o.add((String) e.getKey(), fromJava(e.getValue()));
+            }
+            return o;
+        }
+        if (value instanceof Iterable) {
+            com.google.gson.JsonArray a = new com.google.gson.JsonArray();
+            for (Object item : (Iterable<?>) value) a.add(fromJava(item));
+            return a;
+        }
+        throw new IllegalArgumentException("not a JSON value: " + value.getClass().getName());
+    }
+}

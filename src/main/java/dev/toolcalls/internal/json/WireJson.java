@@ -1,0 +1,77 @@
+package dev.toolcalls.internal.json;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+
+import dev.toolcalls.ChatMessage;
+import dev.toolcalls.DeltaMessage;
+import dev.toolcalls.ToolCall;
+import dev.toolcalls.ToolCallDelta;
+import dev.toolcalls.Tools;
+
+/**
+ * The API's value types as OpenAI Chat Completions JSON trees, for the protocol adapters, the
+ * command line and the replay server. The API itself hands out only strings and records.
+ */
+public final class WireJson {
+    private WireJson() { }
+
+    /** {@code {"content": string|null, "reasoning_content"?: ..., "tool_calls": [...]}}. */
+    public static JsonObject message(ChatMessage m) {
+        JsonObject o = new JsonObject();
+        o.add("content", m.content() == null ? JsonNull.INSTANCE : new JsonPrimitive(m.content()));
+        if (m.reasoningContent() != null) o.addProperty("reasoning_content", m.reasoningContent());
+        JsonArray calls = new JsonArray();
+        for (ToolCall c : m.toolCalls()) calls.add(toolCall(c));
+        o.add("tool_calls", calls);
+        return o;
+    }
+
+    /** {@code {"id", "type": "function", "function": {"name", "arguments"}}}. */
+    public static JsonObject toolCall(ToolCall c) {
+        JsonObject function = new JsonObject();
+        function.addProperty("name", c.name());
+        function.addProperty("arguments", c.arguments());
+        JsonObject o = new JsonObject();
+        o.addProperty("id", c.id());
+        o.addProperty("type", c.type());
+        o.add("function", function);
+        return o;
+    }
+
+    /** One of {@code {"content"}}, {@code {"reasoning_content"}} or {@code {"tool_calls": [one]}}. */
+    public static JsonObject delta(DeltaMessage d) {
+        JsonObject o = new JsonObject();
+        if (d.content() != null) o.addProperty("content", d.content());
+        if (d.reasoningContent() != null) o.addProperty("reasoning_content", d.reasoningContent());
+        if (d.toolCall() != null) {
+            JsonArray calls = new JsonArray();
+            calls.add(toolCallDelta(d.toolCall()));
+            o.add("tool_calls", calls);
+        }
+        return o;
+    }
+
+    /** {@code {"index", "id"?, "type"?, "function": {"name"?, "arguments"?}}}. */
+    public static JsonObject toolCallDelta(ToolCallDelta t) {
+        JsonObject o = new JsonObject();
+        o.addProperty("index", t.index());
+        if (t.id() != null) {
+            o.addProperty("id", t.id());
+            o.addProperty("type", "function");
+        }
+        JsonObject function = new JsonObject();
+        if (t.name() != null) function.addProperty("name", t.name());
+        if (t.arguments() != null) function.addProperty("arguments", t.arguments());
+        o.add("function", function);
+        return o;
+    }
+
+    /** A request's {@code tools} member: absent or null means none. */
+    public static Tools tools(JsonElement tools) {
+        return tools == null || tools.isJsonNull() ? Tools.none() : Tools.parse(tools.toString());
+    }
+}

@@ -1,0 +1,103 @@
+package dev.toolcalls.internal.lex;
+
+import java.util.Map;
+
+import org.antlr.v4.runtime.CharStream;
+import org.antlr.v4.runtime.IntStream;
+import org.antlr.v4.runtime.Lexer;
+import org.antlr.v4.runtime.atn.ATNConfig;
+import org.antlr.v4.runtime.atn.ATNConfigSet;
+import org.antlr.v4.runtime.atn.LexerATNSimulator;
+import org.antlr.v4.runtime.atn.RuleStopState;
+import org.antlr.v4.runtime.dfa.DFAState;
+
+/**
+ * ANTLR's lexer simulator, taught to stop at the end of the data received so far.
+ *
+ * <p>When matching runs into the end of the data, the configurations still alive in the last DFA
+ * state say which token rules could consume more characters. None: the token is final. Only
+ * streamable rules of the accepted token's role: the accepted prefix is emitted now (a cut) and
+ * lexing resumes there. Otherwise the match answers {@link #HOLD} before anything is accepted, so no
+ * mode command runs and the lexer's mode stack still describes the commit point.
+ *
+ * <p>Also caches DFA edges for code points above 127, which ANTLR itself recomputes every time.
+ */
+public final class HoldBackSimulator extends LexerATNSimulator {
+    public static final int HOLD = Integer.MIN_VALUE;
+
+    private final LexerModel model;
+    private final CodePointStream stream;
+    private DFAState accepted;
+    private boolean truncated;
+
+    public HoldBackSimulator(Lexer lexer, LexerModel model, CodePointStream stream) {
+        super(lexer, model.atn, model.dfas, model.contextCache);
+        this.model = model;
+        this.stream = stream;
+    }
+
+    @Override
+    public int match(CharStream input, int mode) {
+        accepted = null;
+        truncated = false;
+        return super.match(input, mode);
+    }
+
+    @Override
+    protected void captureSimState(SimState settings, CharStream input, DFAState dfaState) {
+        accepted = dfaState;
+        super.captureSimState(settings, input, dfaState);
+    }
+
+    @Override
+    protected int failOrAccept(SimState prevAccept, CharStream input, ATNConfigSet reach, int t) {
+        if (t == IntStream.EOF && !stream.isComplete() && mayGrow(reach)) return HOLD;
+        if (t == IntStream.EOF && stream.isComplete()) truncated = anyAlive(reach);
+        return super.failOrAccept(prevAccept, input, reach, t);
+    }
+
+    /** Whether the last match ran into the real end of the output while its token could still have grown. */
+    public boolean truncated() { return truncated; }
+
+    private static boolean anyAlive(ATNConfigSet reach) {
+        if (reach == null) return false;
+        for (ATNConfig c : reach) if (!(c.state instanceof RuleStopState)) return true;
+        return false;
+    }
+
+    private boolean mayGrow(ATNConfigSet reach) {
+        if (reach == null) return false;
+        int acceptedRule = acceptedRule();
+        for (ATNConfig c : reach) {
+            if (c.state instanceof RuleStopState) continue;
+            int alive = model.ruleForAlt(mode, c.alt);
+            if (acceptedRule < 0 || !model.cuttable(acceptedRule, alive)) return true;
+        }
+        return false;
+    }
+
+    private int acceptedRule() {
+        if (accepted == null || accepted.configs == null) return -1;
+        for (ATNConfig c : accepted.configs) {
+            if (c.state instanceof RuleStopState) return model.ruleForAlt(mode, c.alt);
+        }
+        return -1;
+    }
+
+    @Override
+    protected DFAState getExistingTargetState(DFAState s, int t) {
+        // no rule matches EOF (checked at load), so the end of the data never leads anywhere; saying
+        // so here spares the ATN walk ANTLR would otherwise do at the end of every chunk
+        if (t == IntStream.EOF) return ERROR;
+        if (t <= MAX_DFA_EDGE) return super.getExistingTargetState(s, t);
+        return model.wideEdges.get(mode).get(((long) s.stateNumber << 32) | t);
+    }
+
+    @Override
+    protected void addDFAEdge(DFAState p, int t, DFAState q) {
+        if (t <= MAX_DFA_EDGE) { super.addDFAEdge(p, t, q); return; }
+        if (p == null || q == null) return;
+        Map<Long, DFAState> edges = model.wideEdges.get(mode);
+        edges.put(((long) p.stateNumber << 32) | t, q);
+    }
+}

@@ -1,0 +1,114 @@
+package dev.toolcalls.internal.lex;
+
+import org.antlr.v4.runtime.Lexer;
+import org.antlr.v4.runtime.LexerNoViableAltException;
+import org.antlr.v4.runtime.Token;
+
+/**
+ * Pulls tokens from a format's lexer over output that arrives in chunks.
+ *
+ * <p>Each call to {@link #next()} lexes one token from the commit point: a final token moves the
+ * commit point past it; a token that may still grow is left uncommitted ({@link #NEED_MORE}) and
+ * lexed again from the same point when more data arrives. Only this uncommitted tail is ever
+ * re-lexed, and streamable tokens are cut at the end of the data, so the tail stays short and the
+ * total work is linear in the output length whatever the chunking.
+ */
+public final class LexerDriver {
+    public static final int NEED_MORE = -100;
+    public static final int STUCK = -101;
+    /** Code points kept below the commit point, for error excerpts. */
+    private static final int KEEP = 80;
+
+    private final CodePointStream input = new CodePointStream();
+    private final Lexer lexer;
+    private final HoldBackSimulator simulator;
+    private int tokenStart, tokenEnd;
+    private int stuckAt;
+
+    public LexerDriver(LexerModel model) {
+        this.lexer = model.factory.apply(input);
+        this.simulator = new HoldBackSimulator(lexer, model, input);
+        lexer.setInterpreter(simulator);
+        lexer.removeErrorListeners();
+    }
+
+    public void append(String chunk) { input.append(chunk); }
+
+    public void complete() { input.complete(); }
+
+
+    /**
+     * The next token's type, or {@link #NEED_MORE} when nothing more can be decided yet (all data
+     * committed, or the tail may still grow), or {@link #STUCK} when no rule matches at the commit
+     * point ({@link #stuckAt()} tells where matching failed).
+     */
+    public int next() {
+        int start = input.index();
+        if (start >= input.end()) return NEED_MORE;
+        lexer._type = Token.INVALID_TYPE;
+        lexer._tokenStartCharIndex = start;
+        int t;
+        try {
+            t = simulator.match(input, lexer._mode);
+        } catch (LexerNoViableAltException e) {
+            stuckAt = input.index();
+            input.seek(start);
+            return STUCK;
+        }
+        if (t == HoldBackSimulator.HOLD || t == Token.EOF) {
+            input.seek(start);
+            return NEED_MORE;
+        }
+        tokenStart = start;
+        tokenEnd = input.index();
+        input.discardBefore(tokenStart, KEEP);
+        return lexer._type != Token.INVALID_TYPE ? lexer._type : t;
+    }
+
+    public int tokenStart() { return tokenStart; }
+
+    /** The last token ended at the real end of the output and could have grown: the output was cut inside it. */
+    public boolean tokenTruncated() { return simulator.truncated(); }
+
+    public int tokenEnd() { return tokenEnd; }
+
+    public String tokenText() { return input.text(tokenStart, tokenEnd); }
+
+    /** Where matching gave up after {@link #STUCK}; {@link #end()} when it ran out of data. */
+    public int stuckAt() { return stuckAt; }
+
+    /** Commit point: where the next token starts. */
+    public int position() { return input.index(); }
+
+    public int end() { return input.end(); }
+
+    public String text(int from, int to) { return input.text(from, to); }
+
+    /** Starts lexing as if {@code mode} had been pushed on the default mode (e.g. inside a think block). */
+    public void startIn(int mode) {
+        lexer.pushMode(mode);
+    }
+
+    /** Leaves the current mode stack and goes on lexing at {@code position} in the default mode. */
+    public void restartAt(int position) {
+        lexer._modeStack.clear();
+        lexer._mode = Lexer.DEFAULT_MODE;
+        input.seek(position);
+    }
+
+    /** Skips one code point at the commit point, returning it as text. */
+    public String skipOne() {
+        int at = input.index();
+        input.seek(at + 1);
+        return input.text(at, at + 1);
+    }
+
+    public boolean inDefaultMode() { return lexer._mode == Lexer.DEFAULT_MODE && lexer._modeStack.isEmpty(); }
+
+    /** Up to {@code radius} code points either side of {@code offset}, still held. */
+    public String excerpt(int offset, int radius) {
+        int from = Math.max(input.firstHeld(), offset - radius);
+        int to = Math.min(input.end(), offset + radius);
+        return input.text(from, to);
+    }
+}

@@ -1,0 +1,227 @@
+package dev.toolcalls.internal.lex;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+import org.antlr.v4.runtime.CharStream;
+import org.antlr.v4.runtime.CharStreams;
+import org.antlr.v4.runtime.Lexer;
+import org.antlr.v4.runtime.Vocabulary;
+import org.antlr.v4.runtime.atn.ATN;
+import org.antlr.v4.runtime.atn.ATNState;
+import org.antlr.v4.runtime.atn.ActionTransition;
+import org.antlr.v4.runtime.atn.LexerAction;
+import org.antlr.v4.runtime.atn.LexerModeAction;
+import org.antlr.v4.runtime.atn.LexerPopModeAction;
+import org.antlr.v4.runtime.atn.LexerPushModeAction;
+import org.antlr.v4.runtime.atn.LexerTypeAction;
+import org.antlr.v4.runtime.atn.PredicateTransition;
+import org.antlr.v4.runtime.atn.PredictionContextCache;
+import org.antlr.v4.runtime.atn.NotSetTransition;
+import org.antlr.v4.runtime.atn.RuleStopState;
+import org.antlr.v4.runtime.atn.RuleTransition;
+import org.antlr.v4.runtime.atn.WildcardTransition;
+import org.antlr.v4.runtime.atn.Transition;
+import org.antlr.v4.runtime.dfa.DFA;
+import org.antlr.v4.runtime.dfa.DFAState;
+import org.antlr.v4.runtime.misc.IntervalSet;
+
+/**
+ * A format's lexer together with what its tokens mean: the role of every token type, which token
+ * rules may be cut while streaming, and the DFA cache shared by every stream of the format.
+ *
+ * <p>Built once per format and immutable afterwards (the DFA caches are thread-safe). Loading
+ * checks what the runtime relies on, so a grammar mistake shows up as a clear message at load time
+ * rather than as a wrong parse: every token type has a known role, rules use only mode and type
+ * commands, streamable rules carry no commands and no other rule of their mode can begin where
+ * they continue.
+ */
+public final class LexerModel {
+    public final String formatName;
+    public final ATN atn;
+    public final Function<CharStream, ? extends Lexer> factory;
+    public final String[] ruleNames;
+    public final String[] modeNames;
+    private final Role[] roleByType;
+    /** Token rule -> its token type (after a {@code type(...)} command). */
+    private final int[] ruleType;
+    private final boolean[] ruleStreamable;
+    /** Per mode: alt - 1 -> token rule. */
+    private final int[][] altRule;
+    public final boolean hasIdRole;
+    public final DFA[] dfas;
+    public final PredictionContextCache contextCache = new PredictionContextCache();
+    /** DFA edges for code points above ANTLR's 127 limit, per mode: (state << 32 | cp) -> target. */
+    public final List<Map<Long, DFAState>> wideEdges;
+
+    public LexerModel(String formatName, Function<CharStream, ? extends Lexer> factory, Map<String, String> roles, List<String> streamable) {
+        this.formatName = formatName;
+        this.factory = factory;
+        Lexer proto = factory.apply(CharStreams.fromString(""));
+        this.atn = proto.getATN();
+        this.ruleNames = proto.getRuleNames();
+        this.modeNames = proto.getModeNames();
+        Vocabulary vocabulary = proto.getVocabulary();
+        int maxType = atn.maxTokenType;
+        List<String> problems = new ArrayList<>();
+
+        Map<String, Integer> typeByName = new HashMap<>();
+        for (int t = 1; t <= maxType; t++) {
+            String n = vocabulary.getSymbolicName(t);
+            if (n != null) typeByName.put(n, t);
+        }
+        roleByType = new Role[maxType + 1];
+        for (Map.Entry<String, String> e : roles.entrySet()) {
+            Integer t = typeByName.get(e.getKey());
+            Role r = Role.of(e.getValue());
+            if (t == null && !java.util.Arrays.asList(ruleNames).contains(e.getKey())) problems.add("role given for unknown token " + e.getKey());
+            else if (r == null) problems.add("token " + e.getKey() + " has unknown role '" + e.getValue() + "' (roles: " + Role.vocabulary() + ")");
+            else roleByType[t] = r;
+        }
+
+        int rules = ruleNames.length;
+        ruleType = new int[rules];
+        ruleStreamable = new boolean[rules];
+        BitSet tokenRule = new BitSet(rules);
+        for (int r = 0; r < rules; r++) ruleType[r] = atn.ruleToTokenType[r];
+        altRule = new int[atn.modeToStartState.size()][];
+        for (int m = 0; m < altRule.length; m++) {
+            ATNState start = atn.modeToStartState.get(m);
+            altRule[m] = new int[start.getNumberOfTransitions()];
+            for (int i = 0; i < altRule[m].length; i++) {
+                int r = start.transition(i).target.ruleIndex;
+                altRule[m][i] = r;
+                tokenRule.set(r);
+            }
+        }
+        // commands: only mode(), pushMode(), popMode() and type(); type() decides the role
+        BitSet hasCommand = new BitSet(rules);
+        for (ATNState s : atn.states) {
+            if (s == null) continue;
+            for (int i = 0; i < s.getNumberOfTransitions(); i++) {
+                Transition tr = s.transition(i);
+                IntervalSet label = tr.label();
+                if (label != null && label.contains(org.antlr.v4.runtime.Token.EOF) && !(tr instanceof NotSetTransition)) {
+                    problems.add("rule " + ruleNames[s.ruleIndex] + " matches EOF; the runtime knows the end of the output itself");
+                } else if (tr instanceof PredicateTransition) {
+                    problems.add("rule " + ruleNames[s.ruleIndex] + " has a semantic predicate; grammars must be plain lexer rules");
+                } else if (tr instanceof ActionTransition) {
+                    ActionTransition at = (ActionTransition) tr;
+                    if (at.actionIndex < 0 || atn.lexerActions == null) continue;
+                    LexerAction a = atn.lexerActions[at.actionIndex];
+                    hasCommand.set(s.ruleIndex);
+                    if (a instanceof LexerTypeAction) ruleType[s.ruleIndex] = ((LexerTypeAction) a).getType();
+                    else if (!(a instanceof LexerModeAction || a instanceof LexerPushModeAction || a instanceof LexerPopModeAction))
+                        problems.add("rule " + ruleNames[s.ruleIndex] + " uses '" + a.getActionType().name().toLowerCase()
+                                + "'; only mode, pushMode, popMode and type commands are allowed (give the token a role instead)");
+                }
+            }
+        }
+        // every token type a rule can produce needs a role (a rule retyped with type(X) produces X only)
+        BitSet emitted = new BitSet(maxType + 1);
+        for (int r = tokenRule.nextSetBit(0); r >= 0; r = tokenRule.nextSetBit(r + 1)) if (ruleType[r] > 0) emitted.set(ruleType[r]);
+        List<String> missing = new ArrayList<>();
+        for (int t = emitted.nextSetBit(0); t >= 0; t = emitted.nextSetBit(t + 1)) {
+            String n = vocabulary.getSymbolicName(t);
+            if (roleByType[t] == null && (n == null || roles.get(n) == null)) missing.add(n == null ? "#" + t : n);
+        }
+        if (!missing.isEmpty()) problems.add("token types without a role: " + String.join(", ", missing));
+
+        boolean id = false;
+        for (int t = 1; t <= maxType; t++) id |= roleByType[t] == Role.ID || roleByType[t] == Role.ID_JSON;
+        hasIdRole = id;
+
+        for (String n : streamable) {
+            int found = -1;
+            for (int r = 0; r < rules; r++) if (ruleNames[r].equals(n) && tokenRule.get(r)) found = r;
+            if (found < 0) { problems.add("streamable token " + n + " is not a token rule"); continue; }
+            if (hasCommand.get(found)) problems.add("streamable token " + n + " has a command; streamable tokens must be plain [set]+ loops");
+            ruleStreamable[found] = true;
+        }
+        checkStreamableOverlaps(problems);
+
+        if (!problems.isEmpty())
+            throw new IllegalArgumentException("format " + formatName + ": " + String.join("; ", problems));
+
+        dfas = new DFA[atn.getNumberOfDecisions()];
+        for (int i = 0; i < dfas.length; i++) dfas[i] = new DFA(atn.getDecisionState(i), i);
+        List<Map<Long, DFAState>> wide = new ArrayList<>();
+        for (int m = 0; m < altRule.length; m++) wide.add(new ConcurrentHashMap<>());
+        wideEdges = List.copyOf(wide);
+    }
+
+    /**
+     * Cutting a streamable token at a chunk end is only chunking-invariant when lexing resumed at
+     * the cut cannot take another token: no rule of the mode with another role may start with a
+     * character the streamable rule continues with.
+     */
+    private void checkStreamableOverlaps(List<String> problems) {
+        for (int m = 0; m < altRule.length; m++) {
+            for (int a : altRule[m]) {
+                if (!ruleStreamable[a]) continue;
+                IntervalSet first = firstChars(a);
+                for (int b : altRule[m]) {
+                    if (a == b || (ruleStreamable[b] && roleOfRule(b) == roleOfRule(a))) continue;
+                    if (!first.and(firstChars(b)).isNil())
+                        problems.add("streamable token " + ruleNames[a] + " and token " + ruleNames[b] + " can start with the same character in mode "
+                                + modeNames[m] + "; a streamed cut would change how the rest is lexed");
+                }
+            }
+        }
+    }
+
+    /** Code points a token of this rule can begin with (ANTLR's LL(1) analysis works on token types, not characters). */
+    private IntervalSet firstChars(int rule) {
+        IntervalSet out = new IntervalSet();
+        firstChars(atn.ruleToStartState[rule], new ArrayDeque<>(), new HashSet<>(), out);
+        return out;
+    }
+
+    private void firstChars(ATNState s, Deque<ATNState> returns, Set<Long> seen, IntervalSet out) {
+        if (!seen.add(((long) s.stateNumber << 16) | returns.size())) return;
+        if (s instanceof RuleStopState) {
+            if (returns.isEmpty()) return;
+            ATNState follow = returns.pop();
+            firstChars(follow, returns, seen, out);
+            returns.push(follow);
+            return;
+        }
+        for (int i = 0; i < s.getNumberOfTransitions(); i++) {
+            Transition t = s.transition(i);
+            if (t instanceof RuleTransition) {
+                returns.push(((RuleTransition) t).followState);
+                firstChars(t.target, returns, seen, out);
+                returns.pop();
+            } else if (t.isEpsilon()) {
+                firstChars(t.target, returns, seen, out);
+            } else if (t instanceof WildcardTransition) {
+                out.add(Lexer.MIN_CHAR_VALUE, Lexer.MAX_CHAR_VALUE);
+            } else if (t instanceof NotSetTransition) {
+                out.addAll(t.label().complement(Lexer.MIN_CHAR_VALUE, Lexer.MAX_CHAR_VALUE));
+            } else if (t.label() != null) {
+                out.addAll(t.label());
+            }
+        }
+    }
+
+    public int ruleForAlt(int mode, int alt) { return altRule[mode][alt - 1]; }
+
+    public Role roleOfType(int type) { return type > 0 && type < roleByType.length ? roleByType[type] : null; }
+
+    public Role roleOfRule(int rule) { return roleOfType(ruleType[rule]); }
+
+    /** May a streamed token of {@code accepted} be cut while {@code alive} could still grow? */
+    public boolean cuttable(int accepted, int alive) {
+        return ruleStreamable[accepted] && ruleStreamable[alive] && roleOfRule(accepted) == roleOfRule(alive);
+    }
+
+}

@@ -1,0 +1,234 @@
+package dev.toolcalls.suite;
+
+import dev.toolcalls.internal.json.WireJson;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Random;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import com.google.gson.JsonPrimitive;
+
+import dev.toolcalls.ChatMessage;
+import dev.toolcalls.DeltaMessage;
+import dev.toolcalls.Format;
+import dev.toolcalls.Formats;
+import dev.toolcalls.StreamParser;
+import dev.toolcalls.ToolCall;
+import dev.toolcalls.ToolCallDelta;
+import dev.toolcalls.ToolCallParseException;
+import dev.toolcalls.Tools;
+
+/**
+ * Runs one case the way every case is run: batch, 1-character chunks, every split of the output
+ * into two chunks, and many seeded random chunkings, checking the streaming contract on every delta
+ * of every stream:
+ * <ul>
+ * <li>batch equals the expectation (content verbatim, names, arguments as JSON values, ids when given, or the error);</li>
+ * <li>each stream reassembles to exactly the batch message (same content, ids, names, argument strings) or fails the same way;</li>
+ * <li>a delta is content or one tool-call entry, never empty; a call's first delta has id, type and the
+ *     non-empty name, later ones only arguments; indices appear in order from 0;</li>
+ * <li>as deltas only append, reassembly equal to the expectation means no part of a tag was ever sent as content.</li>
+ * </ul>
+ */
+public final class CaseRunner {
+    private final int randomChunkings;
+    private final int maxChunk;
+
+    public CaseRunner(int randomChunkings, int maxChunk) {
+        this.randomChunkings = randomChunkings;
+        this.maxChunk = maxChunk;
+    }
+
+    /** The standard run: 50 random chunkings of 1..8 characters. */
+    public static CaseRunner standard() { return new CaseRunner(50, 8); }
+
+    /** Problems found; empty when the case passes. */
+    public List<String> run(SuiteCase c) {
+        List<String> problems = new ArrayList<>();
+        if (c.expected().has("_problem")) { problems.add(c.expected().get("_problem").getAsString()); return problems; }
+        Optional<Format> format = Formats.find(c.format());
+        if (format.isEmpty()) { problems.add("no registered format named '" + c.format() + "'"); return problems; }
+        Tools tools;
+        try {
+            tools = WireJson.tools(c.expected().get("tools"));
+        } catch (IllegalArgumentException e) {
+            problems.add("bad tools in expectation: " + e.getMessage());
+            return problems;
+        }
+        Format f = format.get();
+        Outcome batch = batch(f, c, tools);
+        checkExpected(c, batch, problems);
+        if (!problems.isEmpty()) return problems;
+
+        List<int[]> chunkings = new ArrayList<>();
+        chunkings.add(null); // 1-character chunks
+        for (int seed = 0; seed < randomChunkings; seed++) chunkings.add(new int[] {seed});
+        for (int[] seed : chunkings) {
+            List<String> chunks = seed == null ? chunks(c.input(), null) : chunks(c.input(), new Random(seed[0]));
+            String label = seed == null ? "1-character chunks" : "random chunking seed " + seed[0];
+            Outcome streamed = stream(f, c, tools, chunks, problems, label);
+            compare(batch, streamed, label, problems);
+            if (problems.size() > 10) break;
+        }
+        // every 2-way split: multi-token deltas that end anywhere (speculative decoding, stream intervals)
+        for (int cut = 1; cut < c.input().length() && problems.size() <= 10; cut++) {
+            String label = "split at " + cut;
+            Outcome streamed = stream(f, c, tools, List.of(c.input().substring(0, cut), c.input().substring(cut)), problems, label);
+            compare(batch, streamed, label, problems);
+        }
+        return problems;
+    }
+
+    private record Outcome(ChatMessage message, ToolCallParseException error) { }
+
+    private Outcome batch(Format f, SuiteCase c, Tools tools) {
+        try {
+            return new Outcome(f.parse(c.input(), tools, c.options()), null);
+        } catch (ToolCallParseException e) {
+            return new Outcome(null, e);
+        }
+    }
+
+    private Outcome stream(Format f, SuiteCase c, Tools tools, List<String> chunks, List<String> problems, String label) {
+        StreamParser s = f.newStream(tools, c.options());
+        List<DeltaMessage> all = new ArrayList<>();
+        DeltaChecker checker = new DeltaChecker(label, problems);
+        try {
+            for (String chunk : chunks) checker.accept(s.feed(chunk), all);
+            checker.accept(s.finish(), all);
+        } catch (ToolCallParseException e) {
+            checker.accept(e.deltasBeforeError(), all);
+            return new Outcome(null, e);
+        }
+        return new Outcome(ChatMessage.fromDeltas(all), null);
+    }
+
+    /** Checks deltas one by one as a strict OpenAI client would read them. */
+    private static final class DeltaChecker {
+        final String label;
+        final List<String> problems;
+        final Map<Integer, Boolean> seen = new HashMap<>();
+
+        DeltaChecker(String label, List<String> problems) {
+            this.label = label;
+            this.problems = problems;
+        }
+
+        void accept(List<DeltaMessage> deltas, List<DeltaMessage> all) {
+            for (DeltaMessage d : deltas) {
+                check(d);
+                all.add(d);
+            }
+        }
+
+        private void check(DeltaMessage d) {
+            int kinds = (d.isContent() ? 1 : 0) + (d.isReasoning() ? 1 : 0) + (d.isToolCall() ? 1 : 0);
+            if (kinds != 1) problems.add(label + ": a delta must be exactly one of content, reasoning or a tool call: " + d.toJson());
+            if (d.isContent() && d.content().isEmpty()) problems.add(label + ": empty content delta");
+            if (d.isReasoning() && d.reasoningContent().isEmpty()) problems.add(label + ": empty reasoning delta");
+            ToolCallDelta t = d.toolCall();
+            if (t == null) return;
+            if (!seen.containsKey(t.index())) {
+                if (t.index() != seen.size()) problems.add(label + ": call index " + t.index() + " appears after " + seen.size() + " calls");
+                if (t.id() == null || t.id().isEmpty()) problems.add(label + ": first delta of call " + t.index() + " has no id: " + d.toJson());
+                if (!"function".equals(t.type())) problems.add(label + ": first delta of call " + t.index() + " has no type function");
+                if (t.name() == null || t.name().isEmpty()) problems.add(label + ": first delta of call " + t.index() + " has no complete name: " + d.toJson());
+                if (t.arguments() == null) problems.add(label + ": first delta of call " + t.index() + " has no arguments field");
+                seen.put(t.index(), true);
+            } else {
+                if (t.id() != null || t.name() != null) problems.add(label + ": a later delta of call " + t.index() + " repeats id or name: " + d.toJson());
+                if (t.arguments() == null || t.arguments().isEmpty()) problems.add(label + ": a later delta of call " + t.index() + " has no arguments fragment");
+            }
+        }
+    }
+
+    private void checkExpected(SuiteCase c, Outcome batch, List<String> problems) {
+        JsonObject x = c.expected();
+        if (x.has("error")) {
+            JsonObject err = x.getAsJsonObject("error");
+            if (batch.error() == null) {
+                problems.add("batch: expected error " + err + " but parsed " + batch.message().toJson());
+                return;
+            }
+            String type = err.has("type") ? err.get("type").getAsString() : null;
+            if (type != null && !type.equals(batch.error().kind().type))
+                problems.add("batch: expected error type " + type + " but got " + batch.error().kind().type + ": " + batch.error().getMessage());
+            if (err.has("offset") && err.get("offset").getAsInt() != batch.error().offset())
+                problems.add("batch: expected error offset " + err.get("offset").getAsInt() + " but got " + batch.error().offset() + ": " + batch.error().getMessage());
+            return;
+        }
+        if (batch.error() != null) {
+            problems.add("batch: unexpected error: " + batch.error().getMessage());
+            return;
+        }
+        ChatMessage m = batch.message();
+        JsonElement wantContent = x.has("content") ? x.get("content") : JsonNull.INSTANCE;
+        String want = wantContent.isJsonNull() ? null : wantContent.getAsString();
+        if (!Objects.equals(want, m.content()))
+            problems.add("batch: content " + quote(m.content()) + " but expected " + quote(want));
+        JsonElement wantReasoning = x.has("reasoning_content") ? x.get("reasoning_content") : JsonNull.INSTANCE;
+        String wantR = wantReasoning.isJsonNull() ? null : wantReasoning.getAsString();
+        if (!Objects.equals(wantR, m.reasoningContent()))
+            problems.add("batch: reasoning_content " + quote(m.reasoningContent()) + " but expected " + quote(wantR));
+        JsonArray wantCalls = x.has("tool_calls") ? x.getAsJsonArray("tool_calls") : new JsonArray();
+        if (wantCalls.size() != m.toolCalls().size()) {
+            problems.add("batch: " + m.toolCalls().size() + " tool calls but expected " + wantCalls.size() + ": " + m.toJson());
+            return;
+        }
+        for (int i = 0; i < wantCalls.size(); i++) {
+            JsonObject w = wantCalls.get(i).getAsJsonObject();
+            ToolCall got = m.toolCalls().get(i);
+            if (w.has("name") && !w.get("name").getAsString().equals(got.name()))
+                problems.add("batch: call " + i + " name " + quote(got.name()) + " but expected " + w.get("name"));
+            if (w.has("id") && !w.get("id").getAsString().equals(got.id()))
+                problems.add("batch: call " + i + " id " + quote(got.id()) + " but expected " + w.get("id"));
+            JsonElement args;
+            try {
+                args = JsonParser.parseString(got.arguments());
+            } catch (RuntimeException e) {
+                problems.add("batch: call " + i + " arguments are not JSON: " + got.arguments());
+                continue;
+            }
+            JsonElement wantArgs = w.has("arguments") ? w.get("arguments") : new JsonObject();
+            if (!wantArgs.equals(args))
+                problems.add("batch: call " + i + " arguments " + got.arguments() + " but expected " + wantArgs);
+        }
+    }
+
+    private void compare(Outcome batch, Outcome streamed, String label, List<String> problems) {
+        if (batch.error() != null || streamed.error() != null) {
+            if (batch.error() == null) problems.add(label + ": stream failed but batch did not: " + streamed.error().getMessage());
+            else if (streamed.error() == null) problems.add(label + ": batch failed but stream did not: " + streamed.message().toJson());
+            else if (batch.error().kind() != streamed.error().kind() || batch.error().offset() != streamed.error().offset())
+                problems.add(label + ": stream failed with '" + streamed.error().getMessage() + "' but batch with '" + batch.error().getMessage() + "'");
+            return;
+        }
+        if (!batch.message().equals(streamed.message()))
+            problems.add(label + ": stream reassembles to " + streamed.message().toJson() + " but batch is " + batch.message().toJson());
+    }
+
+    /** Cuts text into chunks of 1..maxChunk UTF-16 units (so surrogate pairs get split too); null random = 1 each. */
+    List<String> chunks(String text, Random random) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < text.length(); ) {
+            int n = random == null ? 1 : 1 + random.nextInt(maxChunk);
+            int end = Math.min(text.length(), i + n);
+            out.add(text.substring(i, end));
+            i = end;
+        }
+        return out;
+    }
+
+    private static String quote(String s) {
+        return s == null ? "null" : new JsonPrimitive(s).toString();
+    }
+}

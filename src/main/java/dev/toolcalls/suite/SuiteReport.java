@@ -1,0 +1,52 @@
+package dev.toolcalls.suite;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Runs a whole suite directory and prints a pass/fail table per format. */
+public final class SuiteReport {
+    private final Map<String, int[]> counts = new LinkedHashMap<>(); // format -> {cases, failed}
+    private final List<String> failures = new ArrayList<>();
+
+    public static SuiteReport run(Path suiteDir, CaseRunner runner) {
+        SuiteReport report = new SuiteReport();
+        for (Map.Entry<String, List<SuiteCase>> e : SuiteCase.load(suiteDir).entrySet()) {
+            int[] n = report.counts.computeIfAbsent(e.getKey(), k -> new int[2]);
+            for (SuiteCase c : e.getValue()) {
+                n[0]++;
+                List<String> problems;
+                try {
+                    problems = runner.run(c);
+                } catch (RuntimeException ex) {
+                    problems = List.of("crashed: " + ex);
+                }
+                if (!problems.isEmpty()) {
+                    n[1]++;
+                    report.failures.add(c + "\n    " + String.join("\n    ", problems.subList(0, Math.min(5, problems.size()))));
+                }
+            }
+        }
+        return report;
+    }
+
+    public boolean passed() { return failures.isEmpty() && !counts.isEmpty(); }
+
+    public void print(PrintStream out) {
+        int width = Math.max(6, counts.keySet().stream().mapToInt(String::length).max().orElse(6));
+        out.printf("%-" + width + "s  %6s  %6s  %6s%n", "format", "cases", "passed", "failed");
+        int cases = 0, failed = 0;
+        for (Map.Entry<String, int[]> e : counts.entrySet()) {
+            int[] n = e.getValue();
+            out.printf("%-" + width + "s  %6d  %6d  %6d%n", e.getKey(), n[0], n[0] - n[1], n[1]);
+            cases += n[0];
+            failed += n[1];
+        }
+        out.printf("%-" + width + "s  %6d  %6d  %6d%n", "total", cases, cases - failed, failed);
+        for (String f : failures) out.println("FAIL " + f);
+        out.println((cases - failed) + " passed, " + failed + " failed");
+    }
+}
