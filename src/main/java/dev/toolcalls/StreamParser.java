@@ -1,19 +1,18 @@
 package dev.toolcalls;
 
-import dev.toolcalls.internal.format.CompiledFormat;
+import java.util.ArrayList;
+import java.util.List;
 
 import dev.toolcalls.internal.assemble.ArgumentWriter;
 import dev.toolcalls.internal.assemble.CallAssembler;
 import dev.toolcalls.internal.assemble.ContentChannel;
 import dev.toolcalls.internal.assemble.DeltaCollector;
+import dev.toolcalls.internal.format.CompiledFormat;
 import dev.toolcalls.internal.format.FormatRules;
 import dev.toolcalls.internal.json.Json;
 import dev.toolcalls.internal.lex.LexerDriver;
 import dev.toolcalls.internal.lex.LexerModel;
 import dev.toolcalls.internal.lex.Role;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Parses one response as it streams: feed it the detokenized text chunk by chunk (special tokens

@@ -1,8 +1,5 @@
 package dev.toolcalls;
 
-import dev.toolcalls.internal.assemble.ArgumentWriter;
-import dev.toolcalls.internal.lex.Role;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+
+import dev.toolcalls.internal.assemble.ArgumentWriter;
+import dev.toolcalls.internal.lex.Role;
 
 /**
  * The argument writer: schema typing of raw values, streaming of string values, literal

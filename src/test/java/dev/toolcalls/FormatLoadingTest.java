@@ -1,12 +1,12 @@
 package dev.toolcalls;
 
-import dev.toolcalls.internal.json.Json;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+
+import dev.toolcalls.internal.json.Json;
 
 /** A grammar mistake is a clear message at load time, never a wrong parse later. */
 class FormatLoadingTest {

@@ -1,7 +1,5 @@
 package dev.toolcalls;
 
-import dev.toolcalls.internal.json.Json;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -14,8 +12,9 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.google.gson.JsonPrimitive;
-
 import org.junit.jupiter.api.Test;
+
+import dev.toolcalls.internal.json.Json;
 
 /**
  * Random Hermes outputs built from adversarial pieces (close tags, quotes and backslashes inside

@@ -1,6 +1,5 @@
 package dev.toolcalls;
 
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

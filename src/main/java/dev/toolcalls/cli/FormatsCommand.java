@@ -4,6 +4,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 
 import picocli.CommandLine.Command;
+
 import dev.toolcalls.Format;
 import dev.toolcalls.Formats;
 

@@ -3,10 +3,11 @@ package dev.toolcalls.cli;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine;
+
 import dev.toolcalls.FormatException;
 import dev.toolcalls.internal.grammar.BundledFormats;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
 
 /**
  * {@code java -jar target/toolcalls.jar parse|formats|test ...}. Exit codes: 0 done, 1 the output

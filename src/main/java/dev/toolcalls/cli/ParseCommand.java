@@ -1,7 +1,5 @@
 package dev.toolcalls.cli;
 
-import dev.toolcalls.internal.json.WireJson;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,10 +15,10 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+
 import dev.toolcalls.ChatMessage;
 import dev.toolcalls.DeltaMessage;
 import dev.toolcalls.Format;
@@ -30,6 +28,7 @@ import dev.toolcalls.ParseOptions;
 import dev.toolcalls.StreamParser;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.Tools;
+import dev.toolcalls.internal.json.WireJson;
 import dev.toolcalls.server.Chunker;
 
 /**

@@ -9,6 +9,7 @@ import java.util.concurrent.CountDownLatch;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+
 import dev.toolcalls.Format;
 import dev.toolcalls.Formats;
 import dev.toolcalls.server.ReplayServer;

@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
+
 import dev.toolcalls.suite.CaseRunner;
 import dev.toolcalls.suite.SuiteReport;
 

@@ -1,7 +1,5 @@
 package dev.toolcalls.protocol;
 
-import dev.toolcalls.internal.json.WireJson;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,6 +13,7 @@ import dev.toolcalls.ChatMessage;
 import dev.toolcalls.DeltaMessage;
 import dev.toolcalls.StreamParser;
 import dev.toolcalls.ToolCallParseException;
+import dev.toolcalls.internal.json.WireJson;
 
 /**
  * Wraps a stream parser's deltas into complete OpenAI {@code chat.completion.chunk} objects, one

@@ -1,11 +1,5 @@
 package dev.toolcalls.server;
 
-import dev.toolcalls.internal.json.Json;
-import dev.toolcalls.internal.json.WireJson;
-
-import dev.toolcalls.protocol.CompletionChunks;
-import dev.toolcalls.protocol.SseWriter;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -38,6 +32,10 @@ import dev.toolcalls.ParseOptions;
 import dev.toolcalls.StreamParser;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.Tools;
+import dev.toolcalls.internal.json.Json;
+import dev.toolcalls.internal.json.WireJson;
+import dev.toolcalls.protocol.CompletionChunks;
+import dev.toolcalls.protocol.SseWriter;
 
 /**
  * A mock OpenAI endpoint that replays recorded raw model outputs through a format's parser, for

@@ -1,7 +1,5 @@
 package dev.toolcalls.suite;
 
-import dev.toolcalls.internal.json.WireJson;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,6 +24,7 @@ import dev.toolcalls.ToolCall;
 import dev.toolcalls.ToolCallDelta;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.Tools;
+import dev.toolcalls.internal.json.WireJson;
 
 /**
  * Runs one case the way every case is run: batch, 1-character chunks, every split of the output

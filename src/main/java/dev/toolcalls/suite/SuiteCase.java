@@ -1,8 +1,5 @@
 package dev.toolcalls.suite;
 
-import dev.toolcalls.IdGenerator;
-import dev.toolcalls.ParseOptions;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +14,9 @@ import java.util.stream.Stream;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+
+import dev.toolcalls.IdGenerator;
+import dev.toolcalls.ParseOptions;
 
 /**
  * One regression case: {@code tests-data/<format>/<case>.txt} (the raw model output, byte-exact)

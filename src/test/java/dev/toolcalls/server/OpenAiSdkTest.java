@@ -1,8 +1,5 @@
 package dev.toolcalls.server;
 
-import dev.toolcalls.protocol.CompletionChunks;
-import dev.toolcalls.protocol.SseWriter;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,13 +9,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
+import com.openai.models.chat.completions.ChatCompletionChunk;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
-
-import com.openai.models.chat.completions.ChatCompletionChunk;
 
 import dev.toolcalls.ChatMessage;
 import dev.toolcalls.Format;
@@ -28,6 +24,8 @@ import dev.toolcalls.StreamParser;
 import dev.toolcalls.ToolCall;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.Tools;
+import dev.toolcalls.protocol.CompletionChunks;
+import dev.toolcalls.protocol.SseWriter;
 import dev.toolcalls.suite.SuiteCase;
 
 /**

@@ -1,8 +1,5 @@
 package dev.toolcalls.server;
 
-import dev.toolcalls.Tools;
-import dev.toolcalls.cli.Main;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,12 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import org.junit.jupiter.api.DynamicContainer;
-import org.junit.jupiter.api.DynamicNode;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestFactory;
-
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.openai.client.OpenAIClient;
@@ -35,9 +26,16 @@ import com.openai.errors.NotFoundException;
 import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.models.Model;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 
 import dev.toolcalls.ChatMessage;
 import dev.toolcalls.Formats;
+import dev.toolcalls.Tools;
+import dev.toolcalls.cli.Main;
 import dev.toolcalls.suite.SuiteCase;
 
 /** The replay server on a free loopback port, driven by the official OpenAI Java SDK client. */

@@ -1,9 +1,5 @@
 package dev.toolcalls.server;
 
-import dev.toolcalls.Format;
-import dev.toolcalls.Formats;
-import dev.toolcalls.suite.SuiteCase;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
@@ -18,6 +14,10 @@ import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionMessage;
 import com.openai.models.chat.completions.ChatCompletionMessageToolCall;
+
+import dev.toolcalls.Format;
+import dev.toolcalls.Formats;
+import dev.toolcalls.suite.SuiteCase;
 
 /** What an OpenAI client makes of our output, read with the official SDK's own classes. */
 final class SdkAssertions {

@@ -1,7 +1,5 @@
 package dev.toolcalls.internal.assemble;
 
-import dev.toolcalls.internal.lex.Role;
-
 import java.math.BigInteger;
 import java.util.EnumSet;
 import java.util.Set;
@@ -9,9 +7,10 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
 
 import dev.toolcalls.internal.json.Json;
-import com.google.gson.JsonObject;
+import dev.toolcalls.internal.lex.Role;
 
 /**
  * Writes the arguments JSON of formats whose arguments are not JSON, from key/value events, as a

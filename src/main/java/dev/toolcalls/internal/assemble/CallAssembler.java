@@ -1,14 +1,14 @@
 package dev.toolcalls.internal.assemble;
 
+import java.util.function.IntFunction;
+
+import com.google.gson.JsonElement;
+
 import dev.toolcalls.IdGenerator;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.internal.format.FormatRules;
 import dev.toolcalls.internal.format.IdTemplate;
 import dev.toolcalls.internal.json.Json;
-
-import java.util.function.IntFunction;
-
-import com.google.gson.JsonElement;
 
 /**
  * Turns call events into OpenAI tool-call deltas.

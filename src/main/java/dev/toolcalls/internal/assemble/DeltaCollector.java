@@ -1,10 +1,10 @@
 package dev.toolcalls.internal.assemble;
 
-import dev.toolcalls.DeltaMessage;
-import dev.toolcalls.ToolCallDelta;
-
 import java.util.ArrayList;
 import java.util.List;
+
+import dev.toolcalls.DeltaMessage;
+import dev.toolcalls.ToolCallDelta;
 
 /**
  * Collects the deltas of one feed, merging consecutive pieces of the same kind: content after

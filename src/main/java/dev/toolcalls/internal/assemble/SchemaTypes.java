@@ -1,7 +1,5 @@
 package dev.toolcalls.internal.assemble;
 
-import dev.toolcalls.internal.json.Json;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.EnumSet;
@@ -12,6 +10,8 @@ import java.util.regex.Pattern;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
+
+import dev.toolcalls.internal.json.Json;
 
 /**
  * Typing of raw argument values (XML-style parameters) by the request's JSON schema — a public

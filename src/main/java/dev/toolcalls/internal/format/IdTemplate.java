@@ -1,11 +1,11 @@
 package dev.toolcalls.internal.format;
 
-import dev.toolcalls.IdGenerator;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import dev.toolcalls.IdGenerator;
 
 /**
  * What call ids look like in a format, from its format file: the ids it generates (a template) and
