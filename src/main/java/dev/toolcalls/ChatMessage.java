@@ -38,6 +38,18 @@ public record ChatMessage(String content, String reasoningContent, List<ToolCall
         return new ChatMessage(orNull(content), orNull(reasoning), calls);
     }
 
+    /** The message that events make: text, reasoning, and the calls that ended. */
+    public static ChatMessage fromEvents(List<ParseEvent> events) {
+        StringBuilder content = new StringBuilder(), reasoning = new StringBuilder();
+        List<ToolCall> calls = new ArrayList<>();
+        for (ParseEvent e : events) {
+            if (e instanceof ParseEvent.Text t) content.append(t.text());
+            else if (e instanceof ParseEvent.Reasoning r) reasoning.append(r.text());
+            else if (e instanceof ParseEvent.ToolCallEnd end) calls.add(end.toolCall());
+        }
+        return new ChatMessage(orNull(content), orNull(reasoning), calls);
+    }
+
     private static String orNull(StringBuilder text) {
         return text.toString().isBlank() ? null : text.toString();
     }

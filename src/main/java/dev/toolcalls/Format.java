@@ -67,13 +67,23 @@ public final class Format {
      *         which something was already emitted is malformed (lenient)
      */
     public ChatMessage parse(String text, Tools tools, ParseOptions options) {
+        return ChatMessage.fromEvents(parseEvents(text, tools, options));
+    }
+
+    /**
+     * The events of a complete output, in order: the streaming pipeline fed the whole text at
+     * once, then finished. The protocol adapters build their batch objects from these.
+     *
+     * @throws ToolCallParseException as {@link #parse(String, Tools, ParseOptions)}
+     */
+    public List<ParseEvent> parseEvents(String text, Tools tools, ParseOptions options) {
         StreamParser s = newStream(tools, options);
-        List<DeltaMessage> first = s.feed(text);
-        List<DeltaMessage> rest = s.finish();
-        if (rest.isEmpty()) return ChatMessage.fromDeltas(first);
-        List<DeltaMessage> all = new ArrayList<>(first);
+        List<ParseEvent> first = s.feedEvents(text);
+        List<ParseEvent> rest = s.finishEvents();
+        if (rest.isEmpty()) return first;
+        List<ParseEvent> all = new ArrayList<>(first);
         all.addAll(rest);
-        return ChatMessage.fromDeltas(all);
+        return all;
     }
 
     public StreamParser newStream() { return newStream(Tools.none(), ParseOptions.defaults()); }

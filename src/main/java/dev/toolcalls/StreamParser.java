@@ -6,7 +6,8 @@ import java.util.List;
 import dev.toolcalls.internal.assemble.ArgumentWriter;
 import dev.toolcalls.internal.assemble.CallAssembler;
 import dev.toolcalls.internal.assemble.ContentChannel;
-import dev.toolcalls.internal.assemble.DeltaCollector;
+import dev.toolcalls.internal.assemble.Deltas;
+import dev.toolcalls.internal.assemble.EventCollector;
 import dev.toolcalls.internal.format.CompiledFormat;
 import dev.toolcalls.internal.format.FormatRules;
 import dev.toolcalls.internal.json.Json;
@@ -37,7 +38,7 @@ public final class StreamParser {
     private final ParseOptions options;
     private final Tools tools;
     private final LexerDriver lexer;
-    private final DeltaCollector out = new DeltaCollector();
+    private final EventCollector out = new EventCollector();
     private final ContentChannel content;
     private final ContentChannel reasoning;
     private final CallAssembler calls;
@@ -64,15 +65,24 @@ public final class StreamParser {
                 rules.untypedValues(), rules.trimValueNewlines());
     }
 
-    /** The deltas this chunk makes certain, in order; often empty. */
-    public List<DeltaMessage> feed(String chunk) {
+    /**
+     * The Chat Completions deltas this chunk makes certain, in order; often empty. The same as
+     * {@link #feedEvents} seen as deltas; use one or the other on a parser.
+     */
+    public List<DeltaMessage> feed(String chunk) { return Deltas.of(feedEvents(chunk)); }
+
+    /** Ends the output: flushes held text and closes the message, as deltas. The parser is done afterwards. */
+    public List<DeltaMessage> finish() { return Deltas.of(finishEvents()); }
+
+    /** The events this chunk makes certain, in order; often empty. */
+    public List<ParseEvent> feedEvents(String chunk) {
         if (finished) throw new IllegalStateException("stream parser already finished");
         lexer.append(chunk);
         return run(false);
     }
 
     /** Ends the output: flushes held text and closes the message. The parser is done afterwards. */
-    public List<DeltaMessage> finish() {
+    public List<ParseEvent> finishEvents() {
         if (finished) throw new IllegalStateException("stream parser already finished");
         lexer.complete();
         return run(true);
@@ -82,7 +92,7 @@ public final class StreamParser {
 
     public Tools tools() { return tools; }
 
-    private List<DeltaMessage> run(boolean last) {
+    private List<ParseEvent> run(boolean last) {
         try {
             pump();
             if (last) {
@@ -97,7 +107,7 @@ public final class StreamParser {
             return out.drain();
         } catch (ToolCallParseException e) {
             finished = true;
-            throw e.withDeltas(out.drain());
+            throw e.withEvents(out.drain());
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.toolcalls;
 
+import dev.toolcalls.internal.assemble.Deltas;
+
 import java.util.List;
 
 /**
@@ -7,7 +9,8 @@ import java.util.List;
  * (in code points from the start of the output) and an excerpt of the text around it, e.g.
  * <pre>NAME: unterminated call at offset 3: the call that began at offset 3 is still open at the end of the output, near 'hi &lt;tool_call&gt;{"name": "f"'</pre>
  *
- * <p>A stream parser that threw is finished; {@link #deltasBeforeError()} holds the deltas the
+ * <p>A stream parser that threw is finished; {@link #eventsBeforeError()} (as deltas:
+ * {@link #deltasBeforeError()}) holds what the
  * failing {@code feed} or {@code finish} had produced before the error, which a server may still send.
  */
 public class ToolCallParseException extends RuntimeException {
@@ -32,7 +35,7 @@ public class ToolCallParseException extends RuntimeException {
     private final int offset;
     private final String excerpt;
     private final String detail;
-    private List<DeltaMessage> deltasBeforeError = List.of();
+    private List<ParseEvent> eventsBeforeError = List.of();
 
     /**
      * @param offset  code points from the start of the output
@@ -61,10 +64,14 @@ public class ToolCallParseException extends RuntimeException {
     /** The message without format, offset and excerpt. */
     public String detail() { return detail; }
 
-    public List<DeltaMessage> deltasBeforeError() { return deltasBeforeError; }
+    /** The deltas the failing call had produced before the error, which a server may still send. */
+    public List<DeltaMessage> deltasBeforeError() { return Deltas.of(eventsBeforeError); }
 
-    ToolCallParseException withDeltas(List<DeltaMessage> deltas) {
-        this.deltasBeforeError = List.copyOf(deltas);
+    /** The same as events. */
+    public List<ParseEvent> eventsBeforeError() { return eventsBeforeError; }
+
+    ToolCallParseException withEvents(List<ParseEvent> events) {
+        this.eventsBeforeError = List.copyOf(events);
         return this;
     }
 }

@@ -19,11 +19,13 @@ import dev.toolcalls.ChatMessage;
 import dev.toolcalls.DeltaMessage;
 import dev.toolcalls.Format;
 import dev.toolcalls.Formats;
+import dev.toolcalls.ParseEvent;
 import dev.toolcalls.StreamParser;
 import dev.toolcalls.ToolCall;
 import dev.toolcalls.ToolCallDelta;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.Tools;
+import dev.toolcalls.internal.assemble.Deltas;
 import dev.toolcalls.internal.json.WireJson;
 
 /**
@@ -101,14 +103,71 @@ public final class CaseRunner {
         StreamParser s = f.newStream(tools, c.options());
         List<DeltaMessage> all = new ArrayList<>();
         DeltaChecker checker = new DeltaChecker(label, problems);
+        EventChecker events = new EventChecker(label, problems);
         try {
-            for (String chunk : chunks) checker.accept(s.feed(chunk), all);
-            checker.accept(s.finish(), all);
+            for (String chunk : chunks) checker.accept(events.accept(s.feedEvents(chunk)), all);
+            checker.accept(events.accept(s.finishEvents()), all);
         } catch (ToolCallParseException e) {
-            checker.accept(e.deltasBeforeError(), all);
+            checker.accept(events.accept(e.eventsBeforeError()), all);
             return new Outcome(null, e);
         }
-        return new Outcome(ChatMessage.fromDeltas(all), null);
+        events.finished();
+        ChatMessage fromDeltas = ChatMessage.fromDeltas(all);
+        if (!fromDeltas.equals(events.message()))
+            problems.add(label + ": deltas reassemble to " + fromDeltas.toJson() + " but events to " + events.message().toJson());
+        return new Outcome(fromDeltas, null);
+    }
+
+    /**
+     * Checks the event contract: starts in index order from 0, each call's arguments between its
+     * start and its end, the end carrying the start's id and name and exactly the concatenated
+     * fragments, nothing of a call after its end, every started call ended by the end of the output.
+     */
+    private static final class EventChecker {
+        final String label;
+        final List<String> problems;
+        final List<ParseEvent> all = new ArrayList<>();
+        final Map<Integer, ParseEvent.ToolCallStart> starts = new HashMap<>();
+        final Map<Integer, StringBuilder> args = new HashMap<>();
+        final Map<Integer, Boolean> ended = new HashMap<>();
+
+        EventChecker(String label, List<String> problems) {
+            this.label = label;
+            this.problems = problems;
+        }
+
+        List<DeltaMessage> accept(List<ParseEvent> events) {
+            for (ParseEvent e : events) {
+                all.add(e);
+                if (e instanceof ParseEvent.ToolCallStart st) {
+                    if (st.index() != starts.size()) problems.add(label + ": call " + st.index() + " starts after " + starts.size() + " calls");
+                    starts.put(st.index(), st);
+                    args.put(st.index(), new StringBuilder());
+                } else if (e instanceof ParseEvent.ToolCallArguments a) {
+                    if (!starts.containsKey(a.index()) || ended.containsKey(a.index()))
+                        problems.add(label + ": arguments of call " + a.index() + " outside its start and end");
+                    else if (a.fragment().isEmpty()) problems.add(label + ": empty argument fragment");
+                    else args.get(a.index()).append(a.fragment());
+                } else if (e instanceof ParseEvent.ToolCallEnd end) {
+                    ParseEvent.ToolCallStart st = starts.get(end.index());
+                    if (st == null || ended.containsKey(end.index())) { problems.add(label + ": end of call " + end.index() + " without a start, or twice"); continue; }
+                    ended.put(end.index(), true);
+                    if (!st.id().equals(end.id()) || !st.name().equals(end.name()))
+                        problems.add(label + ": end of call " + end.index() + " names " + end.id() + "/" + end.name() + " but its start " + st.id() + "/" + st.name());
+                    if (!args.get(end.index()).toString().equals(end.arguments()))
+                        problems.add(label + ": end of call " + end.index() + " has arguments " + end.arguments() + " but its fragments make " + args.get(end.index()));
+                } else if (e instanceof ParseEvent.Text t && t.text().isEmpty() || e instanceof ParseEvent.Reasoning r && r.text().isEmpty()) {
+                    problems.add(label + ": empty text or reasoning event");
+                }
+            }
+            return Deltas.of(events);
+        }
+
+        void finished() {
+            if (ended.size() != starts.size()) problems.add(label + ": " + starts.size() + " calls started but " + ended.size() + " ended");
+        }
+
+        ChatMessage message() { return ChatMessage.fromEvents(all); }
     }
 
     /** Checks deltas one by one as a strict OpenAI client would read them. */

@@ -11,7 +11,7 @@ import dev.toolcalls.internal.format.IdTemplate;
 import dev.toolcalls.internal.json.Json;
 
 /**
- * Turns call events into OpenAI tool-call deltas.
+ * Turns call tokens into tool-call events.
  *
  * <p>A call's first delta carries its index, id, type and complete name, once; argument fragments
  * follow as they arrive and concatenate to exactly the final {@code arguments}. Fragments that
@@ -24,7 +24,7 @@ public final class CallAssembler {
     private final java.util.regex.Pattern nameFromId;
     private final IdGenerator ids;
     private final boolean idFromText;
-    private final DeltaCollector out;
+    private final EventCollector out;
     private final IntFunction<String> excerpts;
     private int nextIndex;
 
@@ -34,13 +34,14 @@ public final class CallAssembler {
     private String name;
     private String id;
     private boolean headerSent;
+    private String sentId;
     private int index;
     private final StringBuilder args = new StringBuilder();
     private int argsSent;          // chars of args already emitted
     private boolean argsStarted;
     private final StringBuilder raw = new StringBuilder(); // text of the call while nothing is emitted
 
-    public CallAssembler(String format, FormatRules rules, IdGenerator ids, boolean idFromText, DeltaCollector out,
+    public CallAssembler(String format, FormatRules rules, IdGenerator ids, boolean idFromText, EventCollector out,
                   IntFunction<String> excerpts) {
         this.format = format;
         this.excerpts = excerpts;
@@ -130,6 +131,7 @@ public final class CallAssembler {
         sendHeader();
         sendArgs();
         if (argsSent < args.length()) out.arguments(index, args.substring(argsSent)); // a trailing lone surrogate, if any
+        out.end(index, sentId, name, args.toString());
         open = false;
         raw.setLength(0);
     }
@@ -143,7 +145,8 @@ public final class CallAssembler {
     private void sendHeader() {
         if (headerSent) return;
         index = nextIndex++;
-        out.header(index, id != null && idStyle.keeps(id) ? id : idStyle.generate(ids, name, index), name);
+        sentId = id != null && idStyle.keeps(id) ? id : idStyle.generate(ids, name, index);
+        out.start(index, sentId, name);
         headerSent = true;
         raw.setLength(0);
     }

@@ -8,6 +8,7 @@ import com.google.gson.JsonPrimitive;
 
 import dev.toolcalls.ChatMessage;
 import dev.toolcalls.DeltaMessage;
+import dev.toolcalls.ParseEvent;
 import dev.toolcalls.ToolCall;
 import dev.toolcalls.ToolCallDelta;
 import dev.toolcalls.Tools;
@@ -67,6 +68,34 @@ public final class WireJson {
         if (t.name() != null) function.addProperty("name", t.name());
         if (t.arguments() != null) function.addProperty("arguments", t.arguments());
         o.add("function", function);
+        return o;
+    }
+
+    /** A parse event as {@code {"type": ..., fields}}. */
+    public static JsonObject event(ParseEvent e) {
+        JsonObject o = new JsonObject();
+        if (e instanceof ParseEvent.Text t) {
+            o.addProperty("type", "text");
+            o.addProperty("text", t.text());
+        } else if (e instanceof ParseEvent.Reasoning r) {
+            o.addProperty("type", "reasoning");
+            o.addProperty("text", r.text());
+        } else if (e instanceof ParseEvent.ToolCallStart s) {
+            o.addProperty("type", "tool_call_start");
+            o.addProperty("index", s.index());
+            o.addProperty("id", s.id());
+            o.addProperty("name", s.name());
+        } else if (e instanceof ParseEvent.ToolCallArguments a) {
+            o.addProperty("type", "tool_call_arguments");
+            o.addProperty("index", a.index());
+            o.addProperty("fragment", a.fragment());
+        } else if (e instanceof ParseEvent.ToolCallEnd end) {
+            o.addProperty("type", "tool_call_end");
+            o.addProperty("index", end.index());
+            o.addProperty("id", end.id());
+            o.addProperty("name", end.name());
+            o.addProperty("arguments", end.arguments());
+        }
         return o;
     }
 

@@ -1,0 +1,68 @@
+package dev.toolcalls.internal.assemble;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.toolcalls.ParseEvent;
+
+/**
+ * Collects the events of one feed, merging consecutive pieces of the same kind: text after text,
+ * reasoning after reasoning, argument fragments of the same call after each other.
+ */
+public final class EventCollector {
+    private enum Kind { NONE, TEXT, REASONING, ARGUMENTS }
+
+    private final List<ParseEvent> done = new ArrayList<>();
+    private Kind kind = Kind.NONE;
+    private final StringBuilder text = new StringBuilder();
+    private int index;
+
+    public void content(String piece) { text(Kind.TEXT, piece); }
+
+    public void reasoning(String piece) { text(Kind.REASONING, piece); }
+
+    private void text(Kind k, String piece) {
+        if (piece.isEmpty()) return;
+        if (kind != k) { flush(); kind = k; }
+        text.append(piece);
+    }
+
+    public void start(int index, String id, String name) {
+        flush();
+        done.add(new ParseEvent.ToolCallStart(index, id, name));
+    }
+
+    public void arguments(int index, String fragment) {
+        if (fragment.isEmpty()) return;
+        if (kind != Kind.ARGUMENTS || this.index != index) {
+            flush();
+            kind = Kind.ARGUMENTS;
+            this.index = index;
+        }
+        text.append(fragment);
+    }
+
+    public void end(int index, String id, String name, String arguments) {
+        flush();
+        done.add(new ParseEvent.ToolCallEnd(index, id, name, arguments));
+    }
+
+    public List<ParseEvent> drain() {
+        flush();
+        if (done.isEmpty()) return List.of();
+        List<ParseEvent> out = List.copyOf(done);
+        done.clear();
+        return out;
+    }
+
+    private void flush() {
+        switch (kind) {
+            case TEXT: done.add(new ParseEvent.Text(text.toString())); break;
+            case REASONING: done.add(new ParseEvent.Reasoning(text.toString())); break;
+            case ARGUMENTS: done.add(new ParseEvent.ToolCallArguments(index, text.toString())); break;
+            default: break;
+        }
+        kind = Kind.NONE;
+        text.setLength(0);
+    }
+}
