@@ -17,7 +17,8 @@
 // Reasoning: <|think:start|>...<|think:end|>. The template always prefills <|think:start|> and
 // leaves it open unless reasoning_effort closes it, so by default the output starts inside
 // reasoning (thinkingMode SO_LEAD) and <|think:end|> ends it. A <|tool_call:start|> in
-// reasoning ends reasoning and starts a call (vLLM's streaming path does so).
+// reasoning ends reasoning and starts a call (vLLM's streaming path does so); a <|think:end|>
+// that then follows in content is dropped, as is any stray one (a special token, never text).
 lexer grammar SolarOpen2Lexer;
 
 fragment SO_NAME_CH : ~[<>{}[\]()"'`,=;\\ \t\r\n] ;
@@ -27,6 +28,7 @@ TEXT           : ~'<'+ ;
 LT             : '<' ;
 CALL_OPEN      : '<|tool_call:start|>' -> pushMode(SO_NAME) ;
 THINK_OPEN     : '<|think:start|>' -> pushMode(SO_THINK) ;
+STRAY_THINK_END: '<|think:end|>' ;
 
 // ---- the start of an output that begins inside reasoning ---------------------------------------
 mode SO_LEAD;
