@@ -3,7 +3,6 @@ package dev.toolcalls.cli;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,15 +18,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import dev.toolcalls.ChatMessage;
-import dev.toolcalls.DeltaMessage;
 import dev.toolcalls.Format;
 import dev.toolcalls.Formats;
 import dev.toolcalls.IdGenerator;
 import dev.toolcalls.ParseOptions;
-import dev.toolcalls.StreamParser;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.Tools;
+import dev.toolcalls.internal.json.Json;
 import dev.toolcalls.internal.json.WireJson;
 import dev.toolcalls.server.Chunker;
 
@@ -60,6 +57,11 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
             description = "whether the request had thinking on (formats whose prompt opens the think block start inside reasoning); default: the format's")
     String thinking;
 
+    @Option(names = "--output", paramLabel = "chat|responses|messages|events",
+            description = "what to print: chat (default; Chat Completions message / deltas), responses (OpenAI Responses API), "
+                    + "messages (Anthropic Messages API) or events (the neutral parse events)")
+    String output = "chat";
+
     @Option(names = "--jsonl", description = "each input line is {\"input\": \"...\", \"tools\": [...]?, \"thinking\": true|false?}; one answer line each")
     boolean jsonl;
 
@@ -79,6 +81,12 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         if (chunkMax < 1) throw new Main.UsageException("--chunk-max must be at least 1");
         if (thinking != null && !thinking.equals("on") && !thinking.equals("off"))
             throw new Main.UsageException("--thinking takes on or off");
+        Output protocol;
+        try {
+            protocol = Output.valueOf(output.toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new Main.UsageException("--output takes chat, responses, messages or events");
+        }
         Format format = Formats.find(formatName).orElseThrow(() -> new Main.UsageException(
                 "unknown format '" + formatName + "'; run 'formats' to list them"));
         Tools tools = Tools.none();
@@ -92,7 +100,7 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
             }
         }
         String input = readInput();
-        int code = jsonl ? jsonl(format, tools, input) : single(format, tools, input);
+        int code = jsonl ? jsonl(protocol, format, tools, input) : single(protocol, format, tools, input);
         out.flush();
         return code;
     }
@@ -111,35 +119,35 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
                 .withThinking(thinking == null ? null : thinking.equals("on"));
     }
 
-    private int single(Format format, Tools tools, String input) {
+    private int single(Output protocol, Format format, Tools tools, String input) {
+        Output.Run run = stream ? protocol.stream(format, tools, options()) : null;
         try {
             if (!stream) {
-                out.println(format.parse(input, tools, options()).toJson());
+                out.println(protocol.batch(format, input, tools, options()));
             } else {
-                StreamParser s = format.newStream(tools, options());
-                for (String chunk : chunks(input)) for (DeltaMessage d : s.feed(chunk)) out.println(d.toJson());
-                for (DeltaMessage d : s.finish()) out.println(d.toJson());
+                for (String chunk : chunks(input)) for (String line : run.feed(chunk)) out.println(line);
+                for (String line : run.finish()) out.println(line);
             }
             return 0;
         } catch (ToolCallParseException e) {
-            if (stream) for (DeltaMessage d : e.deltasBeforeError()) out.println(d.toJson());
+            if (stream) for (String line : run.fail(e)) out.println(line);
             out.flush();
             err.println(ErrorJson.wrap(ErrorJson.of(e)));
             return Main.FAILED;
         }
     }
 
-    private int jsonl(Format format, Tools tools, String input) {
+    private int jsonl(Output protocol, Format format, Tools tools, String input) {
         try (BufferedReader lines = new BufferedReader(new java.io.StringReader(input))) {
             String line;
-            while ((line = lines.readLine()) != null) out.println(ErrorJson.GSON.toJson(answer(format, tools, line)));
+            while ((line = lines.readLine()) != null) out.println(ErrorJson.GSON.toJson(answer(protocol, format, tools, line)));
         } catch (IOException e) {
             throw new Main.UsageException("cannot read input: " + e.getMessage());
         }
         return 0;
     }
 
-    private JsonObject answer(Format format, Tools defaultTools, String line) {
+    private JsonObject answer(Output protocol, Format format, Tools defaultTools, String line) {
         JsonObject answer = new JsonObject();
         Boolean lineThinking = null;
         String text;
@@ -159,7 +167,7 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         ParseOptions lineOptions = lineThinking == null ? options() : options().withThinking(lineThinking);
         if (!stream) {
             try {
-                answer.add("message", WireJson.message(format.parse(text, tools, lineOptions)));
+                answer.add("message", Json.parse(protocol.batch(format, text, tools, lineOptions)));
             } catch (ToolCallParseException ex) {
                 answer.add("error", ErrorJson.of(ex));
             }
@@ -167,12 +175,12 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         }
         JsonArray deltas = new JsonArray();
         answer.add("deltas", deltas);
-        StreamParser s = format.newStream(tools, lineOptions);
+        Output.Run run = protocol.stream(format, tools, lineOptions);
         try {
-            for (String chunk : chunks(text)) for (DeltaMessage d : s.feed(chunk)) deltas.add(WireJson.delta(d));
-            for (DeltaMessage d : s.finish()) deltas.add(WireJson.delta(d));
+            for (String chunk : chunks(text)) for (String d : run.feed(chunk)) deltas.add(Json.parse(d));
+            for (String d : run.finish()) deltas.add(Json.parse(d));
         } catch (ToolCallParseException ex) {
-            for (DeltaMessage d : ex.deltasBeforeError()) deltas.add(WireJson.delta(d));
+            for (String d : run.fail(ex)) deltas.add(Json.parse(d));
             answer.add("error", ErrorJson.of(ex));
         }
         return answer;

@@ -63,30 +63,34 @@ public final class ResponsesStream {
 
     /** {@code response.created} and {@code response.in_progress}; sent by the first call of any method if not called. */
     public List<WireEvent> start() {
+        begin();
+        return drain();
+    }
+
+    private void begin() {
         if (!started) {
             started = true;
             emit("response.created", withResponse("in_progress", null, null));
             emit("response.in_progress", withResponse("in_progress", null, null));
         }
-        return drain();
     }
 
     /** The events this text makes certain. @throws ToolCallParseException as {@link StreamParser#feedEvents} */
     public List<WireEvent> feed(String text) {
-        start();
+        begin();
         return events(parser.feedEvents(text));
     }
 
     /** The remaining events and {@code response.completed}, or {@code response.incomplete} when generation was cut. */
     public List<WireEvent> finish(boolean truncated) {
-        start();
+        begin();
         events(parser.finishEvents());
         return end(truncated);
     }
 
     /** The events a failing feed or finish had produced, then {@code response.failed} with the error. */
     public List<WireEvent> fail(ToolCallParseException e) {
-        start();
+        begin();
         events(e.eventsBeforeError());
         closeItem("incomplete");
         JsonObject error = new JsonObject();
@@ -99,7 +103,7 @@ public final class ResponsesStream {
 
     /** Wire events for parse events (for callers that drive the parser themselves). */
     public List<WireEvent> events(List<ParseEvent> events) {
-        start();
+        begin();
         for (ParseEvent e : events) {
             if (e instanceof ParseEvent.Text t) text(Kind.MESSAGE, t.text(), heldText);
             else if (e instanceof ParseEvent.Reasoning r) text(Kind.REASONING, r.text(), heldReasoning);
@@ -118,7 +122,7 @@ public final class ResponsesStream {
 
     /** Closes the open item and sends the terminal event. */
     public List<WireEvent> end(boolean truncated) {
-        start();
+        begin();
         if (ended) return drain();
         closeItem("incomplete");
         ended = true;
@@ -136,7 +140,7 @@ public final class ResponsesStream {
         ResponsesStream r = new ResponsesStream(null, id, model, created);
         r.events(events);
         List<WireEvent> last = r.end(truncated);
-        JsonObject terminal = Json.GSON.fromJson(last.get(last.size() - 1).json(), JsonObject.class);
+        JsonObject terminal = Json.parse(last.get(last.size() - 1).json()).getAsJsonObject();
         return Json.write(terminal.get("response"));
     }
 

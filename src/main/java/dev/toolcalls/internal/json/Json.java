@@ -22,6 +22,11 @@ public final class Json {
 
     public static String write(JsonElement e) { return WRITER.toJson(e); }
 
+    /** Parses JSON the runtime itself wrote (or already validated); a failure is a bug, not bad input. */
+    public static JsonElement parse(String text) {
+        return com.google.gson.JsonParser.parseString(text);
+    }
+
     /** Text that is not strict JSON; the message says why and where. */
     public static final class NotJson extends Exception {
         public NotJson(String message) { super(message); }

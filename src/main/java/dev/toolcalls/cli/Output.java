@@ -1,0 +1,100 @@
+package dev.toolcalls.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.toolcalls.DeltaMessage;
+import dev.toolcalls.Format;
+import dev.toolcalls.ParseEvent;
+import dev.toolcalls.ParseOptions;
+import dev.toolcalls.StreamParser;
+import dev.toolcalls.ToolCallParseException;
+import dev.toolcalls.Tools;
+import dev.toolcalls.protocol.MessagesStream;
+import dev.toolcalls.protocol.ResponsesStream;
+import dev.toolcalls.protocol.WireEvent;
+
+/**
+ * What {@code parse --output} prints: the batch object and the streamed lines of each protocol.
+ * Ids, model and time are fixed ({@code resp_toolcalls} / {@code msg_toolcalls}, the format's
+ * name, 0) so that the same input always prints the same output.
+ */
+enum Output {
+    CHAT, RESPONSES, MESSAGES, EVENTS;
+
+    static final String RESPONSE_ID = "resp_toolcalls", MESSAGE_ID = "msg_toolcalls";
+
+    /** The batch object's JSON. */
+    String batch(Format format, String text, Tools tools, ParseOptions options) {
+        switch (this) {
+            case CHAT: return format.parse(text, tools, options).toJson();
+            case RESPONSES: return ResponsesStream.response(format.parseEvents(text, tools, options), RESPONSE_ID, format.name(), 0, false);
+            case MESSAGES: return MessagesStream.message(format.parseEvents(text, tools, options), MESSAGE_ID, format.name(), false);
+            default: {
+                List<String> events = new ArrayList<>();
+                for (ParseEvent e : format.parseEvents(text, tools, options)) events.add(e.toJson());
+                return "[" + String.join(",", events) + "]";
+            }
+        }
+    }
+
+    /** One streamed response: each method returns the JSON lines to print. */
+    interface Run {
+        List<String> feed(String chunk);
+
+        List<String> finish();
+
+        /** What was certain before the error, and the protocol's own error event where it has one. */
+        List<String> fail(ToolCallParseException e);
+    }
+
+    Run stream(Format format, Tools tools, ParseOptions options) {
+        StreamParser parser = format.newStream(tools, options);
+        switch (this) {
+            case CHAT: return new Run() {
+                public List<String> feed(String chunk) { return deltas(parser.feed(chunk)); }
+                public List<String> finish() { return deltas(parser.finish()); }
+                public List<String> fail(ToolCallParseException e) { return deltas(e.deltasBeforeError()); }
+            };
+            case EVENTS: return new Run() {
+                public List<String> feed(String chunk) { return events(parser.feedEvents(chunk)); }
+                public List<String> finish() { return events(parser.finishEvents()); }
+                public List<String> fail(ToolCallParseException e) { return events(e.eventsBeforeError()); }
+            };
+            case RESPONSES: {
+                ResponsesStream r = new ResponsesStream(parser, RESPONSE_ID, format.name(), 0);
+                return new Run() {
+                    public List<String> feed(String chunk) { return wire(r.feed(chunk)); }
+                    public List<String> finish() { return wire(r.finish(false)); }
+                    public List<String> fail(ToolCallParseException e) { return wire(r.fail(e)); }
+                };
+            }
+            default: {
+                MessagesStream m = new MessagesStream(parser, MESSAGE_ID, format.name());
+                return new Run() {
+                    public List<String> feed(String chunk) { return wire(m.feed(chunk)); }
+                    public List<String> finish() { return wire(m.finish(false)); }
+                    public List<String> fail(ToolCallParseException e) { return wire(m.fail(e)); }
+                };
+            }
+        }
+    }
+
+    private static List<String> deltas(List<DeltaMessage> deltas) {
+        List<String> out = new ArrayList<>(deltas.size());
+        for (DeltaMessage d : deltas) out.add(d.toJson());
+        return out;
+    }
+
+    private static List<String> events(List<ParseEvent> events) {
+        List<String> out = new ArrayList<>(events.size());
+        for (ParseEvent e : events) out.add(e.toJson());
+        return out;
+    }
+
+    private static List<String> wire(List<WireEvent> events) {
+        List<String> out = new ArrayList<>(events.size());
+        for (WireEvent e : events) out.add(e.json());
+        return out;
+    }
+}

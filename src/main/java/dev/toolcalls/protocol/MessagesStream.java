@@ -1,0 +1,280 @@
+package dev.toolcalls.protocol;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonNull;
+import com.google.gson.JsonObject;
+
+import dev.toolcalls.ParseEvent;
+import dev.toolcalls.StreamParser;
+import dev.toolcalls.ToolCallParseException;
+import dev.toolcalls.internal.json.Json;
+
+/**
+ * One message of the Anthropic Messages API ({@code /v1/messages}) from a stream parser's events:
+ * <pre>{@code
+ * MessagesStream out = new MessagesStream(format.newStream(tools), "msg_" + requestId, model);
+ * for (WireEvent e : out.start()) sse.send(e);                  // message_start
+ * for (String text : generated) for (WireEvent e : out.feed(text)) sse.send(e);
+ * for (WireEvent e : out.finish(hitMaxTokens)) sse.send(e);    // ... message_delta (stop_reason), message_stop
+ * // on ToolCallParseException ex: for (WireEvent e : out.fail(ex)) sse.send(e);   // ... error
+ * }</pre>
+ * Reasoning becomes {@code thinking} blocks ({@code thinking_delta}, then an empty
+ * {@code signature_delta}: a local model has no signature), text {@code text} blocks
+ * ({@code text_delta}), each call a {@code tool_use} block ({@code id}, {@code name},
+ * {@code input: {}} at its start, {@code input_json_delta} fragments whose concatenation is the
+ * input object), all in one {@code index} sequence. {@code stop_reason} is {@code tool_use} when a
+ * call was made, {@code max_tokens} when generation was cut, else {@code end_turn}. Text that is
+ * only whitespace between blocks opens no block. {@link #message} builds the non-streaming
+ * {@code message} object from the same events.
+ */
+public final class MessagesStream {
+    private enum Kind { NONE, TEXT, THINKING, TOOL }
+
+    private final StreamParser parser;
+    private final String id;
+    private final String model;
+    private final List<WireEvent> out = new ArrayList<>();
+    private final JsonArray content = new JsonArray();
+    private final HeldWhitespace heldText = new HeldWhitespace(), heldThinking = new HeldWhitespace();
+    private boolean started, ended, sawCall;
+    private Kind kind = Kind.NONE;
+    private JsonObject block;
+    private final StringBuilder text = new StringBuilder();
+    private String stopReason;
+
+    /** @param parser the message's stream parser (null when only {@link #events} is used) */
+    public MessagesStream(StreamParser parser, String id, String model) {
+        this.parser = parser;
+        this.id = id;
+        this.model = model;
+    }
+
+    /** {@code message_start}; sent by the first call of any method if not called. */
+    public List<WireEvent> start() {
+        begin();
+        return drain();
+    }
+
+    private void begin() {
+        if (!started) {
+            started = true;
+            JsonObject e = new JsonObject();
+            e.addProperty("type", "message_start");
+            e.add("message", message(new JsonArray(), null));
+            emit(e);
+        }
+    }
+
+    /** The events this text makes certain. @throws ToolCallParseException as {@link StreamParser#feedEvents} */
+    public List<WireEvent> feed(String text) {
+        begin();
+        return events(parser.feedEvents(text));
+    }
+
+    /** The remaining events, {@code message_delta} with the stop reason, and {@code message_stop}. */
+    public List<WireEvent> finish(boolean truncated) {
+        begin();
+        events(parser.finishEvents());
+        return end(truncated);
+    }
+
+    /** The events a failing feed or finish had produced, the open block closed, then an {@code error} event. */
+    public List<WireEvent> fail(ToolCallParseException e) {
+        begin();
+        events(e.eventsBeforeError());
+        closeBlock();
+        ended = true;
+        emit(error("api_error", e.getMessage()));
+        return drain();
+    }
+
+    /** {@code {"type": "error", "error": {"type": ..., "message": ...}}}, the Messages API's error shape. */
+    public static JsonObject error(String type, String message) {
+        JsonObject err = new JsonObject();
+        err.addProperty("type", type);
+        err.addProperty("message", message);
+        JsonObject o = new JsonObject();
+        o.addProperty("type", "error");
+        o.add("error", err);
+        return o;
+    }
+
+    /** Wire events for parse events (for callers that drive the parser themselves). */
+    public List<WireEvent> events(List<ParseEvent> events) {
+        begin();
+        for (ParseEvent e : events) {
+            if (e instanceof ParseEvent.Text t) text(Kind.TEXT, t.text(), heldText);
+            else if (e instanceof ParseEvent.Reasoning r) text(Kind.THINKING, r.text(), heldThinking);
+            else if (e instanceof ParseEvent.ToolCallStart s) {
+                closeBlock();
+                sawCall = true;
+                kind = Kind.TOOL;
+                text.setLength(0);
+                block = new JsonObject();
+                block.addProperty("type", "tool_use");
+                block.addProperty("id", s.id());
+                block.addProperty("name", s.name());
+                block.add("input", new JsonObject());
+                JsonObject caller = new JsonObject();
+                caller.addProperty("type", "direct"); // the model itself called it, not a server tool
+                block.add("caller", caller);
+                blockStart();
+            } else if (e instanceof ParseEvent.ToolCallArguments a) {
+                JsonObject d = new JsonObject();
+                d.addProperty("type", "input_json_delta");
+                d.addProperty("partial_json", a.fragment());
+                delta(d);
+                text.append(a.fragment());
+            } else if (e instanceof ParseEvent.ToolCallEnd end) {
+                block.add("input", Json.parse(end.arguments()));
+                blockStop();
+            }
+        }
+        return drain();
+    }
+
+    /** Closes the open block, then {@code message_delta} and {@code message_stop}. */
+    public List<WireEvent> end(boolean truncated) {
+        begin();
+        if (ended) return drain();
+        closeBlock();
+        ended = true;
+        stopReason = truncated ? "max_tokens" : sawCall ? "tool_use" : "end_turn";
+        JsonObject d = new JsonObject();
+        d.addProperty("type", "message_delta");
+        JsonObject delta = new JsonObject();
+        delta.addProperty("stop_reason", stopReason);
+        delta.add("stop_sequence", JsonNull.INSTANCE);
+        delta.add("stop_details", JsonNull.INSTANCE);
+        delta.add("container", JsonNull.INSTANCE);
+        d.add("delta", delta);
+        JsonObject usage = new JsonObject();
+        for (String n : new String[] {"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens_details", "server_tool_use"})
+            usage.add(n, JsonNull.INSTANCE);
+        usage.addProperty("output_tokens", 0);
+        d.add("usage", usage);
+        emit(d);
+        JsonObject stop = new JsonObject();
+        stop.addProperty("type", "message_stop");
+        emit(stop);
+        return drain();
+    }
+
+    /** The non-streaming {@code message} object for a whole output's events. */
+    public static String message(List<ParseEvent> events, String id, String model, boolean truncated) {
+        MessagesStream m = new MessagesStream(null, id, model);
+        m.events(events);
+        m.end(truncated);
+        return Json.write(m.message(m.content, m.stopReason));
+    }
+
+    private void text(Kind k, String piece, HeldWhitespace held) {
+        if (kind != k) {
+            String now = held.take(piece);
+            if (now == null) return;
+            piece = now;
+            closeBlock();
+            kind = k;
+            text.setLength(0);
+            block = new JsonObject();
+            block.addProperty("type", k == Kind.TEXT ? "text" : "thinking");
+            if (k == Kind.TEXT) {
+                block.addProperty("text", "");
+                block.add("citations", JsonNull.INSTANCE);
+            }
+            else {
+                block.addProperty("thinking", "");
+                block.addProperty("signature", "");
+            }
+            blockStart();
+        }
+        JsonObject d = new JsonObject();
+        d.addProperty("type", k == Kind.TEXT ? "text_delta" : "thinking_delta");
+        d.addProperty(k == Kind.TEXT ? "text" : "thinking", piece);
+        delta(d);
+        text.append(piece);
+    }
+
+    private void closeBlock() {
+        heldText.drop();
+        heldThinking.drop();
+        if (kind == Kind.NONE) return;
+        if (kind == Kind.TEXT) block.addProperty("text", text.toString());
+        else if (kind == Kind.THINKING) {
+            block.addProperty("thinking", text.toString());
+            JsonObject sig = new JsonObject();
+            sig.addProperty("type", "signature_delta");
+            sig.addProperty("signature", "");
+            delta(sig);
+        }
+        // a tool_use block still open (its call cut short) keeps its empty input
+        blockStop();
+    }
+
+    private void blockStart() {
+        JsonObject e = new JsonObject();
+        e.addProperty("type", "content_block_start");
+        e.addProperty("index", content.size());
+        JsonObject start = block.deepCopy();
+        if (kind == Kind.TEXT) start.addProperty("text", "");
+        emit(withBlock(e, start));
+    }
+
+    private static JsonObject withBlock(JsonObject e, JsonObject b) {
+        e.add("content_block", b);
+        return e;
+    }
+
+    private void delta(JsonObject d) {
+        JsonObject e = new JsonObject();
+        e.addProperty("type", "content_block_delta");
+        e.addProperty("index", content.size());
+        e.add("delta", d);
+        emit(e);
+    }
+
+    private void blockStop() {
+        JsonObject e = new JsonObject();
+        e.addProperty("type", "content_block_stop");
+        e.addProperty("index", content.size());
+        emit(e);
+        content.add(block);
+        block = null;
+        kind = Kind.NONE;
+        text.setLength(0);
+    }
+
+    private JsonObject message(JsonArray blocks, String stop) {
+        JsonObject m = new JsonObject();
+        m.addProperty("id", id);
+        m.addProperty("type", "message");
+        m.addProperty("role", "assistant");
+        m.addProperty("model", model);
+        m.add("content", blocks.deepCopy());
+        m.add("stop_reason", stop == null ? JsonNull.INSTANCE : new com.google.gson.JsonPrimitive(stop));
+        m.add("stop_sequence", JsonNull.INSTANCE);
+        m.add("stop_details", JsonNull.INSTANCE);
+        m.add("container", JsonNull.INSTANCE);
+        JsonObject usage = new JsonObject();
+        usage.addProperty("input_tokens", 0);
+        usage.addProperty("output_tokens", 0);
+        for (String n : new String[] {"cache_creation", "cache_creation_input_tokens", "cache_read_input_tokens", "inference_geo",
+                "output_tokens_details", "server_tool_use", "service_tier"})
+            usage.add(n, JsonNull.INSTANCE);
+        m.add("usage", usage);
+        return m;
+    }
+
+    private void emit(JsonObject o) {
+        out.add(new WireEvent(o.get("type").getAsString(), Json.write(o)));
+    }
+
+    private List<WireEvent> drain() {
+        List<WireEvent> r = List.copyOf(out);
+        out.clear();
+        return r;
+    }
+}
