@@ -16,7 +16,7 @@
 // The <tool_call> block is QwenXmlCall, the function inside it QwenFunction. Reasoning is
 // QwenXmlTrimThink: thinking is on by default (the template opens <think>), so the output begins
 // inside reasoning; </think> or <tool_call> (the model may skip </think>) ends it; the whitespace
-// before the end of reasoning and after </think> is dropped, as vLLM and Ollama do.
+// that ends reasoning is dropped, as vLLM and Ollama do; content after </think> is verbatim.
 lexer grammar NemotronV3Lexer;
 import QwenXmlTrimThink;
 

@@ -15,7 +15,8 @@
 // QwenXmlTrimThink: the chat template always prefills "<think>\n" (no switch turns thinking off),
 // so the output begins inside reasoning (thinking default on); </think> ends it, and so does
 // <tool_call> (vLLM's engine; SGLang's R1-style reasoning parser does not know the opener). The
-// model closes with "\n</think>\n": the whitespace around the end of reasoning is dropped.
+// model closes with "\n</think>": the whitespace that ends reasoning is dropped (vLLM's
+// test_step3p5.py), content after </think> is verbatim.
 lexer grammar Step3p5Lexer;
 import QwenXmlTrimThink;
 
