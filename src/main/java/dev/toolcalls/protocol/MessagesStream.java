@@ -77,14 +77,14 @@ public final class MessagesStream {
     /** The remaining events, {@code message_delta} with the stop reason, and {@code message_stop}. */
     public List<WireEvent> finish(boolean truncated) {
         begin();
-        events(parser.finishEvents());
+        addAll(parser.finishEvents());
         return end(truncated);
     }
 
     /** The events a failing feed or finish had produced, the open block closed, then an {@code error} event. */
     public List<WireEvent> fail(ToolCallParseException e) {
         begin();
-        events(e.eventsBeforeError());
+        addAll(e.eventsBeforeError());
         closeBlock();
         ended = true;
         emit(error("api_error", e.getMessage()));
@@ -105,6 +105,12 @@ public final class MessagesStream {
     /** Wire events for parse events (for callers that drive the parser themselves). */
     public List<WireEvent> events(List<ParseEvent> events) {
         begin();
+        addAll(events);
+        return drain();
+    }
+
+    /** Converts events, leaving the wire events queued. */
+    private void addAll(List<ParseEvent> events) {
         for (ParseEvent e : events) {
             if (e instanceof ParseEvent.Text t) text(Kind.TEXT, t.text(), heldText);
             else if (e instanceof ParseEvent.Reasoning r) text(Kind.THINKING, r.text(), heldThinking);
@@ -133,7 +139,6 @@ public final class MessagesStream {
                 blockStop();
             }
         }
-        return drain();
     }
 
     /** Closes the open block, then {@code message_delta} and {@code message_stop}. */

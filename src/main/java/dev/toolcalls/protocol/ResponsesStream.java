@@ -84,14 +84,14 @@ public final class ResponsesStream {
     /** The remaining events and {@code response.completed}, or {@code response.incomplete} when generation was cut. */
     public List<WireEvent> finish(boolean truncated) {
         begin();
-        events(parser.finishEvents());
+        addAll(parser.finishEvents());
         return end(truncated);
     }
 
     /** The events a failing feed or finish had produced, then {@code response.failed} with the error. */
     public List<WireEvent> fail(ToolCallParseException e) {
         begin();
-        events(e.eventsBeforeError());
+        addAll(e.eventsBeforeError());
         closeItem("incomplete");
         JsonObject error = new JsonObject();
         error.addProperty("code", "server_error");
@@ -104,6 +104,12 @@ public final class ResponsesStream {
     /** Wire events for parse events (for callers that drive the parser themselves). */
     public List<WireEvent> events(List<ParseEvent> events) {
         begin();
+        addAll(events);
+        return drain();
+    }
+
+    /** Converts events, leaving the wire events queued. */
+    private void addAll(List<ParseEvent> events) {
         for (ParseEvent e : events) {
             if (e instanceof ParseEvent.Text t) text(Kind.MESSAGE, t.text(), heldText);
             else if (e instanceof ParseEvent.Reasoning r) text(Kind.REASONING, r.text(), heldReasoning);
@@ -117,7 +123,6 @@ public final class ResponsesStream {
                 text.append(a.fragment());
             } else if (e instanceof ParseEvent.ToolCallEnd end) callEnd(end);
         }
-        return drain();
     }
 
     /** Closes the open item and sends the terminal event. */

@@ -91,7 +91,14 @@ class ProtocolSdkTest {
         run.setLength(0);
     }
 
-    static String canonical(String json) { return JsonParser.parseString(json).toString(); }
+    /** JSON as Jackson reads it (numbers as the SDKs hold them: -1.5e3 and -1500.0 are the same). */
+    static String canonical(String json) {
+        try {
+            return ANTHROPIC.readTree(json).toString();
+        } catch (Exception e) {
+            throw new AssertionError(json, e);
+        }
+    }
 
     // ---- Responses ---------------------------------------------------------------------------------
 
