@@ -13,8 +13,9 @@
 //   <longcat_arg_value>Paris</longcat_arg_value>
 //   </longcat_tool_call>
 //
-// a name, then key/value pairs whose raw values are typed by the tool schema (untyped values are
-// read as JSON when they are JSON, as mlx-lm does). Both bodies are accepted in one call tag.
+// a name ended by its line break (as in glm45: a body like "invalid json" is not a name), then
+// key/value pairs whose raw values are typed by the tool schema (untyped values are read as JSON
+// when they are JSON, as mlx-lm does). Both bodies are accepted in one call tag.
 //
 // Reasoning: <longcat_think> ... </longcat_think>. The model writes the start tag itself in
 // content (thinking default off, LongCat-Flash-Chat); with thinking on (a LongCat-Flash-Thinking
@@ -38,7 +39,7 @@ mode LC_CALL;
 LC_WS         : LC_WS_F ;
 LC_OBJ_OPEN   : '{' -> mode(LC_AFTER_OBJ), pushMode(JC_KEY) ;
 LC_EMPTY_OBJ  : '{' LC_WS_F? '}' -> mode(LC_AFTER_OBJ) ;
-LC_NAME       : LC_NAME_CHAR+ -> mode(LC_BODY) ;
+LC_NAME       : LC_NAME_CHAR+ [ \t]* '\r'? '\n' -> mode(LC_BODY) ;
 
 mode LC_AFTER_OBJ;
 LC_AFTER_WS   : LC_WS_F ;
