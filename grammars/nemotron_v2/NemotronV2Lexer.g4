@@ -15,7 +15,7 @@
 // default; /no_think or enable_thinking=false closes it), so the output begins inside reasoning
 // (thinkingMode TT_LEAD, a leading <think> dropped); with no </think> the whole output is
 // reasoning. A <TOOLCALL> inside reasoning is reasoning text (llama.cpp). In content, <think>
-// opens reasoning.
+// opens reasoning. Blank space right after </think> is not content (llama.cpp skips it).
 lexer grammar NemotronV2Lexer;
 import JsonCallArray, JsonCall, JsonValue, TaggedThink;
 
@@ -27,6 +27,14 @@ LT          : '<' ;
 THINK_OPEN  : '<think>' -> pushMode(TT_THINK) ;
 CALL_OPEN   : '<TOOLCALL>' -> pushMode(NV_LIST) ;
 EMPTY_CALLS : '<TOOLCALL>' NV_WS_F? '[' NV_WS_F? ']' NV_WS_F? '</TOOLCALL>' ;
+
+// ---- reasoning (TaggedThink's modes): </think> takes the blank space after it along, as in
+// llama.cpp (which skips whitespace after the end tag) -------------------------------------------
+mode TT_LEAD;
+LEAD_CLOSE  : '</think>' NV_WS_F? -> popMode ;
+
+mode TT_THINK;
+THINK_CLOSE : '</think>' NV_WS_F? -> popMode ;
 
 // ---- after <TOOLCALL>: the list's '[', or a single call object --------------------------------
 mode NV_LIST;
