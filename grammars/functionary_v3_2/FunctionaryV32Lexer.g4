@@ -10,6 +10,11 @@
 // Recipient "all" is the user: its body is content, up to the next ">>>". Any other recipient is a
 // call to that function, whose body is one raw JSON object; blank space after it is dropped. The
 // call ends where the object ends (callEnd implicit: at the next message, content, or the end).
+// The name token takes its line break along (a body like "get weather" is not a name).
+//
+// Modes: the default mode is a message boundary - the start of the output, or right after a call's
+// object - so that the lexer is back in the default mode when a call ends (an implicit call end at
+// the end of the output needs that); an "all" message's body is FV_TEXT.
 //
 // The first recipient has no ">>>" before it in the output (it is in the prompt). "all\n" there is
 // dropped. A first recipient that is a function name cannot open a call here - a call must begin
@@ -24,37 +29,26 @@ import JsonValue;
 fragment FV_NAME_F   : ~[<>{}[\]()"'`,=;\\ \t\r\n]+ ;
 fragment FV_PY_RAW_F : '>>>python\n' [ \t\r\n]* ~[{ \t\r\n] ;
 
-// ---- the start of the output: its first recipient -------------------------------------------
-START_ALL    : '>>>'? 'all\n' -> mode(FV_TEXT) ;
-START_CALL   : '>>>' -> type(CALL_OPEN), mode(FV_TEXT), pushMode(FV_NAME) ;
-START_PY_RAW : FV_PY_RAW_F -> type(PY_RAW), mode(FV_TEXT) ;
-START_CHAR   : ~'>' -> type(TEXT), mode(FV_TEXT) ;
-START_GT     : '>' -> type(GT), mode(FV_TEXT) ;
+// ---- a message boundary: the start of the output, or after a call's object -----------------------
+B_WS         : [ \t\r\n]+ ;
+B_ALL        : '>>>'? 'all\n' -> mode(FV_TEXT) ;
+B_CALL       : '>>>' -> type(CALL_OPEN), mode(FV_NAME) ;
+B_PY_RAW     : FV_PY_RAW_F -> type(PY_RAW), mode(FV_TEXT) ;
+B_CHAR       : ~[> \t\r\n] -> type(TEXT), mode(FV_TEXT) ;
+B_GT         : '>' -> type(GT), mode(FV_TEXT) ;
 
-// ---- content: the body of an "all" message ------------------------------------------------------
+// ---- content: the body of an "all" message -------------------------------------------------------
 mode FV_TEXT;
 TEXT         : ~'>'+ ;
 GT           : '>' ;
 ALL_MSG      : '>>>all\n' ;
-CALL_OPEN    : '>>>' -> pushMode(FV_NAME) ;
+CALL_OPEN    : '>>>' -> mode(FV_NAME) ;
 PY_RAW       : FV_PY_RAW_F ;
 
-// ---- a call: the recipient, a newline, one JSON object -------------------------------------------
+// ---- a call: the recipient and its line break, then one JSON object ------------------------------
 mode FV_NAME;
-FV_NAME_TEXT : FV_NAME_F -> mode(FV_NL) ;
-
-mode FV_NL;
-FV_NEWLINE   : '\n' -> mode(FV_ARGS) ;
+FV_NAME_TEXT : FV_NAME_F [ \t]* '\n' -> mode(FV_ARGS) ;
 
 mode FV_ARGS;
 FV_ARGS_WS   : [ \t\r\n]+ ;
-FV_ARGS_OPEN : [{[] -> mode(FV_AFTER), pushMode(JV_NEST) ;
-
-// ---- after the object: blank space is dropped, then the next message or content -----------------
-mode FV_AFTER;
-FV_AFTER_WS  : [ \t\r\n]+ -> popMode ;
-FV_AFTER_ALL : '>>>all\n' -> type(ALL_MSG), popMode ;
-FV_AFTER_CALL : '>>>' -> type(CALL_OPEN), mode(FV_NAME) ;
-FV_AFTER_PY_RAW : FV_PY_RAW_F -> type(PY_RAW), popMode ;
-FV_AFTER_TEXT : ~[> \t\r\n] ~'>'* -> type(TEXT), popMode ;
-FV_AFTER_GT  : '>' -> type(GT), popMode ;
+FV_ARGS_OPEN : [{[] -> mode(DEFAULT_MODE), pushMode(JV_NEST) ;

@@ -10,7 +10,9 @@
 // JsonCallArray grammar after the opener; tool_call is one call object; response is the reply,
 // whose string value is the content (a non-string value is content as written, JSON text). The
 // opener of each form is one token, '{' "key" ':' (and '[' or '{' for the call forms), so any other
-// JSON or text is plain content. Blank space after the closing brace is dropped.
+// JSON or text is plain content. Blank space before the object and after its closing brace is
+// dropped. A model id is kept when it comes before the arguments; llama.cpp's schema puts it after
+// them, and by then the call's first delta has gone out with a generated id (README.md).
 //
 // The response string's characters are content as written: escape sequences (\n, \", \u00e9...)
 // are NOT decoded - no role decodes a JSON string piece into content (runtime limitation, see
@@ -22,12 +24,13 @@ fragment GN_WS_F  : [ \t\r\n]+ ;
 fragment GN_KEY_F : GN_WS_F? ':' GN_WS_F? ;
 
 // ---- content: anything that is not one of the three objects ------------------------------------
-TEXT            : ~'{'+ ;
+TEXT            : ~[{ \t\r\n]+ ;
+WS              : GN_WS_F ;
 LBRACE          : '{' ;
-CALLS_OPEN      : '{' GN_WS_F? '"tool_calls"' GN_KEY_F '[' -> pushMode(GN_END), pushMode(JCA_FIRST) ;
-EMPTY_CALLS     : '{' GN_WS_F? '"tool_calls"' GN_KEY_F '[' GN_WS_F? ']' GN_WS_F? '}' GN_WS_F? ;
-CALL_OPEN       : '{' GN_WS_F? '"tool_call"' GN_KEY_F '{' -> pushMode(GN_CALL_END), pushMode(JC_KEY) ;
-RESPONSE_OPEN   : '{' GN_WS_F? '"response"' GN_KEY_F -> pushMode(GN_END), pushMode(GN_VALUE) ;
+CALLS_OPEN      : GN_WS_F? '{' GN_WS_F? '"tool_calls"' GN_KEY_F '[' -> pushMode(GN_END), pushMode(JCA_FIRST) ;
+EMPTY_CALLS     : GN_WS_F? '{' GN_WS_F? '"tool_calls"' GN_KEY_F '[' GN_WS_F? ']' GN_WS_F? '}' GN_WS_F? ;
+CALL_OPEN       : GN_WS_F? '{' GN_WS_F? '"tool_call"' GN_KEY_F '{' -> pushMode(GN_CALL_END), pushMode(JC_KEY) ;
+RESPONSE_OPEN   : GN_WS_F? '{' GN_WS_F? '"response"' GN_KEY_F -> pushMode(GN_END), pushMode(GN_VALUE) ;
 
 // ---- the outer object's closing brace --------------------------------------------------------
 mode GN_END;
