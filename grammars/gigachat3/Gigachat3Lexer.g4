@@ -9,11 +9,11 @@
 // The call begins at <|message_sep|> (whitespace) "function call<|role_sep|>" - or at the words
 // alone, as vLLM and SGLang search for them anywhere - or at GigaChat 3.1's <|function_call|>
 // token; then whitespace and one call object (members from the shared JsonCall grammar), whose
-// closing '}' ends the call. A </s> after it is dropped; other text after it is content. A
-// <|message_sep|> that does not open a call is dropped (the peers cut the content there). The
-// header is made of ordinary words, so content rules stop at 'f' as well as '<' and the runtime
-// holds back "function c..." until it is or is not the header. No reasoning (llama.cpp:
-// supports_thinking = false).
+// closing '}' ends the call. A </s> and blank space after it are dropped; other text after it is
+// content. A <|message_sep|> that does not open a call is dropped (the peers cut the content
+// there). The header is made of ordinary words, so content rules stop at 'f' as well as '<' and
+// the runtime holds back "function c..." until it is or is not the header. No reasoning
+// (llama.cpp: supports_thinking = false).
 lexer grammar Gigachat3Lexer;
 import JsonCall, JsonValue;
 
