@@ -15,11 +15,11 @@
 // In content, <thinking> opens reasoning; [BEGIN FINAL RESPONSE], [END FINAL RESPONSE] (with the
 // blank space the template puts next to them) and <|end|> are dropped.
 //
-// The list is the shared JsonCallArray grammar, exactly as in jamba: <tool_calls> begins the first
+// The list is the shared CallArrayItems grammar, exactly as in jamba: <tool_calls> begins the first
 // call, the '{' after each comma the next, ']' ends the last; </tool_calls> follows. An empty list
 // with its tags is no call.
 lexer grammar AprielLexer;
-import JsonCallArray, JsonCall, JsonValue;
+import CallArrayItems, JsonCall, JsonValue;
 
 fragment AP_WS_F      : [ \t\r\n]+ ;
 fragment AP_BEGIN_F   : '[BEGIN FINAL RESPONSE]' ;
@@ -39,7 +39,7 @@ EMPTY_CALLS   : '<tool_calls>' AP_WS_F? '[' AP_WS_F? ']' AP_WS_F? '</tool_calls>
 // ---- after <tool_calls>: the list's '[' ---------------------------------------------------------
 mode AP_LIST;
 AP_LIST_WS    : AP_WS_F ;
-AP_LIST_OPEN  : '[' -> mode(AP_AFTER), pushMode(JCA_FIRST) ;
+AP_LIST_OPEN  : '[' -> mode(AP_AFTER), pushMode(CAI_FIRST) ;
 
 // ---- after the list: the close tag -------------------------------------------------------------
 mode AP_AFTER;

@@ -7,7 +7,7 @@
 //   {"response": "Paris is sunny."}
 //
 // tool_calls (parallel calls; each object may carry the model's "id", which is kept) is the shared
-// JsonCallArray grammar after the opener; tool_call is one call object; response is the reply,
+// CallArrayItems grammar after the opener; tool_call is one call object; response is the reply,
 // whose string value is the content (a non-string value is content as written, JSON text). The
 // opener of each form is one token, '{' "key" ':' (and '[' or '{' for the call forms), so any other
 // JSON or text is plain content. Blank space before the object and after its closing brace is
@@ -18,7 +18,7 @@
 // are NOT decoded - no role decodes a JSON string piece into content (runtime limitation, see
 // README.md).
 lexer grammar GenericLexer;
-import JsonCallArray, JsonCall, JsonValue;
+import CallArrayItems, JsonCall, JsonValue;
 
 fragment GN_WS_F  : [ \t\r\n]+ ;
 fragment GN_KEY_F : GN_WS_F? ':' GN_WS_F? ;
@@ -27,7 +27,7 @@ fragment GN_KEY_F : GN_WS_F? ':' GN_WS_F? ;
 TEXT            : ~[{ \t\r\n]+ ;
 WS              : GN_WS_F ;
 LBRACE          : '{' ;
-CALLS_OPEN      : GN_WS_F? '{' GN_WS_F? '"tool_calls"' GN_KEY_F '[' -> pushMode(GN_END), pushMode(JCA_FIRST) ;
+CALLS_OPEN      : GN_WS_F? '{' GN_WS_F? '"tool_calls"' GN_KEY_F '[' -> pushMode(GN_END), pushMode(CAI_FIRST) ;
 EMPTY_CALLS     : GN_WS_F? '{' GN_WS_F? '"tool_calls"' GN_KEY_F '[' GN_WS_F? ']' GN_WS_F? '}' GN_WS_F? ;
 CALL_OPEN       : GN_WS_F? '{' GN_WS_F? '"tool_call"' GN_KEY_F '{' -> pushMode(GN_CALL_END), pushMode(JC_KEY) ;
 RESPONSE_OPEN   : GN_WS_F? '{' GN_WS_F? '"response"' GN_KEY_F -> pushMode(GN_END), pushMode(GN_VALUE) ;

@@ -6,7 +6,7 @@
 //   </think>
 //   Let me check.<TOOLCALL>[{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": ...}]</TOOLCALL>
 //
-// The list is the shared JsonCallArray grammar: <TOOLCALL> begins the first call, the '{' after
+// The list is the shared CallArrayItems grammar: <TOOLCALL> begins the first call, the '{' after
 // each comma the next, ']' ends the last; </TOOLCALL> follows. vLLM also takes a single call object
 // without the brackets (<TOOLCALL>{"name": ...}</TOOLCALL>); so does this grammar. An empty list
 // (<TOOLCALL>[]</TOOLCALL>) is no call. Text before and after is content.
@@ -17,7 +17,7 @@
 // reasoning. A <TOOLCALL> inside reasoning is reasoning text (llama.cpp). In content, <think>
 // opens reasoning. Blank space right after </think> is not content (llama.cpp skips it).
 lexer grammar NemotronV2Lexer;
-import JsonCallArray, JsonCall, JsonValue, TaggedThink;
+import CallArrayItems, JsonCall, JsonValue, TaggedThink;
 
 fragment NV_WS_F : [ \t\r\n]+ ;
 
@@ -39,7 +39,7 @@ THINK_CLOSE : '</think>' NV_WS_F? -> popMode ;
 // ---- after <TOOLCALL>: the list's '[', or a single call object --------------------------------
 mode NV_LIST;
 NV_LIST_WS  : NV_WS_F ;
-NV_LIST_OPEN : '[' -> mode(NV_AFTER), pushMode(JCA_FIRST) ;
+NV_LIST_OPEN : '[' -> mode(NV_AFTER), pushMode(CAI_FIRST) ;
 NV_BARE_OBJ : '{' -> mode(NV_BARE_END), pushMode(JC_KEY) ;
 
 // ---- after the list: the close tag ---------------------------------------------------------------
