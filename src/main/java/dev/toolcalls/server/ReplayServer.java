@@ -34,7 +34,11 @@ import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.Tools;
 import dev.toolcalls.internal.json.Json;
 import dev.toolcalls.internal.json.WireJson;
+import dev.toolcalls.ParseEvent;
 import dev.toolcalls.protocol.CompletionChunks;
+import dev.toolcalls.protocol.MessagesStream;
+import dev.toolcalls.protocol.ResponsesStream;
+import dev.toolcalls.protocol.WireEvent;
 import dev.toolcalls.protocol.SseWriter;
 
 /**
@@ -114,13 +118,17 @@ public final class ReplayServer implements AutoCloseable {
             String path = ex.getRequestURI().getPath();
             String method = ex.getRequestMethod();
             if (path.equals("/v1/models") && method.equals("GET")) models(ex);
-            else if (path.equals("/v1/chat/completions") && method.equals("POST")) completions(ex);
-            else if (path.equals("/v1/models") || path.equals("/v1/chat/completions"))
-                error(ex, 405, "method " + method + " is not allowed on " + path, "invalid_request_error", "method_not_allowed");
-            else error(ex, 404, "no route " + method + " " + path, "invalid_request_error", "not_found");
+            else if (path.equals("/v1/chat/completions") && method.equals("POST")) reply(ex, Protocol.CHAT);
+            else if (path.equals("/v1/responses") && method.equals("POST")) reply(ex, Protocol.RESPONSES);
+            else if (path.equals("/v1/messages") && method.equals("POST")) reply(ex, Protocol.MESSAGES);
+            else if (path.equals("/v1/models") || path.equals("/v1/chat/completions") || path.equals("/v1/responses"))
+                error(ex, Protocol.CHAT, 405, "method " + method + " is not allowed on " + path, "invalid_request_error", "method_not_allowed");
+            else if (path.equals("/v1/messages"))
+                error(ex, Protocol.MESSAGES, 405, "method " + method + " is not allowed on " + path, "invalid_request_error", "method_not_allowed");
+            else error(ex, Protocol.CHAT, 404, "no route " + method + " " + path, "invalid_request_error", "not_found");
         } catch (RuntimeException e) {
             try {
-                error(ex, 500, "internal error: " + e, "server_error", "internal_error");
+                error(ex, Protocol.CHAT, 500, "internal error: " + e, "server_error", "internal_error");
             } catch (IOException | RuntimeException ignored) {
                 // the response was already under way; nothing more to tell the client
             }
@@ -143,70 +151,129 @@ public final class ReplayServer implements AutoCloseable {
         send(ex, 200, "application/json", Json.write(o));
     }
 
-    private void completions(HttpExchange ex) throws IOException {
+    /** The three wire protocols the server speaks from the same parser. */
+    enum Protocol { CHAT, RESPONSES, MESSAGES }
+
+    private void reply(HttpExchange ex, Protocol protocol) throws IOException {
         JsonObject body;
         try (InputStream in = ex.getRequestBody()) {
             JsonElement e = JsonParser.parseString(new String(in.readAllBytes(), StandardCharsets.UTF_8));
             if (!e.isJsonObject()) throw new JsonParseException("the body is not a JSON object");
             body = e.getAsJsonObject();
         } catch (JsonParseException | IllegalStateException e) {
-            error(ex, 400, "request body is not valid JSON: " + e.getMessage(), "invalid_request_error", "invalid_json");
+            error(ex, protocol, 400, "request body is not valid JSON: " + e.getMessage(), "invalid_request_error", "invalid_json");
             return;
         }
         String model = body.has("model") && body.get("model").isJsonPrimitive() ? body.get("model").getAsString() : "";
         Path file = pick(model);
         if (file == null) {
-            error(ex, 404, "The model '" + model + "' does not exist; replayable: " + String.join(", ", files.keySet())
+            error(ex, protocol, 404, "The model '" + model + "' does not exist; replayable: " + String.join(", ", files.keySet())
                     + " (or '" + format.name() + "' for all, round-robin)", "invalid_request_error", "model_not_found");
             return;
         }
         Tools tools;
         try {
-            tools = WireJson.tools(body.get("tools"));
+            tools = WireJson.tools(chatTools(protocol, body.get("tools")));
         } catch (IllegalArgumentException e) {
-            error(ex, 400, "invalid tools: " + e.getMessage(), "invalid_request_error", "invalid_tools");
+            error(ex, protocol, 400, "invalid tools: " + e.getMessage(), "invalid_request_error", "invalid_tools");
             return;
         }
         boolean stream = body.has("stream") && body.get("stream").isJsonPrimitive() && body.get("stream").getAsBoolean();
         String output = Files.readString(file, StandardCharsets.UTF_8);
-        String id = "chatcmpl-" + IdGenerator.random().alphanumeric(24);
+        String id = (protocol == Protocol.CHAT ? "chatcmpl-" : protocol == Protocol.RESPONSES ? "resp_" : "msg_")
+                + IdGenerator.random().alphanumeric(24);
         long created = System.currentTimeMillis() / 1000;
         String replyModel = model.isEmpty() ? format.name() : model;
         ParseOptions options = ParseOptions.defaults().withIds(() -> IdGenerator.seeded(0)).withThinking(thinking(body));
         requests.incrementAndGet();
         if (!stream) {
-            ChatMessage m;
+            String answer;
             try {
-                m = format.parse(output, tools, options);
+                List<ParseEvent> events = format.parseEvents(output, tools, options);
+                answer = switch (protocol) {
+                    case CHAT -> CompletionChunks.completion(ChatMessage.fromEvents(events), id, replyModel, created, false);
+                    case RESPONSES -> ResponsesStream.response(events, id, replyModel, created, false);
+                    case MESSAGES -> MessagesStream.message(events, id, replyModel, false);
+                };
             } catch (ToolCallParseException e) {
-                error(ex, 500, e.getMessage(), "tool_call_parse_error", e.kind().type);
+                error(ex, protocol, 500, e.getMessage(), "tool_call_parse_error", e.kind().type);
                 return;
             }
-            send(ex, 200, "application/json", CompletionChunks.completion(m, id, replyModel, created, false));
+            send(ex, 200, "application/json", answer);
             return;
         }
         ex.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
         ex.getResponseHeaders().set("Cache-Control", "no-cache");
         ex.sendResponseHeaders(200, 0);
         OutputStream out = ex.getResponseBody();
-        SseWriter sse = new SseWriter(out);
         StreamParser parser = format.newStream(tools, options);
-        CompletionChunks chunks = new CompletionChunks(parser, id, replyModel, created);
+        if (protocol == Protocol.CHAT) {
+            SseWriter sse = new SseWriter(out);
+            CompletionChunks chunks = new CompletionChunks(parser, id, replyModel, created);
+            try {
+                for (String piece : Chunker.split(output, chunkMax, chunkSeed)) {
+                    for (String c : chunks.feed(piece)) sse.event(c);
+                    pause();
+                }
+                for (String c : chunks.finish(false)) sse.event(c);
+                sse.done();
+            } catch (ToolCallParseException e) {
+                for (String c : chunks.wrap(e.deltasBeforeError())) sse.event(c);
+                sse.event(errorJson(e.getMessage(), "tool_call_parse_error", e.kind().type));
+            }
+            return;
+        }
+        // Responses and Messages: named events, no [DONE]; a failure ends with the protocol's own error event
+        ResponsesStream responses = protocol == Protocol.RESPONSES ? new ResponsesStream(parser, id, replyModel, created) : null;
+        MessagesStream messages = protocol == Protocol.MESSAGES ? new MessagesStream(parser, id, replyModel) : null;
         try {
+            send(out, responses != null ? responses.start() : messages.start());
             for (String piece : Chunker.split(output, chunkMax, chunkSeed)) {
-                for (String c : chunks.feed(piece)) sse.event(c);
+                send(out, responses != null ? responses.feed(piece) : messages.feed(piece));
                 pause();
             }
-            for (String c : chunks.finish(false)) sse.event(c);
-            sse.done();
+            send(out, responses != null ? responses.finish(false) : messages.finish(false));
         } catch (ToolCallParseException e) {
-            for (String c : chunks.wrap(e.deltasBeforeError())) sse.event(c);
-            sse.event(errorJson(e.getMessage(), "tool_call_parse_error", e.kind().type));
+            send(out, responses != null ? responses.fail(e) : messages.fail(e));
         }
     }
 
-    /** vLLM's and SGLang's way to say it: {@code "chat_template_kwargs": {"enable_thinking": false}}. */
+    private static void send(OutputStream out, List<WireEvent> events) throws IOException {
+        for (WireEvent e : events) out.write(e.sse().getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+
+    /**
+     * A request's tools in Chat Completions shape: Responses tools are {@code {"type": "function",
+     * "name", "description", "parameters"}}, Anthropic tools {@code {"name", "description", "input_schema"}}.
+     */
+    static JsonElement chatTools(Protocol protocol, JsonElement tools) {
+        if (protocol == Protocol.CHAT || tools == null || !tools.isJsonArray()) return tools;
+        JsonArray out = new JsonArray();
+        for (JsonElement t : tools.getAsJsonArray()) {
+            if (!t.isJsonObject()) throw new IllegalArgumentException("a tool must be an object");
+            JsonObject o = t.getAsJsonObject();
+            if (protocol == Protocol.RESPONSES && o.has("type") && !"function".equals(o.get("type").getAsString())) continue; // built-in tools
+            JsonObject function = new JsonObject();
+            for (String key : new String[] {"name", "description"}) if (o.has(key)) function.add(key, o.get(key));
+            JsonElement schema = o.get(protocol == Protocol.RESPONSES ? "parameters" : "input_schema");
+            if (schema != null) function.add("parameters", schema);
+            JsonObject wrapped = new JsonObject();
+            wrapped.addProperty("type", "function");
+            wrapped.add("function", function);
+            out.add(wrapped);
+        }
+        return out;
+    }
+
+    /**
+     * vLLM's and SGLang's way to say it: {@code "chat_template_kwargs": {"enable_thinking": false}};
+     * Anthropic's: {@code "thinking": {"type": "enabled"|"disabled"}}.
+     */
     static Boolean thinking(JsonObject body) {
+        JsonElement anthropic = body.get("thinking");
+        if (anthropic != null && anthropic.isJsonObject() && anthropic.getAsJsonObject().has("type"))
+            return !"disabled".equals(anthropic.getAsJsonObject().get("type").getAsString());
         JsonElement kwargs = body.get("chat_template_kwargs");
         if (kwargs == null || !kwargs.isJsonObject()) return null;
         for (String key : new String[] {"enable_thinking", "thinking"}) {
@@ -247,8 +314,14 @@ public final class ReplayServer implements AutoCloseable {
         return Json.write(o);
     }
 
-    private static void error(HttpExchange ex, int status, String message, String type, String code) throws IOException {
-        send(ex, status, "application/json", errorJson(message, type, code));
+    /** Each protocol's error object: OpenAI's {@code {"error": {...}}}, or Anthropic's {@code {"type": "error", "error": {...}}}. */
+    private static void error(HttpExchange ex, Protocol protocol, int status, String message, String type, String code) throws IOException {
+        if (protocol != Protocol.MESSAGES) {
+            send(ex, status, "application/json", errorJson(message, type, code));
+            return;
+        }
+        String anthropicType = status == 404 ? "not_found_error" : status == 405 ? "invalid_request_error" : status >= 500 ? "api_error" : "invalid_request_error";
+        send(ex, status, "application/json", Json.write(MessagesStream.error(anthropicType, message)));
     }
 
     private static void send(HttpExchange ex, int status, String contentType, String body) throws IOException {
