@@ -1,4 +1,4 @@
-// Cohere Command R7B / Command A / Command 4 (FORMATS.md 3.26, §4 cohere_command*): optional
+// Cohere Command R7B / Command A / Command 4 / North (FORMATS.md 3.26, §4 cohere_command*): optional
 // reasoning, then either a text answer or a list of tool calls.
 //
 //   <|START_THINKING|>I will look up the weather.<|END_THINKING|><|START_ACTION|>[
@@ -8,12 +8,22 @@
 //
 //   <|START_THINKING|>A greeting.<|END_THINKING|><|START_RESPONSE|>Hello!<|END_RESPONSE|>
 //
+//   A greeting.<|END_THINKING|><|START_TEXT|>Hello!<|END_TEXT|>        (Command 4 / North, thinking on)
+//
 // Text between <|START_THINKING|> and <|END_THINKING|> is reasoning; a tool-call marker in it is
 // reasoning text. Templates that end the prompt with <|START_THINKING|> open the block there: with
 // thinking on (cohere_command.json's thinkingMode CO_THINK_START; off by default, since Command A
 // and most prompts do not open it) the output begins inside reasoning, and a leading
-// <|START_THINKING|> the model writes anyway is dropped. <|START_RESPONSE|> and <|END_RESPONSE|>
-// are not content; the text between them is.
+// <|START_THINKING|> the model writes anyway is dropped.
+//
+// Text answers: Command R7B / A wrap them in <|START_RESPONSE|>...<|END_RESPONSE|>, Command 4 and
+// North (Ollama cohere, llama.cpp cohere2moe) in <|START_TEXT|>...<|END_TEXT|>. The four markers
+// are never content (dropped wherever they stand, so a close marker left over from a prefilled
+// block goes too); the text between them is, and an answer cut before its close marker is content
+// to the end. A turn carries a text block or an action block; a model that writes both keeps both
+// (the text as content, the action as calls), as vLLM's cohere_melody filter reads them. Like the
+// action marker, a text marker inside the thinking block is reasoning text: only <|END_THINKING|>
+// ends reasoning (llama.cpp and SGLang also end it at <|START_TEXT|> / <|START_ACTION|>).
 //
 // Calls: <|START_ACTION|>, a JSON list of call objects, <|END_ACTION|>. Each object has the keys
 // "tool_name" (the name), "parameters" (the arguments: an object, or a string holding one) and
@@ -36,6 +46,8 @@ LT             : '<' ;
 THINK_OPEN     : '<|START_THINKING|>' -> pushMode(CO_THINK) ;
 RESPONSE_OPEN  : '<|START_RESPONSE|>' ;
 RESPONSE_CLOSE : '<|END_RESPONSE|>' ;
+TEXT_BLOCK_OPEN  : '<|START_TEXT|>' ;
+TEXT_BLOCK_CLOSE : '<|END_TEXT|>' ;
 ACTION_OPEN    : '<|START_ACTION|>' -> pushMode(CO_LIST) ;
 ACTION_EMPTY   : '<|START_ACTION|>' CO_WS_F? '[' CO_WS_F? ']' -> pushMode(CO_END) ;   // no calls
 

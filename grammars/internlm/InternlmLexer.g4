@@ -6,13 +6,23 @@
 // "parameters" or "arguments" hold the arguments (shared JsonCall grammar). Text before and
 // after is content. vLLM reads only the first call; blocks in a row are each a call here.
 // Other actions (<|action_start|><|interpreter|>) are not tool calls and stay content.
+// Servers that detokenize with spaces between special tokens (SGLang's and vLLM's default) write
+// '<|action_start|> <|plugin|>'; spaces between the two markers are accepted (SGLang's detector
+// and vLLM's intern-s1 parser read that spelling, vLLM's internlm2 parser and LMDeploy do not).
+//
+// Reasoning (TaggedThink): Intern-S1 thinks in <think>...</think>, the model writing the start
+// tag itself (its template only asks for the tags in the system prompt), so by default the output
+// starts outside reasoning and <think> opens it; with --thinking on (a prompt that opened the
+// block) the output starts inside reasoning (thinkingMode TT_LEAD, a leading <think> dropped).
+// Only </think> ends reasoning: an action block written inside it is reasoning text.
 lexer grammar InternlmLexer;
-import JsonCall, JsonValue;
+import JsonCall, JsonValue, TaggedThink;
 
 // ---- content ------------------------------------------------------------------------------
 TEXT       : ~'<'+ ;
 LT         : '<' ;
-CALL_OPEN  : '<|action_start|><|plugin|>' -> pushMode(IL_CALL) ;
+CALL_OPEN  : '<|action_start|>' ' '* '<|plugin|>' -> pushMode(IL_CALL) ;
+THINK_OPEN : '<think>' -> pushMode(TT_THINK) ;
 
 // ---- between the markers and the call object ---------------------------------------------
 mode IL_CALL;
