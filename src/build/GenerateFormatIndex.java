@@ -50,7 +50,9 @@ public final class GenerateFormatIndex {
             if (name == null || lexer == null) { problems.add(file + ": needs \"name\" and \"lexer\" strings"); continue; }
             if (!name.equals(dir)) problems.add(file + ": \"name\" is '" + name + "' but the folder is '" + dir + "'");
             if (!lexer.matches("[A-Z][A-Za-z0-9_]*")) { problems.add(file + ": \"lexer\" must be the grammar's name, e.g. HermesLexer"); continue; }
-            if (!Files.isRegularFile(folder.resolve(lexer + ".g4"))) problems.add(file + ": no grammar " + dir + "/" + lexer + ".g4");
+            // a format may share another format's lexer (same convention, other options)
+            if (folders.stream().noneMatch(f -> Files.isRegularFile(f.resolve(lexer + ".g4"))))
+                problems.add(file + ": no grammar " + lexer + ".g4 in " + dir + "/ or another format's folder");
             List<String> aliases = new ArrayList<>();
             if (o.has("aliases") && o.get("aliases").isJsonArray())
                 for (JsonElement a : o.getAsJsonArray("aliases")) if (a.isJsonPrimitive()) aliases.add(a.getAsString());
