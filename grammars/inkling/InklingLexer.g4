@@ -14,7 +14,8 @@
 //   without a name, which an OpenAI message cannot carry).
 // - <|content_invoke_tool_json|>: one call, a JSON object {"name": ..., "args": {...}} (the payload's
 //   name wins over the header; "arguments" and "parameters" are read as "args" too, as vLLM
-//   does), then <|end_message|>, or <|content_model_end_sampling|> which ends the turn.
+//   does), then <|end_message|>, or <|content_model_end_sampling|> which ends the turn. The call
+//   is complete with its object: a missing end marker (cut as a stop token) loses nothing.
 // Other control tokens (<|message_model|> repeated, <|end_message|>, <|content_model_end_sampling|>)
 // are dropped. With --thinking on the output starts inside a thinking block (INK_LEAD; vLLM seeds
 // that state when the prompt ends with <|content_thinking|>, as a continuation does); the default
@@ -36,6 +37,8 @@ HEADER_TOOL_BLOCK  : INK_HEADER_F? '<|content_invoke_tool_json|>' -> mode(INK_TO
 PLAIN_TEXT         : ~'<'+ -> mode(INK_TEXT) ;
 PLAIN_LT           : '<' -> mode(INK_TEXT) ;
 HEADER_MARKER      : '<|message_model|>' | INK_END_F ;
+// blanks between a call object and the block's end marker are not text
+END_WS             : INK_WS_F INK_END_F ;
 
 // ---- a text block: content --------------------------------------------------------------------
 mode INK_TEXT;
@@ -65,14 +68,13 @@ THINK_END          : (INK_END_F | '<|message_model|>') -> mode(DEFAULT_MODE) ;
 THINK_TEXT         : INK_TEXT_KIND_F -> mode(INK_TEXT) ;
 THINK_TOOL         : '<|content_invoke_tool_json|>' -> type(HEADER_TOOL_BLOCK), mode(INK_TOOL) ;
 
-// ---- a tool block: one JSON call object ------------------------------------------------------
+// ---- a tool block: one JSON call object. Once it is complete the lexer is back in the default
+// mode: the call ends there (callEnd "implicit"), whether or not <|end_message|> follows, which a
+// server may have cut as a stop token -------------------------------------------------------
 mode INK_TOOL;
 TOOL_WS            : INK_WS_F ;
-TOOL_OBJ_OPEN      : '{' -> mode(INK_TOOL_AFTER), pushMode(INK_KEY) ;
-
-mode INK_TOOL_AFTER;
-TOOL_AFTER_WS      : INK_WS_F ;
-TOOL_END           : INK_END_F -> mode(DEFAULT_MODE) ;
+TOOL_OBJ_OPEN      : '{' -> mode(DEFAULT_MODE), pushMode(INK_KEY) ;
+TOOL_EMPTY_END     : INK_END_F -> mode(DEFAULT_MODE) ;
 
 // ---- the call object's members: "args" is the arguments key (JsonCall's value modes) -------
 mode INK_KEY;
