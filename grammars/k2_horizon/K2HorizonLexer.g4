@@ -75,6 +75,7 @@ mode KH_CALL;
 C_WS              : KH_WS_F ;
 C_NAME            : KH_NAME_CHAR+ -> mode(KH_XML) ;
 C_JSON_OPEN       : '{' -> mode(KH_AFTER_JSON), pushMode(JC_KEY) ;
+C_KEY_OPEN        : '<ifm|arg_key>' -> type(X_KEY_OPEN), mode(KH_KEY) ;   // no name: missing_name at the end
 CALL_CLOSE        : '</ifm|tool_call>' -> popMode ;
 
 // {"function": {"name": ..., "arguments": ...}}: the inner object's members are the call's
