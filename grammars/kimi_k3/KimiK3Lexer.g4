@@ -5,7 +5,8 @@
 //
 // - think: reasoning. The generation prompt opens it when thinking is on (the default; vLLM, SGLang,
 //   llama.cpp and TensorRT-LLM all assume so), so the output starts in K3_LEAD: leading whitespace
-//   and a <|open|>think<|sep|> the model writes anyway are dropped, <|close|>think<|sep|> ends it.
+//   and the <|open|>message role="assistant"<|sep|> and <|open|>think<|sep|> openers the model may
+//   write anyway are dropped, <|close|>think<|sep|> ends it.
 //   Like llama.cpp we also end it at <|open|>response<|sep|> (the model skipped the closer), and at
 //   <|open|>tools<|sep|>, which opens the tools channel: channel markers are special tokens that
 //   text never contains, so a channel opener means the think channel was left. With thinking off
@@ -52,6 +53,7 @@ TOOLS_CALL_OPEN : K3_TOOLS_OPEN_F K3_WS? K3_CALL_OPEN_F -> pushMode(K3_TOOLS), p
 mode K3_LEAD;
 LEAD_WS         : K3_WS ;
 LEAD_OPEN       : K3_THINK_OPEN_F -> mode(K3_THINK) ;
+LEAD_MESSAGE    : K3_O 'message' ~[<\r\n]* K3_S -> type(MARKER) ;
 LEAD_CHAR       : ~[< \t\r\n] -> type(R_TEXT), mode(K3_THINK) ;
 LEAD_LT         : '<' -> type(R_LT), mode(K3_THINK) ;
 LEAD_CLOSE      : K3_THINK_CLOSE_F -> popMode ;
