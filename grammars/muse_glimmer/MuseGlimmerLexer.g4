@@ -12,7 +12,7 @@
 // - to=self: reasoning. to=user, or no recipient: content. Any other recipient: a tool message,
 //   whose body is <atem:function_calls> (optional) around one or more
 //   <atem:invoke name="NAME"><atem:parameter name="K">V</atem:parameter>...</atem:invoke>, each a
-//   call; only whitespace may stand between them. ATEM markup in a to=self or to=user message is
+//   call; whitespace between them is dropped, other text there is content. ATEM markup in a to=self or to=user message is
 //   text of that message, never a call (vLLM, SGLang).
 // - Parameter values are raw text typed by the tool schema; without a schema they are read as JSON
 //   when they are JSON, else kept as strings (vLLM and SGLang json-decode every value).
@@ -20,7 +20,8 @@
 //   model writes NAME.NAME: that doubled form is collapsed to NAME. The invoke's name is read as a
 //   call id (role "id"), so that the format file's nameFromId regex can take the name out of it;
 //   model ids are never kept (idPattern matches nothing), ids are generated.
-// - Text outside any message (an output without framing) is content.
+// - Text outside any message (an output without framing) is content; blanks between a message's end
+//   marker and the next header are not.
 lexer grammar MuseGlimmerLexer;
 
 fragment MG_START_F : '<|start|>' [ \t\r\n]* 'assistant' ;
@@ -45,11 +46,23 @@ SPACES          : [ \t]+ ;
 LT              : '<' ;
 STRAY           : MG_START_F | MG_END_F ;
 
+// ---- right after a message's end marker: blanks before the next header are not text ---------
+mode MG_AFTER;
+A_WS            : MG_WS_F ;
+A_SELF          : MG_START_F MG_SELF_F -> type(HEADER_SELF), mode(MG_REASON) ;
+A_USER          : (MG_START_F MG_USER_F | MG_MSG_F) -> type(HEADER_USER), mode(MG_CONTENT) ;
+A_TOOL          : MG_START_F MG_TOOL_F -> type(HEADER_TOOL), mode(MG_TOOL) ;
+A_STRAY         : (MG_START_F | MG_END_F) -> type(STRAY) ;
+A_TEXT          : ~[<t \t\r\n] -> type(TEXT), mode(DEFAULT_MODE) ;
+A_T             : 't' -> type(T_CHAR), mode(DEFAULT_MODE) ;
+A_LT            : '<' -> type(LT), mode(DEFAULT_MODE) ;
+
 // ---- to=self: reasoning ------------------------------------------------------------------------
 mode MG_REASON;
 R_TEXT          : ~'<'+ ;
 R_LT            : '<' ;
-R_END           : (MG_END_F | MG_START_F) -> type(STRAY), mode(DEFAULT_MODE) ;
+R_END           : MG_END_F -> type(STRAY), mode(MG_AFTER) ;
+R_END_START     : MG_START_F -> type(STRAY), mode(DEFAULT_MODE) ;
 R_NEXT_SELF     : MG_START_F MG_SELF_F -> type(HEADER_SELF), mode(MG_REASON) ;
 R_NEXT_USER     : (MG_START_F MG_USER_F | MG_MSG_F) -> type(HEADER_USER), mode(MG_CONTENT) ;
 R_NEXT_TOOL     : MG_START_F MG_TOOL_F -> type(HEADER_TOOL), mode(MG_TOOL) ;
@@ -58,7 +71,8 @@ R_NEXT_TOOL     : MG_START_F MG_TOOL_F -> type(HEADER_TOOL), mode(MG_TOOL) ;
 mode MG_CONTENT;
 C_TEXT          : ~'<'+ ;
 C_LT            : '<' ;
-C_END           : (MG_END_F | MG_START_F) -> type(STRAY), mode(DEFAULT_MODE) ;
+C_END           : MG_END_F -> type(STRAY), mode(MG_AFTER) ;
+C_END_START     : MG_START_F -> type(STRAY), mode(DEFAULT_MODE) ;
 C_NEXT_SELF     : MG_START_F MG_SELF_F -> type(HEADER_SELF), mode(MG_REASON) ;
 C_NEXT_USER     : (MG_START_F MG_USER_F | MG_MSG_F) -> type(HEADER_USER), mode(MG_CONTENT) ;
 C_NEXT_TOOL     : MG_START_F MG_TOOL_F -> type(HEADER_TOOL), mode(MG_TOOL) ;
@@ -67,8 +81,13 @@ C_NEXT_TOOL     : MG_START_F MG_TOOL_F -> type(HEADER_TOOL), mode(MG_TOOL) ;
 mode MG_TOOL;
 T_WS            : MG_WS_F ;
 T_CALLS         : '<atem:function_calls>' | '</atem:function_calls>' ;
+// text in a tool message that is no invoke is not part of the format; it is content (as written,
+// but for the blanks before it) rather than an error or mangled code point by code point
+T_TEXT          : ~[< \t\r\n] ~'<'* ;
+T_LT            : '<' ;
 INVOKE_OPEN     : '<atem:invoke' -> pushMode(MG_IATTR) ;
-T_END           : (MG_END_F | MG_START_F) -> type(STRAY), mode(DEFAULT_MODE) ;
+T_END           : MG_END_F -> type(STRAY), mode(MG_AFTER) ;
+T_END_START     : MG_START_F -> type(STRAY), mode(DEFAULT_MODE) ;
 T_NEXT_SELF     : MG_START_F MG_SELF_F -> type(HEADER_SELF), mode(MG_REASON) ;
 T_NEXT_USER     : (MG_START_F MG_USER_F | MG_MSG_F) -> type(HEADER_USER), mode(MG_CONTENT) ;
 T_NEXT_TOOL     : MG_START_F MG_TOOL_F -> type(HEADER_TOOL), mode(MG_TOOL) ;
