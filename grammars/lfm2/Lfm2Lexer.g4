@@ -20,6 +20,10 @@
 // default the output starts as content and <think> opens reasoning; with --thinking on (Ollama's
 // lfm2-thinking, which starts inside the block and drops a leading <think>) it starts in TT_LEAD.
 // A call block written inside reasoning is reasoning text.
+//
+// Repairs vLLM and SGLang make that are declarative here: a raw line break inside a string literal
+// is part of the string (see the end of this file); zero-padded integers (month=07) and keyword
+// parameter names (from=1) are read by PyCall as they are.
 lexer grammar Lfm2Lexer;
 import PyCall, JsonCall, JsonValue, TaggedThink;
 
@@ -71,3 +75,15 @@ L_AFTER_LIST  : '<|tool_call_start|>' L_WS_F* '[' -> type(LIST_OPEN), mode(L_LIS
 L_AFTER_BARE  : '<|tool_call_start|>' -> type(BARE_OPEN), mode(L_BARE), pushMode(PY_CALL_NAME) ;
 L_AFTER_JSON_LIST : '<|tool_call_start|>' L_WS_F* '[' L_WS_F* '{' -> type(JSON_LIST_OPEN), mode(L_JSON_LIST), pushMode(JC_KEY) ;
 L_AFTER_JSON_BARE : '<|tool_call_start|>' L_WS_F* '{' -> type(JSON_BARE_OPEN), mode(L_BARE), pushMode(JC_KEY) ;
+
+// ---- LFM2 writes raw line breaks inside one-line string literals (multi-line shell commands);
+// vLLM and SGLang escape them before parsing, so here they are characters of the string (these
+// rules join PyCall's string modes for this format only) ------------------------------------------
+mode PY_SQ;
+L_SQ_BREAK    : [\r\n]+ -> type(PY_SQ_CHARS) ;
+mode PY_DQ;
+L_DQ_BREAK    : [\r\n]+ -> type(PY_DQ_CHARS) ;
+mode PY_RSQ;
+L_RSQ_BREAK   : [\r\n]+ -> type(PY_RSQ_CHARS) ;
+mode PY_RDQ;
+L_RDQ_BREAK   : [\r\n]+ -> type(PY_RDQ_CHARS) ;
