@@ -45,6 +45,8 @@ public final class StreamParser {
     private final ArgumentWriter arguments;
     private final boolean implicitCallEnd;
     private Role inherited = Role.CONTENT;
+    /** The open call's tokens have taken the lexer out of the default mode (implicit call ends). */
+    private boolean leftDefaultMode;
     private boolean finished;
 
     StreamParser(Format format, CompiledFormat compiled, Tools tools, ParseOptions options) {
@@ -135,7 +137,15 @@ public final class StreamParser {
                 if (!fallBackToContent()) throw e;
                 // the rest of a call abandoned midway is text; a call that failed at its end is already behind the lexer
                 if (role != Role.CALL_END) lexer.restartAt(lexer.tokenEnd());
+                continue;
             }
+            if (implicitCallEnd && calls.isOpen()) {
+                // without an end marker, a call whose tokens took the lexer out of the default mode is over
+                // as soon as it is back there: nothing of a call is lexed in the default mode
+                if (!lexer.inDefaultMode()) leftDefaultMode = true;
+                else if (leftDefaultMode) endOpenCall();
+            }
+            if (!calls.isOpen()) leftDefaultMode = false;
         }
     }
 
