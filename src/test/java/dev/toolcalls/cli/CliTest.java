@@ -196,4 +196,40 @@ class CliTest {
         assertEquals(1, bad.code(), bad.out());
         assertTrue(bad.out().contains("FAIL toy/wrong") && bad.out().contains("1 failed"), bad.out());
     }
+
+    @Test
+    void outputEventsStreamsEachCallsEndBeforeWhatFollowsIt() throws IOException {
+        Run r = run("", "parse", "--format", "toy", "--output", "events", "--stream", "--chunk-max", "3", write("in.txt", OUTPUT).toString());
+        assertEquals(0, r.code(), r.err());
+        List<String> types = new ArrayList<>();
+        for (String line : r.lines()) types.add(JsonParser.parseString(line).getAsJsonObject().get("type").getAsString());
+        int start = types.indexOf("tool_call_start"), end = types.indexOf("tool_call_end"), lastText = types.lastIndexOf("text");
+        assertTrue(start >= 0 && start < end && end < lastText, types.toString());
+        JsonObject endEvent = JsonParser.parseString(r.lines().get(end)).getAsJsonObject();
+        assertEquals("{\"city\": \"Paris\"}", endEvent.get("arguments").getAsString());
+        assertEquals("get_weather", endEvent.get("name").getAsString());
+        Run batch = run("", "parse", "--format", "toy", "--output", "events", write("in2.txt", OUTPUT).toString());
+        assertEquals(5, JsonParser.parseString(batch.out()).getAsJsonArray().size(), batch.out());
+    }
+
+    @Test
+    void outputResponsesAndMessagesPrintEachProtocolsObjectsAndEvents() throws IOException {
+        Path in = write("in.txt", OUTPUT);
+        JsonObject response = JsonParser.parseString(run("", "parse", "--format", "toy", "--output", "responses", in.toString()).out()).getAsJsonObject();
+        assertEquals("completed", response.get("status").getAsString());
+        JsonArray output = response.getAsJsonArray("output");
+        assertEquals(List.of("message", "function_call", "message"), List.of(output.get(0).getAsJsonObject().get("type").getAsString(),
+                output.get(1).getAsJsonObject().get("type").getAsString(), output.get(2).getAsJsonObject().get("type").getAsString()));
+        JsonObject message = JsonParser.parseString(run("", "parse", "--format", "toy", "--output", "messages", in.toString()).out()).getAsJsonObject();
+        assertEquals("tool_use", message.get("stop_reason").getAsString());
+        assertEquals("Paris", message.getAsJsonArray("content").get(1).getAsJsonObject().getAsJsonObject("input").get("city").getAsString());
+        Run streamed = run("", "parse", "--format", "toy", "--output", "messages", "--stream", in.toString());
+        assertTrue(streamed.lines().get(0).contains("\"message_start\"") && streamed.lines().get(streamed.lines().size() - 1).contains("\"message_stop\""), streamed.out());
+        Run failing = run("", "parse", "--format", "toy", "--output", "responses", "--stream", write("bad.txt", "x <call f>{\"a\": ").toString());
+        assertEquals(1, failing.code());
+        assertTrue(failing.lines().get(failing.lines().size() - 1).contains("\"response.failed\""), failing.out());
+        Run jsonl = run("{\"input\": \"hi <call f>{}</call>\"}\n", "parse", "--format", "toy", "--output", "messages", "--jsonl");
+        assertEquals("tool_use", JsonParser.parseString(jsonl.out()).getAsJsonObject().getAsJsonObject("message").get("stop_reason").getAsString());
+        assertEquals(2, run("", "parse", "--format", "toy", "--output", "xml", in.toString()).code());
+    }
 }
