@@ -4,24 +4,53 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * How to parse one response. Immutable; {@link #defaults()} is strict with random ids.
+ * How to parse one response. Immutable; {@link #defaults()} is strict, with random ids and the
+ * default limits.
  *
  * <pre>{@code
  * ParseOptions lenient = ParseOptions.defaults().withLenient(true);
  * ParseOptions reproducible = ParseOptions.defaults().withIds(() -> IdGenerator.seeded(0));
+ * ParseOptions tight = ParseOptions.defaults().withMaxNameLength(256).withMaxTokenLength(1 << 16);
  * }</pre>
+ *
+ * <p>Limits bound what one output may cost; exceeding one is a {@link ToolCallParseException} of
+ * kind {@link ToolCallParseException.Kind#LIMIT_EXCEEDED}, with the offset where it happened:
+ * <ul>
+ * <li>{@link #maxTokenLength()} (default 16 Mi code points): the longest token still undecided at
+ *     the end of the data received (a name, key, number or marker that has not ended); text that
+ *     streams (content, string characters) is never held, so it is not limited;</li>
+ * <li>{@link #maxNameLength()} (default 1 Mi code points): the longest function name;</li>
+ * <li>{@link #maxNesting()} (default 512): the deepest nesting of arrays and objects in arguments.</li>
+ * </ul>
  */
 public final class ParseOptions {
-    private static final ParseOptions DEFAULTS = new ParseOptions(false, IdGenerator::random, null);
+    /** What to do with a call to a function that is not among the request's tools (decided only when it has tools). */
+    public enum UnknownTool {
+        /** Pass it through as a call (the default). */
+        KEEP,
+        /** Return its raw text as content, as for a malformed call in lenient mode. */
+        TEXT,
+        /** Fail with {@link ToolCallParseException.Kind#UNKNOWN_TOOL}. */
+        ERROR
+    }
+
+    private static final ParseOptions DEFAULTS = new ParseOptions(false, IdGenerator::random, null, 16 << 20, 1 << 20, 512, UnknownTool.KEEP);
 
     private final boolean lenient;
     private final Supplier<? extends IdGenerator> ids;
     private final Boolean thinking;
+    private final int maxTokenLength, maxNameLength, maxNesting;
+    private final UnknownTool unknownTool;
 
-    private ParseOptions(boolean lenient, Supplier<? extends IdGenerator> ids, Boolean thinking) {
+    private ParseOptions(boolean lenient, Supplier<? extends IdGenerator> ids, Boolean thinking, int maxTokenLength, int maxNameLength,
+                         int maxNesting, UnknownTool unknownTool) {
         this.lenient = lenient;
         this.ids = ids;
         this.thinking = thinking;
+        this.maxTokenLength = maxTokenLength;
+        this.maxNameLength = maxNameLength;
+        this.maxNesting = maxNesting;
+        this.unknownTool = unknownTool;
     }
 
     public static ParseOptions defaults() { return DEFAULTS; }
@@ -31,23 +60,60 @@ public final class ParseOptions {
      * (its raw text) instead of failing. Once any delta of a call is out, failing is the only
      * honest answer, lenient or not.
      */
-    public ParseOptions withLenient(boolean lenient) { return new ParseOptions(lenient, ids, thinking); }
+    public ParseOptions withLenient(boolean lenient) {
+        return new ParseOptions(lenient, ids, thinking, maxTokenLength, maxNameLength, maxNesting, unknownTool);
+    }
 
     /** Where ids come from: called once per response. */
     public ParseOptions withIds(Supplier<? extends IdGenerator> ids) {
-        return new ParseOptions(lenient, Objects.requireNonNull(ids), thinking);
+        return new ParseOptions(lenient, Objects.requireNonNull(ids), thinking, maxTokenLength, maxNameLength, maxNesting, unknownTool);
     }
 
     /**
      * Whether the request had thinking on: in formats whose prompt opens the think block, the
      * output then starts inside reasoning. Null (the default) leaves it to the format.
      */
-    public ParseOptions withThinking(Boolean thinking) { return new ParseOptions(lenient, ids, thinking); }
+    public ParseOptions withThinking(Boolean thinking) {
+        return new ParseOptions(lenient, ids, thinking, maxTokenLength, maxNameLength, maxNesting, unknownTool);
+    }
+
+    /** The longest token that may stay undecided, in code points (at least 16). */
+    public ParseOptions withMaxTokenLength(int codePoints) {
+        return new ParseOptions(lenient, ids, thinking, atLeast(codePoints, 16, "maxTokenLength"), maxNameLength, maxNesting, unknownTool);
+    }
+
+    /** The longest function name, in code points (at least 1). */
+    public ParseOptions withMaxNameLength(int codePoints) {
+        return new ParseOptions(lenient, ids, thinking, maxTokenLength, atLeast(codePoints, 1, "maxNameLength"), maxNesting, unknownTool);
+    }
+
+    /** The deepest nesting of arrays and objects in arguments (at least 1). */
+    public ParseOptions withMaxNesting(int levels) {
+        return new ParseOptions(lenient, ids, thinking, maxTokenLength, maxNameLength, atLeast(levels, 1, "maxNesting"), unknownTool);
+    }
+
+    /** What to do with calls to functions the request's tools do not name; see {@link UnknownTool}. */
+    public ParseOptions withUnknownTool(UnknownTool policy) {
+        return new ParseOptions(lenient, ids, thinking, maxTokenLength, maxNameLength, maxNesting, Objects.requireNonNull(policy));
+    }
+
+    private static int atLeast(int value, int min, String what) {
+        if (value < min) throw new IllegalArgumentException(what + " must be at least " + min + ", not " + value);
+        return value;
+    }
 
     /** The request's thinking setting, or null when the format decides. */
     public Boolean thinking() { return thinking; }
 
     public boolean lenient() { return lenient; }
+
+    public int maxTokenLength() { return maxTokenLength; }
+
+    public int maxNameLength() { return maxNameLength; }
+
+    public int maxNesting() { return maxNesting; }
+
+    public UnknownTool unknownTool() { return unknownTool; }
 
     IdGenerator newIdGenerator() { return ids.get(); }
 }

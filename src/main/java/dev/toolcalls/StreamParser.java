@@ -28,7 +28,8 @@ import dev.toolcalls.internal.lex.Role;
  *
  * <p>Every chunking of the same text yields the same content, calls, ids (given the same id
  * generator) and arguments as {@link Format#parse}; text that may still turn into a marker is held
- * back until it is certain, never leaked and never lost. Not thread-safe: one parser per response.
+ * back until it is certain, never leaked and never lost. One parser per response, used from one
+ * thread at a time: concurrent calls fail fast with an {@link IllegalStateException}.
  */
 public final class StreamParser {
     private static final int EXCERPT_RADIUS = 24;
@@ -47,14 +48,15 @@ public final class StreamParser {
     private Role inherited = Role.CONTENT;
     /** The open call's tokens have taken the lexer out of the default mode (implicit call ends). */
     private boolean leftDefaultMode;
-    private boolean finished;
+    private volatile boolean finished;
+    private final java.util.concurrent.atomic.AtomicBoolean busy = new java.util.concurrent.atomic.AtomicBoolean();
 
     StreamParser(Format format, CompiledFormat compiled, Tools tools, ParseOptions options) {
         this.format = format;
         this.model = compiled.model();
         this.tools = tools;
         this.options = options;
-        this.lexer = new LexerDriver(model);
+        this.lexer = new LexerDriver(model, options.maxTokenLength());
         FormatRules rules = compiled.rules();
         this.content = new ContentChannel(out::content, rules.content());
         this.reasoning = new ContentChannel(out::reasoning, ContentChannel.Policy.VERBATIM);
@@ -62,7 +64,7 @@ public final class StreamParser {
         boolean thinking = options.thinking() != null ? options.thinking() : rules.thinkingDefault();
         if (thinking && rules.thinkingMode() > 0) lexer.startIn(rules.thinkingMode());
         this.calls = new CallAssembler(format.name(), rules, options.newIdGenerator(), model.hasIdRole, out,
-                at -> lexer.excerpt(at, EXCERPT_RADIUS));
+                at -> lexer.excerpt(at, EXCERPT_RADIUS), options, tools.names());
         this.arguments = new ArgumentWriter(fragment -> calls.arguments(fragment, lexer.tokenStart()), tools::definition,
                 rules.untypedValues(), rules.trimValueNewlines());
     }
@@ -78,19 +80,40 @@ public final class StreamParser {
 
     /** The events this chunk makes certain, in order; often empty. */
     public List<ParseEvent> feedEvents(String chunk) {
-        if (finished) throw new IllegalStateException("stream parser already finished");
-        lexer.append(chunk);
-        return run(false);
+        enter();
+        try {
+            lexer.append(chunk);
+            return run(false);
+        } finally {
+            busy.set(false);
+        }
     }
 
     /** Ends the output: flushes held text and closes the message. The parser is done afterwards. */
     public List<ParseEvent> finishEvents() {
-        if (finished) throw new IllegalStateException("stream parser already finished");
-        lexer.complete();
-        return run(true);
+        enter();
+        try {
+            lexer.complete();
+            return run(true);
+        } finally {
+            busy.set(false);
+        }
+    }
+
+    /** One response, one thread at a time: misuse fails fast instead of corrupting the output. */
+    private void enter() {
+        if (!busy.compareAndSet(false, true))
+            throw new IllegalStateException("stream parser used from two threads at once; use one parser per response, from one thread at a time");
+        if (finished) {
+            busy.set(false);
+            throw new IllegalStateException("stream parser already finished");
+        }
     }
 
     public Format format() { return format; }
+
+    /** Code points the lexer has examined so far (tests of linear work). */
+    long lexerWork() { return lexer.work(); }
 
     public Tools tools() { return tools; }
 
@@ -118,6 +141,9 @@ public final class StreamParser {
             int type = lexer.next();
             if (type == LexerDriver.NEED_MORE) return;
             if (type == LexerDriver.STUCK) { stuck(); continue; }
+            if (type == LexerDriver.TOO_LONG)
+                fail(ToolCallParseException.Kind.LIMIT_EXCEEDED, lexer.position(), "a token longer than " + options.maxTokenLength()
+                        + " code points has not ended (ParseOptions.withMaxTokenLength)");
             Role role = model.roleOfType(type);
             if (role == Role.INHERIT) role = inherited;
             else inherited = role;
@@ -180,6 +206,12 @@ public final class StreamParser {
     }
 
     private void endCall(int at) {
+        if (calls.unknownAsText()) { // a call to a tool the request lacks, given back as the text it was
+            String raw = calls.raw();
+            calls.abandon();
+            content.add(raw);
+            return;
+        }
         if (arguments.used()) arguments.finish();
         calls.end(at);
     }

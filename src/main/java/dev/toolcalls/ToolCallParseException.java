@@ -23,7 +23,11 @@ public class ToolCallParseException extends RuntimeException {
         /** A call that ended without a (non-empty) function name, or with two. */
         MISSING_NAME("missing_name"),
         /** Text inside a call that the format does not allow there. */
-        UNEXPECTED_TEXT("unexpected_text");
+        UNEXPECTED_TEXT("unexpected_text"),
+        /** A limit of {@link ParseOptions} was exceeded (token length, name length, nesting). */
+        LIMIT_EXCEEDED("limit_exceeded"),
+        /** A call to a function the request's tools do not name, under {@link ParseOptions.UnknownTool#ERROR}. */
+        UNKNOWN_TOOL("unknown_tool");
 
         public final String type;
 

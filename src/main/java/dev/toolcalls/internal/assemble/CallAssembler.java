@@ -1,10 +1,12 @@
 package dev.toolcalls.internal.assemble;
 
+import java.util.Set;
 import java.util.function.IntFunction;
 
 import com.google.gson.JsonElement;
 
 import dev.toolcalls.IdGenerator;
+import dev.toolcalls.ParseOptions;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.internal.format.FormatRules;
 import dev.toolcalls.internal.format.IdTemplate;
@@ -26,6 +28,9 @@ public final class CallAssembler {
     private final boolean idFromText;
     private final EventCollector out;
     private final IntFunction<String> excerpts;
+    private final ParseOptions options;
+    /** The request's function names, or null when it has none (then no name is unknown). */
+    private final Set<String> knownTools;
     private int nextIndex;
 
     // the open call
@@ -40,10 +45,13 @@ public final class CallAssembler {
     private int argsSent;          // chars of args already emitted
     private boolean argsStarted;
     private final StringBuilder raw = new StringBuilder(); // text of the call while nothing is emitted
+    private boolean unknownAsText; // a call to an unknown tool, to be given back as text
 
     public CallAssembler(String format, FormatRules rules, IdGenerator ids, boolean idFromText, EventCollector out,
-                  IntFunction<String> excerpts) {
+                  IntFunction<String> excerpts, ParseOptions options, Set<String> knownTools) {
         this.format = format;
+        this.options = options;
+        this.knownTools = knownTools == null || knownTools.isEmpty() ? null : knownTools;
         this.excerpts = excerpts;
         this.idStyle = rules.ids();
         this.nameFromId = rules.nameFromId();
@@ -76,8 +84,12 @@ public final class CallAssembler {
         args.setLength(0);
         argsSent = 0;
         argsStarted = false;
+        unknownAsText = false;
         raw.setLength(0);
     }
+
+    /** The open call names a tool the request lacks and the policy says to give it back as text. */
+    public boolean unknownAsText() { return open && unknownAsText; }
 
     public void name(String value, int offset) {
         requireOpen(offset);
@@ -85,11 +97,23 @@ public final class CallAssembler {
             throw error(ToolCallParseException.Kind.MISSING_NAME, offset, "the call's name is empty or not a valid string");
         if (name != null)
             throw error(ToolCallParseException.Kind.MISSING_NAME, offset, "the call has a second name '" + value + "' after '" + name + "'");
+        if (value.length() > options.maxNameLength() && value.codePointCount(0, value.length()) > options.maxNameLength())
+            throw error(ToolCallParseException.Kind.LIMIT_EXCEEDED, offset, "the function name is longer than " + options.maxNameLength()
+                    + " code points (ParseOptions.withMaxNameLength)");
         name = value;
+        checkKnown(offset);
         if (!idFromText) {
             sendHeader();
             sendArgs(); // arguments that came first were waiting for the name
         }
+    }
+
+    private void checkKnown(int offset) {
+        if (knownTools == null || knownTools.contains(name) || options.unknownTool() == ParseOptions.UnknownTool.KEEP) return;
+        if (options.unknownTool() == ParseOptions.UnknownTool.ERROR)
+            throw error(ToolCallParseException.Kind.UNKNOWN_TOOL, offset, "the call names '" + name + "', which is not among the request's tools ("
+                    + String.join(", ", knownTools) + ")");
+        unknownAsText = true;
     }
 
     public void id(String value, int offset) {
@@ -98,7 +122,10 @@ public final class CallAssembler {
         if (id == null) id = value;
         if (name == null && nameFromId != null) {
             java.util.regex.Matcher m = nameFromId.matcher(value);
-            if (m.matches() && m.groupCount() >= 1 && m.group(1) != null && !m.group(1).isEmpty()) name = m.group(1);
+            if (m.matches() && m.groupCount() >= 1 && m.group(1) != null && !m.group(1).isEmpty()) {
+                name = m.group(1);
+                checkKnown(offset);
+            }
         }
         if (name != null) {
             sendHeader();
@@ -121,7 +148,10 @@ public final class CallAssembler {
         if (!argsStarted) args.append("{}");
         String problem = null;
         try {
-            if (!Json.isStrictObject(args.toString())) problem = "found " + kind(Json.parseStrict(args.toString()));
+            if (Json.check(args.toString(), options.maxNesting()) != '{') problem = "found " + kind(Json.parseStrict(args.toString()));
+        } catch (Json.TooDeep e) {
+            throw error(ToolCallParseException.Kind.LIMIT_EXCEEDED, beginOffset, "arguments of '" + name + "' are nested deeper than "
+                    + options.maxNesting() + " levels (ParseOptions.withMaxNesting)");
         } catch (Json.NotJson e) {
             problem = e.getMessage();
         }
@@ -143,7 +173,7 @@ public final class CallAssembler {
     }
 
     private void sendHeader() {
-        if (headerSent) return;
+        if (headerSent || unknownAsText) return;
         index = nextIndex++;
         sentId = id != null && idStyle.keeps(id) ? id : idStyle.generate(ids, name, index);
         out.start(index, sentId, name);

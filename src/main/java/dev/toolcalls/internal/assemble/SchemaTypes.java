@@ -1,7 +1,5 @@
 package dev.toolcalls.internal.assemble;
 
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
@@ -93,7 +91,7 @@ public final class SchemaTypes {
     public static String jsonOrString(String raw) {
         String v = raw.strip();
         try {
-            Json.parseStrict(v);
+            Json.check(v);
             return v;
         } catch (Json.NotJson e) {
             return quote(raw);
@@ -103,27 +101,55 @@ public final class SchemaTypes {
     private static String as(Type t, String v) {
         switch (t) {
             case NULL: return v.equals("null") ? "null" : null;
-            case INTEGER: return INTEGER.matcher(v).matches() ? new BigInteger(v.startsWith("+") ? v.substring(1) : v).toString() : null;
+            case INTEGER: return INTEGER.matcher(v).matches() ? canonicalInteger(v) : null;
             case NUMBER:
                 if (JSON_NUMBER.matcher(v).matches()) return v;
                 if (!NUMBER.matcher(v).matches()) return null;
-                return new BigDecimal(v.startsWith("+") ? v.substring(1) : v).toString();
+                return canonicalNumber(v);
             case BOOLEAN: {
                 String b = v.toLowerCase(Locale.ROOT);
                 if (b.equals("true") || b.equals("1")) return "true";
                 if (b.equals("false") || b.equals("0")) return "false";
                 return null;
             }
-            case OBJECT: return strictJsonOf(v, true);
-            case ARRAY: return strictJsonOf(v, false);
+            case OBJECT: return strictJsonOf(v, '{');
+            case ARRAY: return strictJsonOf(v, '[');
             default: return null; // STRING: handled by the caller as the last resort
         }
     }
 
-    private static String strictJsonOf(String v, boolean object) {
+    /** {@code [-+]?[0-9]+} as a JSON integer, in linear time: no sign '+', no leading zeros. */
+    static String canonicalInteger(String v) {
+        boolean negative = v.startsWith("-");
+        int from = v.startsWith("-") || v.startsWith("+") ? 1 : 0;
+        while (from < v.length() - 1 && v.charAt(from) == '0') from++;
+        String digits = v.substring(from);
+        return negative && !digits.equals("0") ? "-" + digits : digits;
+    }
+
+    /**
+     * A number in Python or loose spelling ({@code +1.}, {@code .5}, {@code 007.50e3}) as JSON, in
+     * linear time: sign '+' and leading zeros dropped, a bare point completed with a zero.
+     */
+    static String canonicalNumber(String v) {
+        int e = Math.max(v.indexOf('e'), v.indexOf('E'));
+        String mantissa = e < 0 ? v : v.substring(0, e), exponent = e < 0 ? "" : v.substring(e);
+        boolean negative = mantissa.startsWith("-");
+        if (mantissa.startsWith("-") || mantissa.startsWith("+")) mantissa = mantissa.substring(1);
+        int point = mantissa.indexOf('.');
+        String whole = point < 0 ? mantissa : mantissa.substring(0, point), fraction = point < 0 ? null : mantissa.substring(point + 1);
+        whole = canonicalInteger(whole.isEmpty() ? "0" : whole);
+        if (fraction != null && fraction.isEmpty()) fraction = "0";
+        if (!exponent.isEmpty()) {
+            String sign = exponent.length() > 1 && (exponent.charAt(1) == '-' || exponent.charAt(1) == '+') ? exponent.substring(1, 2) : "";
+            exponent = "e" + (sign.equals("-") ? "-" : "") + canonicalInteger(exponent.substring(1 + sign.length()));
+        }
+        return (negative ? "-" : "") + whole + (fraction == null ? "" : "." + fraction) + exponent;
+    }
+
+    private static String strictJsonOf(String v, char kind) {
         try {
-            JsonElement e = Json.parseStrict(v);
-            return (object ? e.isJsonObject() : e.isJsonArray()) ? v : null;
+            return Json.check(v) == kind ? v : null;
         } catch (Json.NotJson e) {
             return null;
         }

@@ -28,60 +28,55 @@ public final class Json {
     }
 
     /** Text that is not strict JSON; the message says why and where. */
-    public static final class NotJson extends Exception {
+    public static class NotJson extends Exception {
         public NotJson(String message) { super(message); }
     }
 
+    /** Valid so far, but nested deeper than the limit. */
+    public static final class TooDeep extends NotJson {
+        public TooDeep(String message) { super(message); }
+    }
+
+    /** Nesting deeper than this is refused (a stack-free validator, but trees and readers downstream recurse). */
+    public static final int MAX_DEPTH = 512;
+
     /**
      * Parses exactly one JSON value under RFC 8259 rules (no comments, single quotes, unquoted
-     * names, trailing commas, NaN, or trailing data; Gson's default reader accepts all of those).
+     * names, trailing commas, NaN, leading zeros or trailing data), whatever the length of its
+     * numbers.
      */
     public static JsonElement parseStrict(String text) throws NotJson {
+        StrictJson.check(text, MAX_DEPTH);
+        JsonReader r = new JsonReader(new StringReader(text));
+        r.setStrictness(Strictness.LENIENT); // already validated; lenient reading has no number-length limit
+        r.setNestingLimit(Integer.MAX_VALUE);
         try {
-            JsonReader r = new JsonReader(new StringReader(text));
-            r.setStrictness(Strictness.STRICT);
-            JsonElement e = ELEMENT.read(r);
-            if (r.peek() != JsonToken.END_DOCUMENT) throw new NotJson("data after the JSON value");
-            return e;
+            return ELEMENT.read(r);
         } catch (IOException | RuntimeException ex) {
-            throw new NotJson(String.valueOf(ex.getMessage()));
+            throw new IllegalStateException("valid JSON that Gson could not read: " + ex.getMessage(), ex);
         }
     }
 
-    /** Whether the text is exactly one strict JSON object, checked without building it. */
+    /** Validates strict JSON without building anything; the value's first character when valid. */
+    public static char check(String text) throws NotJson { return StrictJson.check(text, MAX_DEPTH); }
+
+    /** The same with a nesting limit of one's own. */
+    public static char check(String text, int maxDepth) throws NotJson { return StrictJson.check(text, Math.min(maxDepth, MAX_DEPTH)); }
+
+    /** Whether the text is exactly one strict JSON object, checked in one pass without building it. */
     public static boolean isStrictObject(String text) throws NotJson {
-        try {
-            JsonReader r = new JsonReader(new StringReader(text));
-            r.setStrictness(Strictness.STRICT);
-            if (r.peek() != JsonToken.BEGIN_OBJECT) return false;
-            r.skipValue();
-            if (r.peek() != JsonToken.END_DOCUMENT) throw new NotJson("data after the JSON value");
-        } catch (IOException | RuntimeException ex) {
-            throw new NotJson(String.valueOf(ex.getMessage()));
-        }
-        // skipping does not check what parsing would: no raw control character inside a string
-        boolean inString = false;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (inString) {
-                if (c == '\\') i++;
-                else if (c == '"') inString = false;
-                else if (c < 0x20) throw new NotJson(String.format("unescaped control character U+%04X in a string", (int) c));
-            } else if (c == '"') {
-                inString = true;
-            }
-        }
-        return true;
+        return check(text) == '{';
     }
 
     /** Decodes a JSON string literal, quotes included; null if it is not one. */
     public static String decodeString(String literal) {
         try {
-            JsonElement e = parseStrict(literal);
-            return e.isJsonPrimitive() && e.getAsJsonPrimitive().isString() ? e.getAsString() : null;
+            if (check(literal) != '"') return null;
         } catch (NotJson e) {
             return null;
         }
+        String t = literal.strip();
+        return decodeStringPiece(t.substring(1, t.length() - 1));
     }
 
     /**

@@ -20,6 +20,7 @@ public final class CodePointStream implements CharStream {
     private int p;           // global index of the next code point
     private char pendingHigh;
     private boolean complete;
+    private long consumed;
 
     public void append(CharSequence chunk) {
         if (complete) throw new IllegalStateException("stream already finished");
@@ -94,7 +95,11 @@ public final class CodePointStream implements CharStream {
     @Override public void consume() {
         if (p >= base + size) throw new IllegalStateException("cannot consume EOF");
         p++;
+        consumed++;
     }
+
+    /** Code points the lexer has stepped over so far, re-lexing included: the measure of its work. */
+    public long consumed() { return consumed; }
 
     @Override public int LA(int i) {
         if (i == 0) return 0;

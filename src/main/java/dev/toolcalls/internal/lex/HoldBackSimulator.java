@@ -29,6 +29,11 @@ public final class HoldBackSimulator extends LexerATNSimulator {
     private final CodePointStream stream;
     private DFAState accepted;
     private boolean truncated;
+    /** The DFA state the match was in when the data ran out. */
+    private DFAState lastState;
+    // a held token, to resume where the data ran out instead of lexing it again from its start
+    private DFAState resumeState, resumeAccepted;
+    private int resumeStart = -1, resumeIndex, resumeMode;
 
     public HoldBackSimulator(Lexer lexer, LexerModel model, CodePointStream stream) {
         super(lexer, model.atn, model.dfas, model.contextCache);
@@ -36,12 +41,32 @@ public final class HoldBackSimulator extends LexerATNSimulator {
         this.stream = stream;
     }
 
+    /**
+     * Matches one token from the input's position. A token held back at the previous end of the
+     * data (same start, same mode) is resumed from the DFA state and position where the data ran
+     * out, with its last accept state kept: each character of a long held token (a name, a key, a
+     * number) is examined once, not once per chunk, so streaming stays linear.
+     */
     @Override
     public int match(CharStream input, int mode) {
-        accepted = null;
         truncated = false;
+        int start = input.index();
+        if (resumeState != null && start == resumeStart && mode == resumeMode) {
+            DFAState from = resumeState;
+            resumeState = null;
+            this.mode = mode;
+            this.startIndex = start;
+            accepted = resumeAccepted;
+            input.seek(resumeIndex);
+            return execATN(input, from); // prevAccept still holds the held token's last accept
+        }
+        resumeState = null;
+        accepted = null;
         return super.match(input, mode);
     }
+
+    /** Forgets a held token (the lexer was moved elsewhere). */
+    public void forgetHeld() { resumeState = null; }
 
     @Override
     protected void captureSimState(SimState settings, CharStream input, DFAState dfaState) {
@@ -51,7 +76,14 @@ public final class HoldBackSimulator extends LexerATNSimulator {
 
     @Override
     protected int failOrAccept(SimState prevAccept, CharStream input, ATNConfigSet reach, int t) {
-        if (t == IntStream.EOF && !stream.isComplete() && mayGrow(reach)) return HOLD;
+        if (t == IntStream.EOF && !stream.isComplete() && mayGrow(reach)) {
+            resumeState = lastState;
+            resumeAccepted = accepted;
+            resumeStart = startIndex;
+            resumeIndex = input.index();
+            resumeMode = mode;
+            return HOLD;
+        }
         if (t == IntStream.EOF && stream.isComplete()) truncated = anyAlive(reach);
         return super.failOrAccept(prevAccept, input, reach, t);
     }
@@ -88,7 +120,10 @@ public final class HoldBackSimulator extends LexerATNSimulator {
     protected DFAState getExistingTargetState(DFAState s, int t) {
         // no rule matches EOF (checked at load), so the end of the data never leads anywhere; saying
         // so here spares the ATN walk ANTLR would otherwise do at the end of every chunk
-        if (t == IntStream.EOF) return ERROR;
+        if (t == IntStream.EOF) {
+            lastState = s;
+            return ERROR;
+        }
         if (t <= MAX_DFA_EDGE) return super.getExistingTargetState(s, t);
         return model.wideEdges.get(mode).get(((long) s.stateNumber << 32) | t);
     }

@@ -16,6 +16,8 @@ import org.antlr.v4.runtime.Token;
 public final class LexerDriver {
     public static final int NEED_MORE = -100;
     public static final int STUCK = -101;
+    /** A token still undecided at the end of the data is longer than the limit. */
+    public static final int TOO_LONG = -102;
     /** Code points kept below the commit point, for error excerpts. */
     private static final int KEEP = 80;
 
@@ -25,7 +27,10 @@ public final class LexerDriver {
     private int tokenStart, tokenEnd;
     private int stuckAt;
 
-    public LexerDriver(LexerModel model) {
+    private final int maxTokenLength;
+
+    public LexerDriver(LexerModel model, int maxTokenLength) {
+        this.maxTokenLength = maxTokenLength;
         this.lexer = model.factory.apply(input);
         this.simulator = new HoldBackSimulator(lexer, model, input);
         lexer.setInterpreter(simulator);
@@ -57,7 +62,7 @@ public final class LexerDriver {
         }
         if (t == HoldBackSimulator.HOLD || t == Token.EOF) {
             input.seek(start);
-            return NEED_MORE;
+            return t == HoldBackSimulator.HOLD && input.end() - start > maxTokenLength ? TOO_LONG : NEED_MORE;
         }
         tokenStart = start;
         tokenEnd = input.index();
@@ -66,6 +71,9 @@ public final class LexerDriver {
     }
 
     public int tokenStart() { return tokenStart; }
+
+    /** Code points the lexer has examined so far, re-lexing included. */
+    public long work() { return input.consumed(); }
 
     /** The last token ended at the real end of the output and could have grown: the output was cut inside it. */
     public boolean tokenTruncated() { return simulator.truncated(); }
@@ -91,6 +99,7 @@ public final class LexerDriver {
 
     /** Leaves the current mode stack and goes on lexing at {@code position} in the default mode. */
     public void restartAt(int position) {
+        simulator.forgetHeld();
         lexer._modeStack.clear();
         lexer._mode = Lexer.DEFAULT_MODE;
         input.seek(position);

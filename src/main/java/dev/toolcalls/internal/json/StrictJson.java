@@ -1,0 +1,169 @@
+package dev.toolcalls.internal.json;
+
+/**
+ * An RFC 8259 validator: one pass, no tree, no recursion, any number length, a nesting limit.
+ * Accepts exactly one value with optional surrounding whitespace; rejects comments, single quotes,
+ * unquoted names, trailing commas, NaN/Infinity, leading zeros, raw control characters in strings,
+ * bad escapes and trailing data. Errors say what was expected and at which offset (UTF-16 index).
+ */
+final class StrictJson {
+    private final String s;
+    private final int maxDepth;
+    private int i;
+
+    private StrictJson(String s, int maxDepth) {
+        this.s = s;
+        this.maxDepth = maxDepth;
+    }
+
+    /** The first character of the value (after whitespace) when the text is valid, else throws. */
+    static char check(String text, int maxDepth) throws Json.NotJson {
+        StrictJson v = new StrictJson(text, maxDepth);
+        v.ws();
+        if (v.i >= text.length()) throw v.error("a JSON value");
+        char first = text.charAt(v.i);
+        v.document();
+        return first;
+    }
+
+    private void document() throws Json.NotJson {
+        // containers on an explicit stack: true = object, false = array
+        boolean[] stack = new boolean[16];
+        int depth = 0;
+        value:
+        while (true) {
+            ws();
+            if (i >= s.length()) throw error("a JSON value");
+            char c = s.charAt(i);
+            if (c == '{' || c == '[') {
+                if (depth >= maxDepth) throw new Json.TooDeep("nesting deeper than " + maxDepth + " levels at offset " + i);
+                if (depth == stack.length) stack = java.util.Arrays.copyOf(stack, depth * 2);
+                boolean object = c == '{';
+                stack[depth++] = object;
+                i++;
+                ws();
+                if (i < s.length() && s.charAt(i) == (object ? '}' : ']')) {
+                    i++;
+                    depth--;
+                } else {
+                    if (object) member();
+                    continue value;
+                }
+            } else {
+                scalar();
+            }
+            // after a value: close containers or go on with the next item
+            while (true) {
+                ws();
+                if (depth == 0) {
+                    if (i < s.length()) throw error("the end of the data after the JSON value");
+                    return;
+                }
+                boolean object = stack[depth - 1];
+                if (i >= s.length()) throw error(object ? "',' or '}'" : "',' or ']'");
+                char d = s.charAt(i);
+                if (d == ',') {
+                    i++;
+                    if (object) {
+                        ws();
+                        member();
+                    }
+                    continue value;
+                }
+                if (d == (object ? '}' : ']')) {
+                    i++;
+                    depth--;
+                    continue;
+                }
+                throw error(object ? "',' or '}'" : "',' or ']'");
+            }
+        }
+    }
+
+    /** A member's name and colon; the value follows. */
+    private void member() throws Json.NotJson {
+        if (i >= s.length() || s.charAt(i) != '"') throw error("a member name in double quotes");
+        string();
+        ws();
+        if (i >= s.length() || s.charAt(i) != ':') throw error("':'");
+        i++;
+    }
+
+    private void scalar() throws Json.NotJson {
+        char c = s.charAt(i);
+        if (c == '"') string();
+        else if (c == '-' || c >= '0' && c <= '9') number();
+        else if (!literal("true") && !literal("false") && !literal("null")) throw error("a JSON value");
+    }
+
+    private boolean literal(String word) {
+        if (!s.startsWith(word, i)) return false;
+        i += word.length();
+        return true;
+    }
+
+    private void string() throws Json.NotJson {
+        i++; // opening quote
+        while (true) {
+            if (i >= s.length()) throw error("the end of the string");
+            char c = s.charAt(i);
+            if (c == '"') { i++; return; }
+            if (c < 0x20) throw new Json.NotJson(String.format("unescaped control character U+%04X in a string at offset %d", (int) c, i));
+            if (c == '\\') {
+                if (i + 1 >= s.length()) throw error("an escape");
+                char e = s.charAt(i + 1);
+                if (e == 'u') {
+                    for (int k = 2; k < 6; k++)
+                        if (i + k >= s.length() || Character.digit(s.charAt(i + k), 16) < 0) { i += Math.min(k, s.length() - i); throw error("4 hex digits after \\u"); }
+                    i += 6;
+                } else if ("\"\\/bfnrt".indexOf(e) >= 0) {
+                    i += 2;
+                } else {
+                    i++;
+                    throw error("an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)");
+                }
+            } else {
+                i++;
+            }
+        }
+    }
+
+    private void number() throws Json.NotJson {
+        if (s.charAt(i) == '-') i++;
+        if (i >= s.length()) throw error("a digit");
+        if (s.charAt(i) == '0') i++;
+        else if (digit()) while (digit()) { }
+        else throw error("a digit");
+        if (i < s.length() && s.charAt(i) == '.') {
+            i++;
+            if (!digit()) throw error("a digit after the decimal point");
+            while (digit()) { }
+        }
+        if (i < s.length() && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
+            i++;
+            if (i < s.length() && (s.charAt(i) == '+' || s.charAt(i) == '-')) i++;
+            if (!digit()) throw error("a digit in the exponent");
+            while (digit()) { }
+        }
+    }
+
+    private boolean digit() {
+        if (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') { i++; return true; }
+        return false;
+    }
+
+    private void ws() {
+        while (i < s.length()) {
+            char c = s.charAt(i);
+            if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return;
+            i++;
+        }
+    }
+
+    private Json.NotJson error(String expected) {
+        if (i >= s.length()) return new Json.NotJson("expected " + expected + " but the data ended at offset " + i);
+        int cp = s.codePointAt(i);
+        String found = cp < 0x20 || cp == 0x7f ? String.format("U+%04X", cp) : "'" + new String(Character.toChars(cp)) + "'";
+        return new Json.NotJson("expected " + expected + " but found " + found + " at offset " + i);
+    }
+}

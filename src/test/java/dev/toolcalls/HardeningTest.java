@@ -1,0 +1,131 @@
+package dev.toolcalls;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.Test;
+
+/** Limits, any RFC 8259 JSON, misuse of a stream parser, and the unknown-tool policy. */
+class HardeningTest {
+    static final Format HERMES = Formats.get("hermes");
+
+    static String call(String name, String args) {
+        return "<tool_call>{\"name\": \"" + name + "\", \"arguments\": " + args + "}</tool_call>";
+    }
+
+    @Test
+    void anyRfc8259NumberIsAcceptedWhateverItsLength() {
+        for (String n : new String[] {"1" + "0".repeat(65), "9".repeat(5000), "-0.5e-" + "7".repeat(3000), "1" + "0".repeat(200_000)}) {
+            ToolCall c = HERMES.parse(call("f", "{\"n\": " + n + "}")).toolCalls().get(0);
+            assertEquals("{\"n\": " + n + "}", c.arguments());
+        }
+    }
+
+    @Test
+    void malformedJsonIsReportedWithoutLibraryInternals() {
+        for (String bad : new String[] {"{\"a\": 01}", "{\"a\": 1,}", "{\"a\": NaN}", "{\"a\": \"\\x\"}"}) {
+            ToolCallParseException e = assertThrows(ToolCallParseException.class, () -> HERMES.parse(call("f", bad)), bad);
+            assertEquals(ToolCallParseException.Kind.MALFORMED_ARGUMENTS, e.kind(), bad);
+            assertFalse(e.getMessage().contains("JsonReader") || e.getMessage().contains("gson") || e.getMessage().contains("Gson"), e.getMessage());
+            assertTrue(e.getMessage().contains("expected"), e.getMessage());
+        }
+    }
+
+    @Test
+    void hugeNumbersAreTypedBySchemaInLinearTime() {
+        String digits = "0012" + "3".repeat(500_000);
+        Tools tools = Tools.parse("[{\"type\": \"function\", \"function\": {\"name\": \"f\", \"parameters\": {\"type\": \"object\", "
+                + "\"properties\": {\"n\": {\"type\": \"integer\"}, \"x\": {\"type\": \"number\"}}}}}]");
+        String text = "<tool_call>\n<function=f>\n<parameter=n>\n" + digits + "\n</parameter>\n<parameter=x>\n+" + digits + ".\n</parameter>\n</function>\n</tool_call>";
+        long t0 = System.nanoTime();
+        ToolCall c = Formats.get("qwen3_coder").parse(text, tools).toolCalls().get(0);
+        assertTrue(System.nanoTime() - t0 < 20_000_000_000L, "took " + (System.nanoTime() - t0) / 1e9 + " s");
+        String canonical = digits.substring(2);
+        assertEquals("{\"n\": " + canonical + ", \"x\": " + canonical + ".0}", c.arguments());
+    }
+
+    @Test
+    void limitsAreTheirOwnKindOfError() {
+        ToolCallParseException name = assertThrows(ToolCallParseException.class, () -> HERMES.parse(call("f".repeat(300), "{}"), Tools.none(),
+                ParseOptions.defaults().withMaxNameLength(256)));
+        assertEquals(ToolCallParseException.Kind.LIMIT_EXCEEDED, name.kind());
+        assertTrue(name.getMessage().contains("longer than 256"), name.getMessage());
+
+        String deep = "[".repeat(40) + "]".repeat(40);
+        ToolCallParseException nesting = assertThrows(ToolCallParseException.class, () -> HERMES.parse(call("f", "{\"a\": " + deep + "}"), Tools.none(),
+                ParseOptions.defaults().withMaxNesting(32)));
+        assertEquals(ToolCallParseException.Kind.LIMIT_EXCEEDED, nesting.kind());
+        assertEquals(1, HERMES.parse(call("f", "{\"a\": " + deep + "}")).toolCalls().size(), "within the default");
+
+        StreamParser s = HERMES.newStream(Tools.none(), ParseOptions.defaults().withMaxTokenLength(1000));
+        s.feedEvents("<tool_call>{\"name\": \"");
+        ToolCallParseException token = assertThrows(ToolCallParseException.class, () -> {
+            for (int i = 0; i < 100; i++) s.feedEvents("ffffffffffffffffffffffffffffff");
+        });
+        assertEquals(ToolCallParseException.Kind.LIMIT_EXCEEDED, token.kind());
+        assertEquals(20, token.offset(), token.getMessage()); // where the name's string begins
+        assertThrows(IllegalArgumentException.class, () -> ParseOptions.defaults().withMaxNesting(0));
+    }
+
+    @Test
+    void aStreamParserUsedFromTwoThreadsOrAfterFinishFailsFast() throws Exception {
+        StreamParser s = HERMES.newStream();
+        CountDownLatch inside = new CountDownLatch(1), release = new CountDownLatch(1);
+        // a chunk whose lexing we hold up from another thread through a CharSequence is not possible with String,
+        // so make the first caller slow with a huge chunk and race the second
+        String big = "x".repeat(20_000_000);
+        AtomicReference<Throwable> second = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            inside.countDown();
+            s.feedEvents(big);
+        });
+        t.start();
+        inside.await();
+        boolean sawMisuse = false;
+        for (int i = 0; i < 2000 && t.isAlive(); i++) {
+            try {
+                s.feedEvents("y");
+            } catch (IllegalStateException e) {
+                assertTrue(e.getMessage().contains("two threads"), e.getMessage());
+                sawMisuse = true;
+                break;
+            }
+        }
+        t.join();
+        release.countDown();
+        assertTrue(sawMisuse || second.get() == null, "a concurrent feed either failed fast or did not overlap");
+        s.finishEvents();
+        IllegalStateException after = assertThrows(IllegalStateException.class, () -> s.feedEvents("more"));
+        assertTrue(after.getMessage().contains("already finished"));
+    }
+
+    @Test
+    void unknownToolsAreKeptGivenBackAsTextOrRejected() {
+        Tools tools = Tools.parse("[{\"type\": \"function\", \"function\": {\"name\": \"known\"}}]");
+        String text = "Hi " + call("known", "{}") + " and " + call("other", "{\"a\": 1}") + " bye";
+        ChatMessage kept = HERMES.parse(text, tools);
+        assertEquals(2, kept.toolCalls().size());
+        ChatMessage asText = HERMES.parse(text, tools, ParseOptions.defaults().withUnknownTool(ParseOptions.UnknownTool.TEXT));
+        assertEquals(List.of("known"), asText.toolCalls().stream().map(ToolCall::name).toList());
+        assertEquals("Hi  and " + call("other", "{\"a\": 1}") + " bye", asText.content());
+        ToolCallParseException e = assertThrows(ToolCallParseException.class,
+                () -> HERMES.parse(text, tools, ParseOptions.defaults().withUnknownTool(ParseOptions.UnknownTool.ERROR)));
+        assertEquals(ToolCallParseException.Kind.UNKNOWN_TOOL, e.kind());
+        assertTrue(e.getMessage().contains("'other'") && e.getMessage().contains("known"), e.getMessage());
+        // without tools in the request nothing is unknown
+        assertEquals(2, HERMES.parse(text, Tools.none(), ParseOptions.defaults().withUnknownTool(ParseOptions.UnknownTool.ERROR)).toolCalls().size());
+        // and every chunking agrees with batch
+        StreamParser s = HERMES.newStream(tools, ParseOptions.defaults().withUnknownTool(ParseOptions.UnknownTool.TEXT));
+        StringBuilder content = new StringBuilder();
+        for (int i = 0; i < text.length(); i += 3)
+            for (DeltaMessage d : s.feed(text.substring(i, Math.min(text.length(), i + 3)))) if (d.isContent()) content.append(d.content());
+        for (DeltaMessage d : s.finish()) if (d.isContent()) content.append(d.content());
+        assertEquals(asText.content(), content.toString());
+    }
+}
