@@ -14,6 +14,7 @@ import dev.toolcalls.internal.json.Json;
 import dev.toolcalls.internal.lex.LexerDriver;
 import dev.toolcalls.internal.lex.LexerModel;
 import dev.toolcalls.internal.lex.Role;
+import dev.toolcalls.internal.lex.SpecialTokens;
 
 /**
  * Parses one response as it streams: feed it the detokenized text chunk by chunk (special tokens
@@ -49,6 +50,9 @@ public final class StreamParser {
     /** The open call's tokens have taken the lexer out of the default mode (implicit call ends). */
     private boolean leftDefaultMode;
     private volatile boolean finished;
+    private final FormatRules rules;
+    /** Set once the caller tells special tokens from ordinary text. */
+    private SpecialTokens specials;
     private final java.util.concurrent.atomic.AtomicBoolean busy = new java.util.concurrent.atomic.AtomicBoolean();
 
     StreamParser(Format format, CompiledFormat compiled, Tools tools, ParseOptions options) {
@@ -58,6 +62,7 @@ public final class StreamParser {
         this.options = options;
         this.lexer = new LexerDriver(model, options.maxTokenLength());
         FormatRules rules = compiled.rules();
+        this.rules = rules;
         this.content = new ContentChannel(out::content, rules.content());
         this.reasoning = new ContentChannel(out::reasoning, ContentChannel.Policy.VERBATIM);
         this.implicitCallEnd = rules.implicitCallEnd();
@@ -82,6 +87,7 @@ public final class StreamParser {
     public List<ParseEvent> feedEvents(String chunk) {
         enter();
         try {
+            if (specials != null) lexer.append(specials.flush());
             lexer.append(chunk);
             return run(false);
         } finally {
@@ -89,10 +95,37 @@ public final class StreamParser {
         }
     }
 
+    /**
+     * The same, saying whether the chunk is one special token of the model's vocabulary (as a
+     * tokenizer knows). Once a caller says so, a marker the format lists as a special token counts
+     * only when it arrives as one: the same spelling in ordinary text ({@code special == false}) is
+     * text. Feed special tokens one per call.
+     */
+    public List<ParseEvent> feedEvents(String chunk, boolean special) {
+        enter();
+        try {
+            if (specials == null) specials = new SpecialTokens(rules.specialTokens());
+            if (special) {
+                lexer.append(specials.flush());
+                lexer.append(chunk);
+            } else {
+                SpecialTokens.Release r = specials.ordinary(chunk);
+                lexer.append(r.text(), r.masked());
+            }
+            return run(false);
+        } finally {
+            busy.set(false);
+        }
+    }
+
+    /** {@link #feedEvents(String, boolean)} as deltas. */
+    public List<DeltaMessage> feed(String chunk, boolean special) { return Deltas.of(feedEvents(chunk, special)); }
+
     /** Ends the output: flushes held text and closes the message. The parser is done afterwards. */
     public List<ParseEvent> finishEvents() {
         enter();
         try {
+            if (specials != null) lexer.append(specials.flush());
             lexer.complete();
             return run(true);
         } finally {

@@ -24,6 +24,20 @@ enum Output {
 
     static final String RESPONSE_ID = "resp_toolcalls", MESSAGE_ID = "msg_toolcalls";
 
+    /** The batch object's JSON for events already parsed (e.g. from chunks with special-token flags). */
+    String batch(Format format, List<ParseEvent> events) {
+        switch (this) {
+            case CHAT: return dev.toolcalls.ChatMessage.fromEvents(events).toJson();
+            case RESPONSES: return ResponsesStream.response(events, RESPONSE_ID, format.name(), 0, false);
+            case MESSAGES: return MessagesStream.message(events, MESSAGE_ID, format.name(), false);
+            default: {
+                List<String> out = new ArrayList<>();
+                for (ParseEvent e : events) out.add(e.toJson());
+                return "[" + String.join(",", out) + "]";
+            }
+        }
+    }
+
     /** The batch object's JSON. */
     String batch(Format format, String text, Tools tools, ParseOptions options) {
         switch (this) {
@@ -42,6 +56,9 @@ enum Output {
     interface Run {
         List<String> feed(String chunk);
 
+        /** A chunk said to be, or not to be, one special token. */
+        List<String> feed(String chunk, boolean special);
+
         List<String> finish();
 
         /** What was certain before the error, and the protocol's own error event where it has one. */
@@ -53,11 +70,13 @@ enum Output {
         switch (this) {
             case CHAT: return new Run() {
                 public List<String> feed(String chunk) { return deltas(parser.feed(chunk)); }
+                public List<String> feed(String chunk, boolean special) { return deltas(parser.feed(chunk, special)); }
                 public List<String> finish() { return deltas(parser.finish()); }
                 public List<String> fail(ToolCallParseException e) { return deltas(e.deltasBeforeError()); }
             };
             case EVENTS: return new Run() {
                 public List<String> feed(String chunk) { return events(parser.feedEvents(chunk)); }
+                public List<String> feed(String chunk, boolean special) { return events(parser.feedEvents(chunk, special)); }
                 public List<String> finish() { return events(parser.finishEvents()); }
                 public List<String> fail(ToolCallParseException e) { return events(e.eventsBeforeError()); }
             };
@@ -65,6 +84,7 @@ enum Output {
                 ResponsesStream r = new ResponsesStream(parser, RESPONSE_ID, format.name(), 0);
                 return new Run() {
                     public List<String> feed(String chunk) { return wire(r.feed(chunk)); }
+                    public List<String> feed(String chunk, boolean special) { return wire(r.feed(chunk, special)); }
                     public List<String> finish() { return wire(r.finish(false)); }
                     public List<String> fail(ToolCallParseException e) { return wire(r.fail(e)); }
                 };
@@ -73,6 +93,7 @@ enum Output {
                 MessagesStream m = new MessagesStream(parser, MESSAGE_ID, format.name());
                 return new Run() {
                     public List<String> feed(String chunk) { return wire(m.feed(chunk)); }
+                    public List<String> feed(String chunk, boolean special) { return wire(m.feed(chunk, special)); }
                     public List<String> finish() { return wire(m.finish(false)); }
                     public List<String> fail(ToolCallParseException e) { return wire(m.fail(e)); }
                 };

@@ -21,7 +21,9 @@ import picocli.CommandLine.Parameters;
 import dev.toolcalls.Format;
 import dev.toolcalls.Formats;
 import dev.toolcalls.IdGenerator;
+import dev.toolcalls.ParseEvent;
 import dev.toolcalls.ParseOptions;
+import dev.toolcalls.StreamParser;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.Tools;
 import dev.toolcalls.internal.json.Json;
@@ -151,6 +153,7 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         JsonObject answer = new JsonObject();
         Boolean lineThinking = null;
         String text;
+        List<Chunk> given;
         Tools tools = defaultTools;
         try {
             JsonElement e = JsonParser.parseString(line);
@@ -160,11 +163,13 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
             if (e.getAsJsonObject().has("tools")) tools = WireJson.tools(e.getAsJsonObject().get("tools"));
             JsonElement think = e.getAsJsonObject().get("thinking");
             if (think != null && !think.isJsonNull()) lineThinking = think.getAsBoolean();
+            given = chunks(e.getAsJsonObject().get("chunks"), text);
         } catch (RuntimeException ex) {
             answer.add("error", ErrorJson.of("invalid_input", "line is not a valid input object: " + ex.getMessage(), null, format.name()));
             return answer;
         }
         ParseOptions lineOptions = lineThinking == null ? options() : options().withThinking(lineThinking);
+        if (given != null) return answer(protocol, format, tools, lineOptions, given, answer);
         if (!stream) {
             try {
                 answer.add("message", Json.parse(protocol.batch(format, text, tools, lineOptions)));
@@ -178,6 +183,60 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         Output.Run run = protocol.stream(format, tools, lineOptions);
         try {
             for (String chunk : chunks(text)) for (String d : run.feed(chunk)) deltas.add(Json.parse(d));
+            for (String d : run.finish()) deltas.add(Json.parse(d));
+        } catch (ToolCallParseException ex) {
+            for (String d : run.fail(ex)) deltas.add(Json.parse(d));
+            answer.add("error", ErrorJson.of(ex));
+        }
+        return answer;
+    }
+
+    /** One piece of a line's {@code chunks}: its text and whether it is one special token. */
+    record Chunk(String text, boolean special) { }
+
+    /**
+     * A line's {@code "chunks": ["text", {"text": "<tool_call>", "special": true}, ...]}, or null
+     * without one; their concatenation must be the line's input.
+     */
+    private static List<Chunk> chunks(JsonElement chunks, String input) {
+        if (chunks == null || chunks.isJsonNull()) return null;
+        if (!chunks.isJsonArray()) throw new IllegalArgumentException("\"chunks\" must be an array of strings and {\"text\", \"special\"} objects");
+        List<Chunk> out = new java.util.ArrayList<>();
+        StringBuilder all = new StringBuilder();
+        for (JsonElement c : chunks.getAsJsonArray()) {
+            if (c.isJsonPrimitive() && c.getAsJsonPrimitive().isString()) out.add(new Chunk(c.getAsString(), false));
+            else if (c.isJsonObject() && c.getAsJsonObject().has("text") && c.getAsJsonObject().get("text").isJsonPrimitive()
+                    && c.getAsJsonObject().get("text").getAsJsonPrimitive().isString()) {
+                JsonElement special = c.getAsJsonObject().get("special");
+                if (special != null && !(special.isJsonPrimitive() && special.getAsJsonPrimitive().isBoolean()))
+                    throw new IllegalArgumentException("\"special\" must be true or false");
+                out.add(new Chunk(c.getAsJsonObject().get("text").getAsString(), special != null && special.getAsBoolean()));
+            } else throw new IllegalArgumentException("each chunk is a string or {\"text\": \"...\", \"special\": true|false}");
+            all.append(out.get(out.size() - 1).text());
+        }
+        if (!all.toString().equals(input)) throw new IllegalArgumentException("the chunks do not add up to \"input\"");
+        return out;
+    }
+
+    /** A line parsed from its own chunks, each said to be a special token or not. */
+    private JsonObject answer(Output protocol, Format format, Tools tools, ParseOptions options, List<Chunk> chunks, JsonObject answer) {
+        if (!stream) {
+            StreamParser s = format.newStream(tools, options);
+            List<ParseEvent> events = new java.util.ArrayList<>();
+            try {
+                for (Chunk c : chunks) events.addAll(s.feedEvents(c.text(), c.special()));
+                events.addAll(s.finishEvents());
+                answer.add("message", Json.parse(protocol.batch(format, events)));
+            } catch (ToolCallParseException ex) {
+                answer.add("error", ErrorJson.of(ex));
+            }
+            return answer;
+        }
+        JsonArray deltas = new JsonArray();
+        answer.add("deltas", deltas);
+        Output.Run run = protocol.stream(format, tools, options);
+        try {
+            for (Chunk c : chunks) for (String d : run.feed(c.text(), c.special())) deltas.add(Json.parse(d));
             for (String d : run.finish()) deltas.add(Json.parse(d));
         } catch (ToolCallParseException ex) {
             for (String d : run.fail(ex)) deltas.add(Json.parse(d));

@@ -60,6 +60,14 @@ public final class CompletionChunks {
         return out;
     }
 
+    /** The same for a chunk said to be, or not to be, one special token ({@link StreamParser#feed(String, boolean)}). */
+    public List<String> feed(String text, boolean special) {
+        List<String> out = new ArrayList<>();
+        if (!roleSent) out.add(roleChunk());
+        out.addAll(wrap(parser.feed(text, special)));
+        return out;
+    }
+
     /** The remaining chunks and the final one with {@code finish_reason}. */
     public List<String> finish(boolean truncated) {
         List<String> out = new ArrayList<>();

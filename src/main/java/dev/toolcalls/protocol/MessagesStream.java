@@ -74,6 +74,12 @@ public final class MessagesStream {
         return events(parser.feedEvents(text));
     }
 
+    /** The same for a chunk said to be, or not to be, one special token ({@link StreamParser#feedEvents(String, boolean)}). */
+    public List<WireEvent> feed(String text, boolean special) {
+        begin();
+        return events(parser.feedEvents(text, special));
+    }
+
     /** The remaining events, {@code message_delta} with the stop reason, and {@code message_stop}. */
     public List<WireEvent> finish(boolean truncated) {
         begin();

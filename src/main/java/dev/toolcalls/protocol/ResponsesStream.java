@@ -81,6 +81,12 @@ public final class ResponsesStream {
         return events(parser.feedEvents(text));
     }
 
+    /** The same for a chunk said to be, or not to be, one special token ({@link StreamParser#feedEvents(String, boolean)}). */
+    public List<WireEvent> feed(String text, boolean special) {
+        begin();
+        return events(parser.feedEvents(text, special));
+    }
+
     /** The remaining events and {@code response.completed}, or {@code response.incomplete} when generation was cut. */
     public List<WireEvent> finish(boolean truncated) {
         begin();

@@ -80,7 +80,9 @@ public record CompiledFormat(FormatFile file, FormatRules rules, LexerModel mode
             throw new IllegalArgumentException(where + "thinkingDefault needs a thinkingMode");
         }
         FormatRules rules = new FormatRules(ids, content, file.callEnd().equals("implicit"), nameFromId, untyped,
-                file.valueNewlines().equals("trim"), thinkingMode, file.thinkingDefault());
+                file.valueNewlines().equals("trim"), thinkingMode, file.thinkingDefault(), file.specialTokens());
+        for (String special : file.specialTokens())
+            if (special.isEmpty()) throw new IllegalArgumentException(where + "specialTokens has an empty spelling");
         return new CompiledFormat(file, rules, model);
     }
 }

@@ -31,15 +31,17 @@ import dev.toolcalls.internal.json.Json;
  * @param thinkingDefault whether thinking is on when the request does not say (default false)
  * @param roles         token name to role
  * @param streamable    tokens that may be cut at the end of the data received so far and emitted at once
+ * @param specialTokens marker spellings that are special tokens of the model's vocabulary: when the
+ *                      caller says which chunks were special tokens, these spellings in ordinary text are text
  */
 public record FormatFile(String name, List<String> aliases, String description, String lexer, List<String> include,
                          String ids, String idPattern, String content, String callEnd, String nameFromId,
                          String untypedValues, String valueNewlines, String thinkingMode, boolean thinkingDefault,
-                         Map<String, String> roles, List<String> streamable) {
+                         Map<String, String> roles, List<String> streamable, List<String> specialTokens) {
 
     private static final Set<String> KEYS = Set.of("name", "aliases", "description", "lexer", "include", "ids", "idPattern",
             "content", "callEnd", "nameFromId", "untypedValues", "valueNewlines", "thinkingMode", "thinkingDefault",
-            "roles", "streamable");
+            "roles", "streamable", "specialTokens");
 
     /**
      * Reads a format file or role file.
@@ -63,7 +65,7 @@ public record FormatFile(String name, List<String> aliases, String description, 
                 r.strings("include"), r.string("ids", "openai"), r.string("idPattern", null), r.string("content", "verbatim"),
                 r.string("callEnd", "marker"), r.string("nameFromId", null), r.string("untypedValues", "string"),
                 r.string("valueNewlines", "keep"), r.string("thinkingMode", null), r.bool("thinkingDefault"),
-                r.map("roles"), r.strings("streamable"));
+                r.map("roles"), r.strings("streamable"), r.strings("specialTokens"));
     }
 
     private record Reader(JsonObject o, String source) {

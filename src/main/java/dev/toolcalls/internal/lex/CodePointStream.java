@@ -22,8 +22,25 @@ public final class CodePointStream implements CharStream {
     private boolean complete;
     private long consumed;
 
-    public void append(CharSequence chunk) {
+    /**
+     * Code points that the lexer must see as {@link #STAND_IN} (a marker spelled out in ordinary
+     * text, when the caller says which tokens were special) are stored with this bit set; their
+     * text comes back unchanged.
+     */
+    static final int MASKED = 1 << 30;
+    /** What the lexer sees instead of a masked code point: private use, never the start of a marker. */
+    static final int STAND_IN = 0xE000;
+    private boolean anyMasked;
+
+    public void append(CharSequence chunk) { append(chunk, null); }
+
+    /**
+     * Appends a chunk, masking the UTF-16 positions listed (ascending; BMP characters that are not
+     * surrogates) so that the lexer sees {@link #STAND_IN} there.
+     */
+    public void append(CharSequence chunk, int[] masked) {
         if (complete) throw new IllegalStateException("stream already finished");
+        int nextMask = 0;
         int n = chunk.length();
         ensure(size + n + 1);
         int i = 0;
@@ -39,6 +56,12 @@ public final class CodePointStream implements CharStream {
         }
         for (; i < n; i++) {
             char c = chunk.charAt(i);
+            if (masked != null && nextMask < masked.length && masked[nextMask] == i) {
+                nextMask++;
+                data[size++] = c | MASKED;
+                anyMasked = true;
+                continue;
+            }
             if (Character.isHighSurrogate(c)) {
                 if (i + 1 == n) { pendingHigh = c; break; }
                 char d = chunk.charAt(i + 1);
@@ -75,7 +98,11 @@ public final class CodePointStream implements CharStream {
     /** Text of the code points in [from, to), clipped to what is still held. */
     public String text(int from, int to) {
         int a = Math.max(from, base) - base, b = Math.min(to, base + size) - base;
-        return b <= a ? "" : new String(data, a, b - a);
+        if (b <= a) return "";
+        if (!anyMasked) return new String(data, a, b - a);
+        int[] plain = java.util.Arrays.copyOfRange(data, a, b);
+        for (int k = 0; k < plain.length; k++) plain[k] &= ~MASKED;
+        return new String(plain, 0, plain.length);
     }
 
     public int firstHeld() { return base; }
@@ -105,7 +132,8 @@ public final class CodePointStream implements CharStream {
         if (i == 0) return 0;
         int at = i > 0 ? p + i - 1 : p + i;
         if (at < base || at >= base + size) return IntStream.EOF;
-        return data[at - base];
+        int v = data[at - base];
+        return v < MASKED ? v : STAND_IN;
     }
 
     @Override public int mark() { return -1; }

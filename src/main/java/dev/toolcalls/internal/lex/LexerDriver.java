@@ -39,6 +39,9 @@ public final class LexerDriver {
 
     public void append(String chunk) { input.append(chunk); }
 
+    /** Appends a chunk whose listed UTF-16 positions the lexer must not take for the start of a marker. */
+    public void append(String chunk, int[] masked) { input.append(chunk, masked); }
+
     public void complete() { input.complete(); }
 
 
