@@ -48,7 +48,8 @@ public class DegenerateBenchmark {
     private Format f;
     private String text;
     private List<String> chunks;
-    private final ParseOptions options = ParseOptions.defaults().withIds(() -> IdGenerator.seeded(0)).withThinking(false);
+    private final ParseOptions options = ParseOptions.defaults().withIds(() -> IdGenerator.seeded(0)).withThinking(false)
+            .withMaxNameLength(Integer.MAX_VALUE).withMaxTokenLength(Integer.MAX_VALUE);
 
     static String output(String format, String role, int n) {
         String run = (role.equals("number") ? "7" : "f").repeat(n);

@@ -183,7 +183,12 @@ public final class ArgumentWriter {
         if (pendingComma) { out.accept(", "); pendingComma = false; }
     }
 
-    /** Python and JSON literals as JSON: True/False/None, true/false/null, numbers in Python spelling. */
+    private static final java.util.regex.Pattern DIGITS = java.util.regex.Pattern.compile("[0-9]+");
+    private static final java.util.regex.Pattern PY_FLOAT = java.util.regex.Pattern.compile("([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?");
+    /** Hexadecimal, octal and binary literals longer than this stay as written, in a string. */
+    static final int MAX_RADIX_DIGITS = 4096;
+
+    /** Python and JSON literals as JSON: True/False/None, true/false/null, numbers in Python spelling; linear in the literal's length. */
     public static String atom(String t) {
         switch (t) {
             case "True": case "true": return "true";
@@ -196,21 +201,14 @@ public final class ArgumentWriter {
         String body = n.startsWith("-") || n.startsWith("+") ? n.substring(1) : n;
         try {
             String lower = body.toLowerCase(java.util.Locale.ROOT);
-            BigInteger radix = null;
-            if (lower.startsWith("0x")) radix = new BigInteger(body.substring(2), 16);
-            else if (lower.startsWith("0o")) radix = new BigInteger(body.substring(2), 8);
-            else if (lower.startsWith("0b")) radix = new BigInteger(body.substring(2), 2);
-            if (radix != null) return (negative ? radix.negate() : radix).toString();
-            if (body.matches("[0-9]+")) return (negative ? "-" : "") + new BigInteger(body).toString();
-            if (body.matches("([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?")) {
-                // Python's 1. and .5 are 1.0 and 0.5; leading zeros go; the rest stays as written
-                int e = Math.max(body.indexOf('e'), body.indexOf('E'));
-                String mantissa = e < 0 ? body : body.substring(0, e), exponent = e < 0 ? "" : body.substring(e);
-                if (mantissa.startsWith(".")) mantissa = "0" + mantissa;
-                if (mantissa.endsWith(".")) mantissa = mantissa + "0";
-                mantissa = mantissa.replaceFirst("^0+(?=[0-9])", "");
-                return (negative ? "-" : "") + mantissa + exponent;
+            int radix = lower.startsWith("0x") ? 16 : lower.startsWith("0o") ? 8 : lower.startsWith("0b") ? 2 : 10;
+            // another radix to decimal costs more than linear time: only for numbers of sane length
+            if (radix != 10 && body.length() <= MAX_RADIX_DIGITS) {
+                BigInteger value = new BigInteger(body.substring(2), radix);
+                return (negative ? value.negate() : value).toString();
             }
+            if (radix == 10 && DIGITS.matcher(body).matches()) return SchemaTypes.canonicalInteger((negative ? "-" : "") + body);
+            if (radix == 10 && PY_FLOAT.matcher(body).matches()) return SchemaTypes.canonicalNumber((negative ? "-" : "") + body);
         } catch (NumberFormatException e) {
             // not a number: falls through to a string
         }

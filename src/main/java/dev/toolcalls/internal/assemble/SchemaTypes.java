@@ -119,7 +119,7 @@ public final class SchemaTypes {
     }
 
     /** {@code [-+]?[0-9]+} as a JSON integer, in linear time: no sign '+', no leading zeros. */
-    static String canonicalInteger(String v) {
+    public static String canonicalInteger(String v) {
         boolean negative = v.startsWith("-");
         int from = v.startsWith("-") || v.startsWith("+") ? 1 : 0;
         while (from < v.length() - 1 && v.charAt(from) == '0') from++;
@@ -131,7 +131,7 @@ public final class SchemaTypes {
      * A number in Python or loose spelling ({@code +1.}, {@code .5}, {@code 007.50e3}) as JSON, in
      * linear time: sign '+' and leading zeros dropped, a bare point completed with a zero.
      */
-    static String canonicalNumber(String v) {
+    public static String canonicalNumber(String v) {
         int e = Math.max(v.indexOf('e'), v.indexOf('E'));
         String mantissa = e < 0 ? v : v.substring(0, e), exponent = e < 0 ? "" : v.substring(e);
         boolean negative = mantissa.startsWith("-");
