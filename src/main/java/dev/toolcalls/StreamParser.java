@@ -67,6 +67,7 @@ public final class StreamParser {
         this.reasoning = new ContentChannel(out::reasoning, ContentChannel.Policy.VERBATIM);
         this.implicitCallEnd = rules.implicitCallEnd();
         boolean thinking = options.thinking() != null ? options.thinking() : rules.thinkingDefault();
+        if (options.lenient() && rules.lenientMode() > 0) lexer.setBaseMode(rules.lenientMode());
         if (thinking && rules.thinkingMode() > 0) lexer.startIn(rules.thinkingMode());
         this.calls = new CallAssembler(format.name(), rules, options.newIdGenerator(), model.hasIdRole, out,
                 at -> lexer.excerpt(at, EXCERPT_RADIUS), options, tools.names());
@@ -156,7 +157,7 @@ public final class StreamParser {
             if (last) {
                 finished = true;
                 if (calls.isOpen() && implicitCallEnd && lexer.inDefaultMode()) endOpenCall();
-                if (calls.isOpen() && !fallBackToContent()) {
+                if (calls.isOpen() && !recoverCutCall() && !fallBackToContent()) {
                     int at = calls.beginOffset();
                     fail(ToolCallParseException.Kind.UNTERMINATED_CALL, at,
                             "the call that began at offset " + at + " is still open at the end of the output");
@@ -262,6 +263,7 @@ public final class StreamParser {
         int at = lexer.position();
         boolean ranOut = lexer.stuckAt() >= lexer.end();
         if (calls.isOpen()) {
+            if (ranOut && recoverCutCall()) { lexer.restartAt(lexer.end()); return; } // the rest was its cut end marker
             if (fallBackToContent()) { lexer.restartAt(at); return; }
             if (ranOut) fail(ToolCallParseException.Kind.UNTERMINATED_CALL, calls.beginOffset(),
                     "the call that began at offset " + calls.beginOffset() + " is still open at the end of the output");
@@ -273,6 +275,22 @@ public final class StreamParser {
         if (!ranOut && !lexer.inDefaultMode() && !options.lenient())
             fail(ToolCallParseException.Kind.UNEXPECTED_TEXT, lexer.stuckAt(), "the format does not allow this text here");
         content.add(lexer.skipOne());
+    }
+
+    /**
+     * Lenient mode: a call cut off before its end marker by the end of the output is a call all the
+     * same when it is complete: it has its name and its arguments parse as a whole JSON object (in
+     * key/value formats: no value is left open).
+     */
+    private boolean recoverCutCall() {
+        if (!options.lenient() || !calls.isOpen() || calls.name() == null) return false;
+        if (arguments.used() ? !arguments.atValueBoundary() : !calls.argumentsComplete()) return false;
+        try {
+            endCall(lexer.end());
+            return true;
+        } catch (ToolCallParseException e) {
+            return false;
+        }
     }
 
     /** Lenient mode: the raw text of a call of which nothing was sent becomes content. */

@@ -39,6 +39,19 @@ public final class ToyFormats implements FormatProvider {
         return Formats.define(formatJson, input -> lexer(g, input), includes::get);
     }
 
+    /** A lexer interpreter for grammar text (compiled once per call: for small tests). */
+    static Lexer interpreter(String grammar, CharStream input) {
+        return GRAMMARS.computeIfAbsent(grammar, text -> {
+            try {
+                return new LexerGrammar(text);
+            } catch (org.antlr.runtime.RecognitionException e) {
+                throw new IllegalArgumentException(e);
+            }
+        }).createLexerInterpreter(input);
+    }
+
+    private static final java.util.Map<String, LexerGrammar> GRAMMARS = new java.util.concurrent.ConcurrentHashMap<>();
+
     private static Lexer lexer(LexerGrammar g, CharStream input) {
         LexerInterpreter l = g.createLexerInterpreter(input);
         return l;

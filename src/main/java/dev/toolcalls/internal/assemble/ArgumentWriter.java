@@ -70,6 +70,15 @@ public final class ArgumentWriter {
 
     public boolean used() { return used; }
 
+    /**
+     * No value is half-written: the last raw value was ended by its marker, or a literal value
+     * is back at its top level outside any string.
+     */
+    public boolean atValueBoundary() {
+        if (key == null) return true;
+        return mode == Mode.LITERAL && depth == 0 && !inString;
+    }
+
     public void key(String rawKey, String functionName) {
         endValue();
         if (!used && functionName != null) properties = propertiesOf(functionName);

@@ -88,6 +88,16 @@ public final class CallAssembler {
         raw.setLength(0);
     }
 
+    /** The arguments so far are one whole JSON object (a call cut before any argument is not complete). */
+    public boolean argumentsComplete() {
+        if (!argsStarted) return false;
+        try {
+            return Json.check(args.toString(), options.maxNesting()) == '{';
+        } catch (Json.NotJson e) {
+            return false;
+        }
+    }
+
     /** The open call names a tool the request lacks and the policy says to give it back as text. */
     public boolean unknownAsText() { return open && unknownAsText; }
 

@@ -79,8 +79,15 @@ public record CompiledFormat(FormatFile file, FormatRules rules, LexerModel mode
         } else if (file.thinkingDefault()) {
             throw new IllegalArgumentException(where + "thinkingDefault needs a thinkingMode");
         }
+        int lenientMode = -1;
+        if (file.lenientMode() != null) {
+            lenientMode = Arrays.asList(model.modeNames).indexOf(file.lenientMode());
+            if (lenientMode <= 0)
+                throw new IllegalArgumentException(where + "lenientMode '" + file.lenientMode() + "' is not a mode of the lexer (modes: "
+                        + String.join(", ", model.modeNames) + ")");
+        }
         FormatRules rules = new FormatRules(ids, content, file.callEnd().equals("implicit"), nameFromId, untyped,
-                file.valueNewlines().equals("trim"), thinkingMode, file.thinkingDefault(), file.specialTokens());
+                file.valueNewlines().equals("trim"), thinkingMode, file.thinkingDefault(), file.specialTokens(), lenientMode);
         for (String special : file.specialTokens())
             if (special.isEmpty()) throw new IllegalArgumentException(where + "specialTokens has an empty spelling");
         return new CompiledFormat(file, rules, model);

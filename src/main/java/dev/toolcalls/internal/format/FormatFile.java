@@ -31,17 +31,19 @@ import dev.toolcalls.internal.json.Json;
  * @param thinkingDefault whether thinking is on when the request does not say (default false)
  * @param roles         token name to role
  * @param streamable    tokens that may be cut at the end of the data received so far and emitted at once
+ * @param lenientMode   the lexer mode to start in (instead of the default mode) when parsing is lenient:
+ *                      the default mode's rules plus the wrappers and slips the format tolerates then
  * @param specialTokens marker spellings that are special tokens of the model's vocabulary: when the
  *                      caller says which chunks were special tokens, these spellings in ordinary text are text
  */
 public record FormatFile(String name, List<String> aliases, String description, String lexer, List<String> include,
                          String ids, String idPattern, String content, String callEnd, String nameFromId,
                          String untypedValues, String valueNewlines, String thinkingMode, boolean thinkingDefault,
-                         Map<String, String> roles, List<String> streamable, List<String> specialTokens) {
+                         Map<String, String> roles, List<String> streamable, List<String> specialTokens, String lenientMode) {
 
     private static final Set<String> KEYS = Set.of("name", "aliases", "description", "lexer", "include", "ids", "idPattern",
             "content", "callEnd", "nameFromId", "untypedValues", "valueNewlines", "thinkingMode", "thinkingDefault",
-            "roles", "streamable", "specialTokens");
+            "roles", "streamable", "specialTokens", "lenientMode");
 
     /**
      * Reads a format file or role file.
@@ -65,7 +67,7 @@ public record FormatFile(String name, List<String> aliases, String description, 
                 r.strings("include"), r.string("ids", "openai"), r.string("idPattern", null), r.string("content", "verbatim"),
                 r.string("callEnd", "marker"), r.string("nameFromId", null), r.string("untypedValues", "string"),
                 r.string("valueNewlines", "keep"), r.string("thinkingMode", null), r.bool("thinkingDefault"),
-                r.map("roles"), r.strings("streamable"), r.strings("specialTokens"));
+                r.map("roles"), r.strings("streamable"), r.strings("specialTokens"), r.string("lenientMode", null));
     }
 
     private record Reader(JsonObject o, String source) {

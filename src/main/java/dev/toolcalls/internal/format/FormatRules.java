@@ -8,5 +8,5 @@ import dev.toolcalls.internal.assemble.ContentChannel;
 /** The options of a format file that shape how events become a message. */
 public record FormatRules(IdTemplate ids, ContentChannel.Policy content, boolean implicitCallEnd, Pattern nameFromId,
                           ArgumentWriter.Untyped untypedValues, boolean trimValueNewlines,
-                          int thinkingMode, boolean thinkingDefault, java.util.List<String> specialTokens) {
+                          int thinkingMode, boolean thinkingDefault, java.util.List<String> specialTokens, int lenientMode) {
 }

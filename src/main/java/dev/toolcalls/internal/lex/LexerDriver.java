@@ -95,6 +95,15 @@ public final class LexerDriver {
 
     public String text(int from, int to) { return input.text(from, to); }
 
+    /** The mode that plays the default mode's part (the lenient mode of a format, or the default mode). */
+    private int baseMode = Lexer.DEFAULT_MODE;
+
+    /** Lexes from the start, and after every return to the top, in {@code mode} instead of the default mode. */
+    public void setBaseMode(int mode) {
+        baseMode = mode;
+        lexer._mode = mode;
+    }
+
     /** Starts lexing as if {@code mode} had been pushed on the default mode (e.g. inside a think block). */
     public void startIn(int mode) {
         lexer.pushMode(mode);
@@ -104,7 +113,7 @@ public final class LexerDriver {
     public void restartAt(int position) {
         simulator.forgetHeld();
         lexer._modeStack.clear();
-        lexer._mode = Lexer.DEFAULT_MODE;
+        lexer._mode = baseMode;
         input.seek(position);
     }
 
@@ -115,7 +124,7 @@ public final class LexerDriver {
         return input.text(at, at + 1);
     }
 
-    public boolean inDefaultMode() { return lexer._mode == Lexer.DEFAULT_MODE && lexer._modeStack.isEmpty(); }
+    public boolean inDefaultMode() { return lexer._mode == baseMode && lexer._modeStack.isEmpty(); }
 
     /** Up to {@code radius} code points either side of {@code offset}, still held. */
     public String excerpt(int offset, int radius) {
