@@ -46,6 +46,10 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
     @Option(names = "--lenient", description = "a malformed call of which nothing was emitted comes back as content")
     boolean lenient;
 
+    @Option(names = "--unknown-tool", paramLabel = "keep|text|error",
+            description = "a call to a function not among --tools: keep it (default), give it back as text, or fail (unknown_tool)")
+    String unknownTool = "keep";
+
     @Option(names = "--stream", description = "feed the input in random chunks and print one delta per line")
     boolean stream;
 
@@ -70,6 +74,7 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
     @Parameters(index = "0", arity = "0..1", paramLabel = "FILE | -", description = "input file, or - (default) for standard input")
     String file;
 
+    private ParseOptions.UnknownTool unknownPolicy = ParseOptions.UnknownTool.KEEP;
     private PrintStream out, err;
     private InputStream in;
 
@@ -83,6 +88,13 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         if (chunkMax < 1) throw new Main.UsageException("--chunk-max must be at least 1");
         if (thinking != null && !thinking.equals("on") && !thinking.equals("off"))
             throw new Main.UsageException("--thinking takes on or off");
+        ParseOptions.UnknownTool unknown;
+        try {
+            unknown = ParseOptions.UnknownTool.valueOf(unknownTool.toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new Main.UsageException("--unknown-tool takes keep, text or error");
+        }
+        unknownPolicy = unknown;
         Output protocol;
         try {
             protocol = Output.valueOf(output.toUpperCase(java.util.Locale.ROOT));
@@ -117,7 +129,7 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
     }
 
     private ParseOptions options() {
-        return ParseOptions.defaults().withLenient(lenient).withIds(() -> IdGenerator.seeded(0))
+        return ParseOptions.defaults().withLenient(lenient).withIds(() -> IdGenerator.seeded(0)).withUnknownTool(unknownPolicy)
                 .withThinking(thinking == null ? null : thinking.equals("on"));
     }
 

@@ -232,4 +232,25 @@ class CliTest {
         assertEquals("tool_use", JsonParser.parseString(jsonl.out()).getAsJsonObject().getAsJsonObject("message").get("stop_reason").getAsString());
         assertEquals(2, run("", "parse", "--format", "toy", "--output", "xml", in.toString()).code());
     }
+
+    @Test
+    void unknownToolPolicyAndLenientRecoveryWorkFromTheCommandLine() throws IOException {
+        Path tools = write("tools.json", "[{\"type\": \"function\", \"function\": {\"name\": \"known\"}}]");
+        Path in = write("in.txt", "a <call known>{}</call> b <call other>{}</call> c");
+        assertEquals(2, JsonParser.parseString(run("", "parse", "--format", "toy", "--tools", tools.toString(), in.toString()).out())
+                .getAsJsonObject().getAsJsonArray("tool_calls").size());
+        JsonObject text = JsonParser.parseString(run("", "parse", "--format", "toy", "--tools", tools.toString(), "--unknown-tool", "text", in.toString()).out()).getAsJsonObject();
+        assertEquals(1, text.getAsJsonArray("tool_calls").size());
+        assertEquals("a  b <call other>{}</call> c", text.get("content").getAsString());
+        Run error = run("", "parse", "--format", "toy", "--tools", tools.toString(), "--unknown-tool", "error", in.toString());
+        assertEquals(1, error.code());
+        assertTrue(error.err().contains("\"unknown_tool\""), error.err());
+        assertEquals(2, run("", "parse", "--format", "toy", "--unknown-tool", "maybe", in.toString()).code());
+        Path cut = write("cut.txt", "x <call f>{\"a\": 1}");
+        assertEquals(1, run("", "parse", "--format", "toy", cut.toString()).code());
+        Run recovered = run("", "parse", "--format", "toy", "--lenient", cut.toString());
+        assertEquals(0, recovered.code(), recovered.err());
+        assertEquals("{\"a\": 1}", JsonParser.parseString(recovered.out()).getAsJsonObject().getAsJsonArray("tool_calls").get(0)
+                .getAsJsonObject().getAsJsonObject("function").get("arguments").getAsString());
+    }
 }
