@@ -60,7 +60,7 @@ public final class GenerateFormatIndex {
             StringBuilder aliasList = new StringBuilder();
             for (String a : aliases) aliasList.append(aliasList.length() == 0 ? "" : ", ").append(lit(a));
             entries.add("            new BundledFormat(" + lit(name) + ", List.of(" + aliasList + "), " + lit(description == null ? "" : description)
-                    + ",\n                    " + lit(text) + ",\n                    input -> lexer(" + lit(name) + ", input))");
+                    + ",\n                    " + lit(text) + ",\n                    new Factory(" + lit(name) + "))");
             lexers.append("            case ").append(lit(name)).append(": return new ").append(lexer).append("(input);\n");
         }
         StringBuilder imports = new StringBuilder();
@@ -92,11 +92,20 @@ public final class GenerateFormatIndex {
                 + "    public static List<BundledFormat> all() {\n"
                 + "        return List.of(\n" + String.join(",\n", entries) + ");\n"
                 + "    }\n\n"
-                + "    /** A new lexer of a bundled format (one switch rather than a lambda class per format: cheaper to start). */\n"
-                + "    static Lexer lexer(String format, CharStream input) {\n"
+                + "    /**\n"
+                + "     * A new lexer of a bundled format: one switch rather than a lambda class per format, and typed\n"
+                + "     * Object so that verifying this method loads none of the lexer classes (cheaper to start).\n"
+                + "     */\n"
+                + "    static Object lexer(String format, CharStream input) {\n"
                 + "        switch (format) {\n" + lexers
                 + "            default: throw new IllegalArgumentException(format);\n"
                 + "        }\n"
+                + "    }\n\n"
+                + "    /** Makes the lexers of one format: one class for all (a lambda per format would be a class each). */\n"
+                + "    private static final class Factory implements java.util.function.Function<CharStream, Lexer> {\n"
+                + "        private final String format;\n\n"
+                + "        Factory(String format) { this.format = format; }\n\n"
+                + "        @Override public Lexer apply(CharStream input) { return (Lexer) lexer(format, input); }\n"
                 + "    }\n\n"
                 + "    /** The role file of a shared grammar in grammars/imports, or null. */\n"
                 + "    public static String importRoles(String grammar) {\n"
