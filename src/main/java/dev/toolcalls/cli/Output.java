@@ -13,6 +13,7 @@ import dev.toolcalls.Tools;
 import dev.toolcalls.protocol.MessagesStream;
 import dev.toolcalls.protocol.ResponsesStream;
 import dev.toolcalls.protocol.WireEvent;
+import dev.toolcalls.protocol.WireStream;
 
 /**
  * What {@code parse --output} prints: the batch object and the streamed lines of each protocol.
@@ -80,22 +81,14 @@ enum Output {
                 public List<String> finish() { return events(parser.finishEvents()); }
                 public List<String> fail(ToolCallParseException e) { return events(e.eventsBeforeError()); }
             };
-            case RESPONSES: {
-                ResponsesStream r = new ResponsesStream(parser, RESPONSE_ID, format.name(), 0);
-                return new Run() {
-                    public List<String> feed(String chunk) { return wire(r.feed(chunk)); }
-                    public List<String> feed(String chunk, boolean special) { return wire(r.feed(chunk, special)); }
-                    public List<String> finish() { return wire(r.finish(false)); }
-                    public List<String> fail(ToolCallParseException e) { return wire(r.fail(e)); }
-                };
-            }
             default: {
-                MessagesStream m = new MessagesStream(parser, MESSAGE_ID, format.name());
+                WireStream w = this == RESPONSES ? new ResponsesStream(parser, RESPONSE_ID, format.name(), 0)
+                        : new MessagesStream(parser, MESSAGE_ID, format.name());
                 return new Run() {
-                    public List<String> feed(String chunk) { return wire(m.feed(chunk)); }
-                    public List<String> feed(String chunk, boolean special) { return wire(m.feed(chunk, special)); }
-                    public List<String> finish() { return wire(m.finish(false)); }
-                    public List<String> fail(ToolCallParseException e) { return wire(m.fail(e)); }
+                    public List<String> feed(String chunk) { return wire(w.feed(chunk)); }
+                    public List<String> feed(String chunk, boolean special) { return wire(w.feed(chunk, special)); }
+                    public List<String> finish() { return wire(w.finish(false)); }
+                    public List<String> fail(ToolCallParseException e) { return wire(w.fail(e)); }
                 };
             }
         }

@@ -1,6 +1,5 @@
 package dev.toolcalls.protocol;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import com.google.gson.JsonArray;
@@ -30,16 +29,14 @@ import dev.toolcalls.internal.json.Json;
  * only whitespace between blocks opens no block. {@link #message} builds the non-streaming
  * {@code message} object from the same events.
  */
-public final class MessagesStream {
+public final class MessagesStream extends WireStream {
     private enum Kind { NONE, TEXT, THINKING, TOOL }
 
-    private final StreamParser parser;
     private final String id;
     private final String model;
-    private final List<WireEvent> out = new ArrayList<>();
     private final JsonArray content = new JsonArray();
     private final HeldWhitespace heldText = new HeldWhitespace(), heldThinking = new HeldWhitespace();
-    private boolean started, ended, sawCall;
+    private boolean sawCall;
     private Kind kind = Kind.NONE;
     private JsonObject block;
     private final StringBuilder text = new StringBuilder();
@@ -47,58 +44,27 @@ public final class MessagesStream {
 
     /** @param parser the message's stream parser (null when only {@link #events} is used) */
     public MessagesStream(StreamParser parser, String id, String model) {
-        this.parser = parser;
+        super(parser);
         this.id = id;
         this.model = model;
     }
 
-    /** {@code message_start}; sent by the first call of any method if not called. */
-    public List<WireEvent> start() {
-        begin();
-        return drain();
+    @Override void opened() {
+        JsonObject e = new JsonObject();
+        e.addProperty("type", "message_start");
+        e.add("message", message(new JsonArray(), null));
+        emit(e);
     }
 
-    private void begin() {
-        if (!started) {
-            started = true;
-            JsonObject e = new JsonObject();
-            e.addProperty("type", "message_start");
-            e.add("message", message(new JsonArray(), null));
-            emit(e);
-        }
-    }
-
-    /** The events this text makes certain. @throws ToolCallParseException as {@link StreamParser#feedEvents} */
-    public List<WireEvent> feed(String text) {
-        begin();
-        return events(parser.feedEvents(text));
-    }
-
-    /** The same for a chunk said to be, or not to be, one special token ({@link StreamParser#feedEvents(String, boolean)}). */
-    public List<WireEvent> feed(String text, boolean special) {
-        begin();
-        return events(parser.feedEvents(text, special));
-    }
-
-    /** The remaining events, {@code message_delta} with the stop reason, and {@code message_stop}. */
-    public List<WireEvent> finish(boolean truncated) {
-        begin();
-        addAll(parser.finishEvents());
-        return end(truncated);
-    }
-
-    /** The events a failing feed or finish had produced, the open block closed, then an {@code error} event. */
-    public List<WireEvent> fail(ToolCallParseException e) {
-        begin();
-        addAll(e.eventsBeforeError());
+    @Override void failed(ToolCallParseException e) {
         closeBlock();
-        ended = true;
-        emit(error("api_error", e.getMessage()));
-        return drain();
+        emit(errorObject("api_error", e.getMessage()));
     }
 
-    /** {@code {"type": "error", "error": {"type": ..., "message": ...}}}, the Messages API's error shape. */
-    public static JsonObject error(String type, String message) {
+    /** {@code {"type": "error", "error": {"type": ..., "message": ...}}}, the Messages API's error shape (e.g. type {@code not_found_error}). */
+    public static String error(String type, String message) { return Json.write(errorObject(type, message)); }
+
+    private static JsonObject errorObject(String type, String message) {
         JsonObject err = new JsonObject();
         err.addProperty("type", type);
         err.addProperty("message", message);
@@ -108,15 +74,7 @@ public final class MessagesStream {
         return o;
     }
 
-    /** Wire events for parse events (for callers that drive the parser themselves). */
-    public List<WireEvent> events(List<ParseEvent> events) {
-        begin();
-        addAll(events);
-        return drain();
-    }
-
-    /** Converts events, leaving the wire events queued. */
-    private void addAll(List<ParseEvent> events) {
+    @Override void convert(List<ParseEvent> events) {
         for (ParseEvent e : events) {
             if (e instanceof ParseEvent.Text t) text(Kind.TEXT, t.text(), heldText);
             else if (e instanceof ParseEvent.Reasoning r) text(Kind.THINKING, r.text(), heldThinking);
@@ -147,12 +105,8 @@ public final class MessagesStream {
         }
     }
 
-    /** Closes the open block, then {@code message_delta} and {@code message_stop}. */
-    public List<WireEvent> end(boolean truncated) {
-        begin();
-        if (ended) return drain();
+    @Override void ended(boolean truncated) {
         closeBlock();
-        ended = true;
         stopReason = truncated ? "max_tokens" : sawCall ? "tool_use" : "end_turn";
         JsonObject d = new JsonObject();
         d.addProperty("type", "message_delta");
@@ -171,7 +125,6 @@ public final class MessagesStream {
         JsonObject stop = new JsonObject();
         stop.addProperty("type", "message_stop");
         emit(stop);
-        return drain();
     }
 
     /** The non-streaming {@code message} object for a whole output's events. */
@@ -280,12 +233,6 @@ public final class MessagesStream {
     }
 
     private void emit(JsonObject o) {
-        out.add(new WireEvent(o.get("type").getAsString(), Json.write(o)));
-    }
-
-    private List<WireEvent> drain() {
-        List<WireEvent> r = List.copyOf(out);
-        out.clear();
-        return r;
+        queue(new WireEvent(o.get("type").getAsString(), Json.write(o)));
     }
 }

@@ -1,6 +1,5 @@
 package dev.toolcalls.protocol;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import com.google.gson.JsonArray;
@@ -29,19 +28,16 @@ import dev.toolcalls.internal.json.Json;
  * carries {@code sequence_number}. Text that is only whitespace between items opens no item.
  * {@link #response} builds the non-streaming {@code response} object from the same events.
  */
-public final class ResponsesStream {
+public final class ResponsesStream extends WireStream {
     private enum Kind { NONE, MESSAGE, REASONING, CALL }
 
-    private final StreamParser parser;
     private final String id;
     private final String model;
     private final long created;
     private final String itemBase;
-    private final List<WireEvent> out = new ArrayList<>();
     private final JsonArray output = new JsonArray();
     private final HeldWhitespace heldText = new HeldWhitespace(), heldReasoning = new HeldWhitespace();
     private int sequence;
-    private boolean started, ended;
     // the open item
     private Kind kind = Kind.NONE;
     private JsonObject item;
@@ -54,68 +50,27 @@ public final class ResponsesStream {
      * @param created seconds since the epoch
      */
     public ResponsesStream(StreamParser parser, String id, String model, long created) {
-        this.parser = parser;
+        super(parser);
         this.id = id;
         this.model = model;
         this.created = created;
         this.itemBase = id.startsWith("resp_") ? id.substring(5) : id;
     }
 
-    /** {@code response.created} and {@code response.in_progress}; sent by the first call of any method if not called. */
-    public List<WireEvent> start() {
-        begin();
-        return drain();
+    @Override void opened() {
+        emit("response.created", withResponse("in_progress", null, null));
+        emit("response.in_progress", withResponse("in_progress", null, null));
     }
 
-    private void begin() {
-        if (!started) {
-            started = true;
-            emit("response.created", withResponse("in_progress", null, null));
-            emit("response.in_progress", withResponse("in_progress", null, null));
-        }
-    }
-
-    /** The events this text makes certain. @throws ToolCallParseException as {@link StreamParser#feedEvents} */
-    public List<WireEvent> feed(String text) {
-        begin();
-        return events(parser.feedEvents(text));
-    }
-
-    /** The same for a chunk said to be, or not to be, one special token ({@link StreamParser#feedEvents(String, boolean)}). */
-    public List<WireEvent> feed(String text, boolean special) {
-        begin();
-        return events(parser.feedEvents(text, special));
-    }
-
-    /** The remaining events and {@code response.completed}, or {@code response.incomplete} when generation was cut. */
-    public List<WireEvent> finish(boolean truncated) {
-        begin();
-        addAll(parser.finishEvents());
-        return end(truncated);
-    }
-
-    /** The events a failing feed or finish had produced, then {@code response.failed} with the error. */
-    public List<WireEvent> fail(ToolCallParseException e) {
-        begin();
-        addAll(e.eventsBeforeError());
+    @Override void failed(ToolCallParseException e) {
         closeItem("incomplete");
         JsonObject error = new JsonObject();
         error.addProperty("code", "server_error");
         error.addProperty("message", e.getMessage());
-        ended = true;
         emit("response.failed", withResponse("failed", error, null));
-        return drain();
     }
 
-    /** Wire events for parse events (for callers that drive the parser themselves). */
-    public List<WireEvent> events(List<ParseEvent> events) {
-        begin();
-        addAll(events);
-        return drain();
-    }
-
-    /** Converts events, leaving the wire events queued. */
-    private void addAll(List<ParseEvent> events) {
+    @Override void convert(List<ParseEvent> events) {
         for (ParseEvent e : events) {
             if (e instanceof ParseEvent.Text t) text(Kind.MESSAGE, t.text(), heldText);
             else if (e instanceof ParseEvent.Reasoning r) text(Kind.REASONING, r.text(), heldReasoning);
@@ -131,19 +86,14 @@ public final class ResponsesStream {
         }
     }
 
-    /** Closes the open item and sends the terminal event. */
-    public List<WireEvent> end(boolean truncated) {
-        begin();
-        if (ended) return drain();
+    @Override void ended(boolean truncated) {
         closeItem("incomplete");
-        ended = true;
         JsonObject details = null;
         if (truncated) {
             details = new JsonObject();
             details.addProperty("reason", "max_output_tokens");
         }
         emit(truncated ? "response.incomplete" : "response.completed", withResponse(truncated ? "incomplete" : "completed", null, details));
-        return drain();
     }
 
     /** The non-streaming {@code response} object for a whole output's events. */
@@ -344,13 +294,7 @@ public final class ResponsesStream {
 
     private void emit(JsonObject o) {
         o.addProperty("sequence_number", sequence++);
-        out.add(new WireEvent(o.get("type").getAsString(), Json.write(o)));
-    }
-
-    private List<WireEvent> drain() {
-        List<WireEvent> r = List.copyOf(out);
-        out.clear();
-        return r;
+        queue(new WireEvent(o.get("type").getAsString(), Json.write(o)));
     }
 
 }

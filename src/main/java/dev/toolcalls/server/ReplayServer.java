@@ -39,6 +39,7 @@ import dev.toolcalls.protocol.CompletionChunks;
 import dev.toolcalls.protocol.MessagesStream;
 import dev.toolcalls.protocol.ResponsesStream;
 import dev.toolcalls.protocol.WireEvent;
+import dev.toolcalls.protocol.WireStream;
 import dev.toolcalls.protocol.SseWriter;
 
 /**
@@ -224,17 +225,17 @@ public final class ReplayServer implements AutoCloseable {
             return;
         }
         // Responses and Messages: named events, no [DONE]; a failure ends with the protocol's own error event
-        ResponsesStream responses = protocol == Protocol.RESPONSES ? new ResponsesStream(parser, id, replyModel, created) : null;
-        MessagesStream messages = protocol == Protocol.MESSAGES ? new MessagesStream(parser, id, replyModel) : null;
+        WireStream wire = protocol == Protocol.RESPONSES ? new ResponsesStream(parser, id, replyModel, created)
+                : new MessagesStream(parser, id, replyModel);
         try {
-            send(out, responses != null ? responses.start() : messages.start());
+            send(out, wire.start());
             for (String piece : Chunker.split(output, chunkMax, chunkSeed)) {
-                send(out, responses != null ? responses.feed(piece) : messages.feed(piece));
+                send(out, wire.feed(piece));
                 pause();
             }
-            send(out, responses != null ? responses.finish(false) : messages.finish(false));
+            send(out, wire.finish(false));
         } catch (ToolCallParseException e) {
-            send(out, responses != null ? responses.fail(e) : messages.fail(e));
+            send(out, wire.fail(e));
         }
     }
 
@@ -321,7 +322,7 @@ public final class ReplayServer implements AutoCloseable {
             return;
         }
         String anthropicType = status == 404 ? "not_found_error" : status == 405 ? "invalid_request_error" : status >= 500 ? "api_error" : "invalid_request_error";
-        send(ex, status, "application/json", Json.write(MessagesStream.error(anthropicType, message)));
+        send(ex, status, "application/json", MessagesStream.error(anthropicType, message));
     }
 
     private static void send(HttpExchange ex, int status, String contentType, String body) throws IOException {
