@@ -16,6 +16,16 @@
 // Each <tool_call> block is a call; a block holding several <function=...> blocks gives one call
 // per function (the legacy parser's reading), the second and later ones beginning at their own
 // '<function='. The function/parameter syntax is the shared QwenFunction grammar.
+//
+// Qwen3-Coder models sometimes leave out the <tool_call> wrapper and write the function block
+// alone ('<function=get_weather>...</function>', SGLang's detector tests are written so, vLLM's
+// Qwen3 engine and llama.cpp read it): such a block is a call of its own, begun at '<function='
+// and ended when '</function>' brings the lexer back to content ("callEnd": "implicit" in the
+// format file; the wrapped calls still end at their '</tool_call>'). A '<tool_call>' right after a
+// function, where '</tool_call>' was due, begins the next call (vLLM's engine reads it so).
+// Prose that mentions a function tag ('use <function=f> here') is told apart by what follows the
+// '>': a block goes on with a newline or a tag, prose with other text on the same line, and
+// FN_LOOKALIKE, longer than BARE_FN_OPEN, takes that as content.
 lexer grammar Qwen3CoderLexer;
 import QwenFunction;
 
@@ -23,6 +33,8 @@ import QwenFunction;
 TEXT           : ~'<'+ ;
 LT             : '<' ;
 CALL_OPEN      : '<tool_call>' -> pushMode(Q_CALL) ;
+BARE_FN_OPEN   : '<function=' -> pushMode(QF_NAME) ;
+FN_LOOKALIKE   : '<function=' ~[<>\r\n]* '>' [ \t]* ~[<\r\n \t] ;
 
 // ---- after <tool_call>: whitespace, then the function --------------------------------------
 mode Q_CALL;
@@ -35,3 +47,4 @@ mode Q_MORE;
 Q_MORE_WS      : [ \t\r\n]+ ;
 Q_NEXT_FN_OPEN : '<function=' -> pushMode(QF_NAME) ;
 Q_MORE_CLOSE   : '</tool_call>' -> popMode ;
+Q_MORE_REOPEN  : '<tool_call>' -> mode(Q_CALL) ;   // the close tag left out: a new call
