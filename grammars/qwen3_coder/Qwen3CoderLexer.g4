@@ -18,23 +18,17 @@
 // '<function='. The function/parameter syntax is the shared QwenFunction grammar.
 //
 // Qwen3-Coder models sometimes leave out the <tool_call> wrapper and write the function block
-// alone ('<function=get_weather>...</function>', SGLang's detector tests are written so, vLLM's
-// Qwen3 engine and llama.cpp read it): such a block is a call of its own, begun at '<function='
-// and ended when '</function>' brings the lexer back to content ("callEnd": "implicit" in the
-// format file; the wrapped calls still end at their '</tool_call>'). A '<tool_call>' right after a
-// function, where '</tool_call>' was due, begins the next call (vLLM's engine reads it so).
-// Prose that mentions a function tag ('use <function=f> here') is told apart by what follows the
-// '>': a block goes on with a newline or a tag, prose with other text on the same line, and
-// FN_LOOKALIKE, longer than BARE_FN_OPEN, takes that as content.
+// alone ('<function=get_weather>...</function>'): such a block is a call of its own (the shared
+// QwenBareFunction grammar; "callEnd": "implicit" in the format file, the wrapped calls still end
+// at their '</tool_call>'). A '<tool_call>' right after a function, where '</tool_call>' was due,
+// begins the next call (vLLM's engine reads it so).
 lexer grammar Qwen3CoderLexer;
-import QwenFunction;
+import QwenFunction, QwenBareFunction;
 
 // ---- content -----------------------------------------------------------------------------
 TEXT           : ~'<'+ ;
 LT             : '<' ;
 CALL_OPEN      : '<tool_call>' -> pushMode(Q_CALL) ;
-BARE_FN_OPEN   : '<function=' -> pushMode(QF_NAME) ;
-FN_LOOKALIKE   : '<function=' ~[<>\r\n]* '>' [ \t]* ~[<\r\n \t] ;
 
 // ---- after <tool_call>: whitespace, then the function --------------------------------------
 mode Q_CALL;
