@@ -13,8 +13,10 @@
 // (QwenXmlThink, TaggedThink): thinking is on by default (vLLM's berrylm engine starts in
 // reasoning unless enable_thinking is false), so the output begins inside <think> and
 // </think> ends it; <tool_call> ends it too; reasoning text is verbatim.
+// A function block written without <tool_call> is a call too (the shared QwenBareFunction
+// grammar, "callEnd": "implicit"), as the Qwen3 engine that vLLM runs for this format reads it.
 lexer grammar BerrylmLexer;
-import QwenXmlThink;
+import QwenXmlThink, QwenBareFunction;
 
 // ---- content (the openers come from QwenXmlThink) -----------------------------------------
 TEXT            : ~'<'+ ;

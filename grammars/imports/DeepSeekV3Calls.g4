@@ -15,13 +15,22 @@
 // its line, and the arguments as one JSON object in a Markdown code fence (``` with an optional
 // "json" tag). Calls in a section are separated by whitespace (a newline in the template). The
 // section end marker may be missing at the end of the output (the calls before it are complete).
+// R1 distills (Qwen and Llama models whose vocabulary lacks these tokens) spell the section
+// opener in other ways; llama.cpp reads <｜tool_calls_begin｜>, <｜tool calls begin｜>,
+// <｜tool\_calls\_begin｜> and <｜tool▁calls｜> as well, and a call without its
+// <｜tool▁call▁begin｜> ('function<｜tool▁sep｜>' directly): so do these rules.
 // Roles are in DeepSeekV3Calls.json; the host imports JsonValue as well.
 lexer grammar DeepSeekV3Calls;
 
+fragment DS3_SECTION_MARK : '<｜tool▁calls▁begin｜>' | '<｜tool_calls_begin｜>' | '<｜tool calls begin｜>'
+                          | '<｜tool\\_calls\\_begin｜>' | '<｜tool▁calls｜>' ;
+fragment DS3_BARE_HEAD    : 'function<｜tool▁sep｜>' ;
+
 // ---- in the host's default mode -------------------------------------------------------------
-DS3_SECTION_BEGIN : '<｜tool▁calls▁begin｜>' -> pushMode(DS3_SECTION) ;
+DS3_SECTION_BEGIN : DS3_SECTION_MARK -> pushMode(DS3_SECTION) ;
 // the first call begins at the section marker: its raw text (lenient mode) and error offsets include it
-DS3_SECTION_CALL_BEGIN : '<｜tool▁calls▁begin｜>' [ \t\r\n]* '<｜tool▁call▁begin｜>' -> pushMode(DS3_SECTION), pushMode(DS3_TYPE) ;
+DS3_SECTION_CALL_BEGIN : DS3_SECTION_MARK [ \t\r\n]* '<｜tool▁call▁begin｜>' -> pushMode(DS3_SECTION), pushMode(DS3_TYPE) ;
+DS3_SECTION_BARE_CALL  : DS3_SECTION_MARK [ \t\r\n]* DS3_BARE_HEAD -> pushMode(DS3_SECTION), pushMode(DS3_NAME) ;
 
 // ---- inside the section: calls separated by whitespace --------------------------------------
 mode DS3_SECTION;
@@ -31,6 +40,7 @@ DS3_SECTION_WS    : [ \t\r\n]+ ;
 DS3_SECTION_TEXT  : ~[< \t\r\n] ~'<'* ;
 DS3_SECTION_LT    : '<' ;
 DS3_CALL_BEGIN    : '<｜tool▁call▁begin｜>' -> pushMode(DS3_TYPE) ;
+DS3_BARE_CALL     : DS3_BARE_HEAD -> pushMode(DS3_NAME) ;   // no <｜tool▁call▁begin｜> before it
 DS3_SECTION_END   : '<｜tool▁calls▁end｜>' -> popMode ;
 
 // ---- call type, then the separator ------------------------------------------------------------

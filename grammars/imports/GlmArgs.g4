@@ -7,7 +7,8 @@
 //
 // A host grammar enters GA_BODY (with mode(GA_BODY), on the stack pushed by its '<tool_call>')
 // once the name is read; '</tool_call>' (GA_CALL_CLOSE, call.end) pops back. Whitespace may
-// separate pairs, and key from value (also a literal backslash-n there, as some GLM outputs write).
+// separate pairs, the last pair from '</tool_call>', and key from value; so may a literal
+// backslash-n (two characters), as some GLM outputs write (SGLang's GLM detectors read it).
 // The key is the text between the key tags (stripped; an empty key is not a key); the value is the
 // raw text between the value tags, streamed as it arrives (GA_VALUE_TEXT excludes '<', a lone '<'
 // is GA_VALUE_LT) and typed by the tool schema. Roles are in GlmArgs.json.
@@ -21,6 +22,7 @@ fragment GA_NAME_CHAR : ~[<>{}[\]()"'`,=;\\ \t\r\n] ;
 // ---- between pairs: whitespace, a key, or the end of the call ------------------------------
 mode GA_BODY;
 GA_BODY_WS     : [ \t\r\n]+ ;
+GA_BODY_ESC_NL : '\\n' ;
 GA_KEY_OPEN    : '<arg_key>' -> mode(GA_KEY) ;
 GA_CALL_CLOSE  : '</tool_call>' -> popMode ;
 

@@ -32,3 +32,6 @@ mode QXC_MORE;
 QXC_MORE_WS      : QXC_WS_F+ ;
 QXC_NEXT_FN_OPEN : '<function=' -> pushMode(QF_NAME) ;
 QXC_MORE_CLOSE   : '</tool_call>' -> popMode ;
+// the close tag left out and the next <tool_call> written at once (vLLM's Qwen3 engine reads
+// consecutive calls so): it begins the next call
+QXC_MORE_REOPEN  : '<tool_call>' -> mode(QXC_CALL) ;

@@ -13,6 +13,13 @@
 // on (a template that opens the block in the prompt) the output starts inside reasoning
 // (thinkingMode TT_LEAD, a leading <think> dropped). <|tool_calls_section_begin|> while reasoning
 // ends reasoning and opens the section (card 3.14); any other marker there is reasoning text.
+//
+// Kimi also strays from the template (llama.cpp's parser, which reads all of this, calls the model
+// "crazy"): a call written without the section, <|tool_call_begin|> straight in content; and a
+// call whose <|tool_call_end|> never comes, ended by the next <|tool_call_begin|> or by
+// <|tool_calls_section_end|> (vLLM's engine ends the call there too). Both are read as calls.
+// A <|tool_call_begin|> inside reasoning stays reasoning text (vLLM, SGLang): only the section
+// start ends reasoning.
 lexer grammar KimiK2Lexer;
 import JsonValue, TaggedThink;
 
@@ -23,6 +30,11 @@ SECTION_BEGIN : '<|tool_calls_section_begin|>' -> pushMode(K2_SECTION) ;
 // the first call begins at the section marker: its raw text (lenient mode) and error offsets include it
 SECTION_CALL_BEGIN : '<|tool_calls_section_begin|>' [ \t\r\n]* '<|tool_call_begin|>' -> pushMode(K2_SECTION), pushMode(K2_HEADER) ;
 THINK_OPEN    : '<think>' -> pushMode(TT_THINK) ;
+// a call outside any section; prose that names the marker ('<|tool_call_begin|> opens a call') is
+// told apart by its header: a call's is one word, prose goes on with more words (BARE_LOOKALIKE,
+// longer, is content)
+BARE_CALL_BEGIN : '<|tool_call_begin|>' -> type(CALL_BEGIN), pushMode(K2_HEADER) ;
+BARE_LOOKALIKE  : '<|tool_call_begin|>' [ \t\r\n]* ~[< \t\r\n]+ [ \t]+ ~[< \t\r\n] ;
 
 // ---- reasoning (TaggedThink's modes): the section start ends it --------------------------------
 mode TT_LEAD;
@@ -57,3 +69,6 @@ EMPTY_CALL_END : '<|tool_call_end|>' -> type(CALL_END), popMode ;
 mode K2_AFTER_ARGS;
 AFTER_WS      : [ \t\r\n]+ ;
 CALL_END      : '<|tool_call_end|>' -> popMode ;
+// <|tool_call_end|> left out: the next call, or the end of the section, ends this one
+NEXT_CALL_BEGIN : '<|tool_call_begin|>' -> type(CALL_BEGIN), mode(K2_HEADER) ;
+CALL_SECTION_END : '<|tool_calls_section_end|>' -> popMode, popMode ;

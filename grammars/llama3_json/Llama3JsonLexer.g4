@@ -3,7 +3,8 @@
 //   Let me look that up. <|python_tag|>{"name": "get_weather", "parameters": {"city": "Paris"}}; {"name": ...}
 //
 // There is no marker that must precede a call: a '{' opens one only where it is followed (after
-// optional whitespace) by a "name", "arguments" or "parameters" key; any other '{' is content.
+// optional whitespace) by a "name", "arguments" or "parameters" key, or by '"type": "function",'
+// and one of those; any other '{' is content.
 // The opening token therefore spans the '{' and that first key, and the rest of the object is
 // the shared JsonCall grammar (so an object whose first key is another one, e.g. "id", is
 // content). "; " between calls is a separator, never content: right after a call (mode L_AFTER)
@@ -14,8 +15,11 @@ lexer grammar Llama3JsonLexer;
 import JsonCall, JsonValue;
 
 fragment L_WS        : [ \t\r\n]+ ;
-fragment L_BY_NAME   : '{' L_WS? '"name"' L_WS? ':' L_WS? ;
-fragment L_BY_ARGS   : '{' L_WS? ('"arguments"' | '"parameters"') L_WS? ':' L_WS? ;
+// '"type": "function",' may come first (Llama 3.2 writes it; llama.cpp's regex allows it): it is
+// part of the opener and says nothing more
+fragment L_TYPE_FN   : '"type"' L_WS? ':' L_WS? '"function"' L_WS? ',' L_WS? ;
+fragment L_BY_NAME   : '{' L_WS? L_TYPE_FN? '"name"' L_WS? ':' L_WS? ;
+fragment L_BY_ARGS   : '{' L_WS? L_TYPE_FN? ('"arguments"' | '"parameters"') L_WS? ':' L_WS? ;
 fragment L_TAG       : '<|python_tag|>' ;
 
 // ---- content ------------------------------------------------------------------------------

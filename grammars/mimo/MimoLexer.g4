@@ -18,8 +18,10 @@
 // </tool_call>. Reasoning is Qwen3's (QwenXmlThink, TaggedThink): <think>...</think>,
 // <tool_call> ends it; thinking is off by default (SGLang's mimo reasoning parser needs an
 // explicit enable_thinking) and with it on the output begins inside reasoning.
+// A function block written without <tool_call> is a call too (the shared QwenBareFunction
+// grammar, "callEnd": "implicit"), as the Qwen3 engine that vLLM runs for this format reads it.
 lexer grammar MimoLexer;
-import QwenXmlThink, JsonCall, JsonValue;
+import QwenXmlThink, JsonCall, JsonValue, QwenBareFunction;
 
 // ---- content (the openers come from QwenXmlThink) -----------------------------------------
 TEXT            : ~'<'+ ;

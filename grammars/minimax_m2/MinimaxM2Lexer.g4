@@ -11,7 +11,11 @@
 // schema, kept verbatim; they may contain '<', a prefix of </parameter> (held back, never leaked)
 // and even a literal </parameter>: a close tag only ends the value when the next <parameter or
 // </invoke> follows it (whitespace between), so the close token carries that look-ahead.
-// An <invoke> outside a block is content.
+// MiniMax also writes an <invoke> without the <minimax:tool_call> block around it (vLLM's engine
+// starts a call at <invoke name= in content; a live-MiniMax test elsewhere shows it): such an invoke
+// is a call of its own, from '<invoke name=' to its '</invoke>'. Prose that shows the tag
+// ('<invoke name="x"> and ...') is told apart by what follows the '>': an invoke goes on with a
+// newline or a tag, prose with other text on the same line (MM_INVOKE_LOOKALIKE, longer, is content).
 //
 // Reasoning (TaggedThink): the output begins inside reasoning and only </think> is emitted
 // (card 3.17, FORMATS.md 4): thinkingMode TT_LEAD, thinkingDefault true; everything before
@@ -31,6 +35,8 @@ MM_BLOCK_OPEN    : '<minimax:tool_call>' -> pushMode(MM_BLOCK_M) ;
 // the block's first call begins at the block marker, so that a malformed first call given back
 // as content (lenient mode) keeps the marker
 MM_FIRST_INVOKE  : '<minimax:tool_call>' MM_WS_F? '<invoke' -> pushMode(MM_BLOCK_M), pushMode(MM_IATTR_M) ;
+MM_BARE_INVOKE   : '<invoke' MM_WS_F MM_NAME_EQ -> pushMode(MM_INAME_M) ;
+MM_INVOKE_LOOKALIKE : '<invoke' MM_WS_F MM_NAME_EQ ~[<>\r\n]* '>' [ \t]* ~[<\r\n \t] ;
 
 // ---- inside a block: invokes and whitespace -------------------------------------------------
 mode MM_BLOCK_M;

@@ -17,8 +17,10 @@
 // QwenXmlTrimThink: thinking is on by default (the template opens <think>), so the output begins
 // inside reasoning; </think> or <tool_call> (the model may skip </think>) ends it; the whitespace
 // that ends reasoning is dropped, as vLLM and Ollama do; content after </think> is verbatim.
+// A function block written without <tool_call> is a call too (the shared QwenBareFunction
+// grammar, "callEnd": "implicit"), as the Qwen3 engine that vLLM runs for this format reads it.
 lexer grammar NemotronV3Lexer;
-import QwenXmlTrimThink;
+import QwenXmlTrimThink, QwenBareFunction;
 
 // ---- content (the openers come from QwenXmlTrimThink) ---------------------------------------
 TEXT            : ~'<'+ ;

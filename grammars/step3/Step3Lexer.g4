@@ -38,16 +38,30 @@ S3_THINK_CLOSE   : '</think>' -> popMode ;
 mode S3_SECTION_M;
 S3_SECTION_WS    : S3_WS_F ;
 S3_CALL_OPEN     : '<｜tool_call_begin｜>' -> pushMode(S3_HEAD_M) ;
+// a <｜tool_sep｜> between two calls (vLLM's parallel-call test writes one; a Rust Step-3 parser
+// reads it as a separator) separates nothing: skipped
+S3_SECTION_SEP   : '<｜tool_sep｜>' ;
 S3_SECTION_CLOSE : '<｜tool_calls_end｜>' -> popMode ;
 
 // ---- call head: function<｜tool_sep｜><steptml:invoke ---------------------------------------
+// Three heads are read: the template's 'function<｜tool_sep｜>' right before the invoke; the same
+// with the function's name and a newline after the separator ('function<｜tool_sep｜>NAME\n<steptml:invoke',
+// vLLM's test writes it; the name that counts is the invoke's); and no head at all, the invoke right
+// after <｜tool_call_begin｜> (vLLM's tests and its streaming parser, a Rust Step-3 parser).
 mode S3_HEAD_M;
 S3_HEAD_WS       : S3_WS_F ;
 S3_TYPE_SEP      : 'function' S3_WS_F? '<｜tool_sep｜>' -> mode(S3_INVOKE_M) ;
+S3_BARE_INVOKE   : '<steptml:invoke' -> mode(S3_IATTR_M) ;
 
 mode S3_INVOKE_M;
 S3_INVOKE_WS     : S3_WS_F ;
 S3_INVOKE_OPEN   : '<steptml:invoke' -> mode(S3_IATTR_M) ;
+S3_HEAD_NAME     : ~[<>"\u005C \t\r\n]+ -> mode(S3_INVOKE2_M) ;
+
+// after the head's name: whitespace, then the invoke
+mode S3_INVOKE2_M;
+S3_INVOKE2_WS    : S3_WS_F ;
+S3_INVOKE2_OPEN  : '<steptml:invoke' -> mode(S3_IATTR_M) ;
 
 // ---- invoke attributes: name="NAME" ---------------------------------------------------------
 mode S3_IATTR_M;

@@ -17,8 +17,10 @@
 // <tool_call> (vLLM's engine; SGLang's R1-style reasoning parser does not know the opener). The
 // model closes with "\n</think>": the whitespace that ends reasoning is dropped (vLLM's
 // test_step3p5.py), content after </think> is verbatim.
+// A function block written without <tool_call> is a call too (the shared QwenBareFunction
+// grammar, "callEnd": "implicit"), as the Qwen3 engine that vLLM runs for this format reads it.
 lexer grammar Step3p5Lexer;
-import QwenXmlTrimThink;
+import QwenXmlTrimThink, QwenBareFunction;
 
 // ---- content (the openers come from QwenXmlTrimThink) ---------------------------------------
 TEXT            : ~'<'+ ;
