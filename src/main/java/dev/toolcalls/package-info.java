@@ -2,9 +2,9 @@
  * toolcalls: LLM output text to structured tool calls, in one piece and while streaming.
  *
  * <pre>{@code
- * Format hermes = Formats.get("hermes");                      // by name or alias; thread-safe
- * ChatMessage m = hermes.parse(text, Tools.parse(toolsJson));  // batch
- * StreamParser s = hermes.newStream(tools);                    // one per response
+ * Format format = Formats.get(name);                          // by name or alias; thread-safe
+ * ChatMessage m = format.parse(text, Tools.parse(toolsJson));  // batch
+ * StreamParser s = format.newStream(tools);                    // one per response
  * for (String chunk : chunks) for (DeltaMessage d : s.feed(chunk)) send(d.toJson());
  * for (DeltaMessage d : s.finish()) send(d.toJson());
  * }</pre>

@@ -22,7 +22,7 @@ import dev.toolcalls.internal.lex.Role;
  * <li><b>raw values</b> ({@code arg.value}, XML-style parameters): typed by the tool schema (see
  *     {@link SchemaTypes}). A value that can only be a string streams JSON-escaped as it arrives;
  *     any other is held until it ends, then converted and written.</li>
- * <li><b>literals</b> ({@code lit.*}, call syntax such as Python keyword arguments or Gemma's
+ * <li><b>literals</b> ({@code lit.*}, call syntax such as Python keyword arguments or a model's own
  *     custom syntax): already typed by how they are written, transliterated to JSON token by
  *     token as they arrive ({@code True} to {@code true}, {@code (1,)} to {@code [1]}, a trailing
  *     comma dropped, Python escapes decoded).</li>

@@ -18,7 +18,7 @@ import dev.toolcalls.internal.json.Json;
  * of the role files of shared grammars, {@code grammars/imports/<Grammar>.json}, which hold only
  * {@code roles} and {@code streamable}.
  *
- * @param lexer         the lexer grammar's name, e.g. {@code HermesLexer}
+ * @param lexer         the lexer grammar's name, e.g. {@code MyModelLexer}
  * @param include       role files of imported grammars whose roles and streamable tokens this format takes over
  * @param ids           template of generated ids, e.g. {@code call_{random:24}} (= {@code openai}, the default); see {@link IdTemplate}
  * @param idPattern     regex a model-written id must match to be kept (default: any non-empty id is kept)
