@@ -197,16 +197,17 @@ public final class StreamParser {
         int at = lexer.position();
         boolean ranOut = lexer.stuckAt() >= lexer.end();
         if (calls.isOpen()) {
+            String in = " (in " + lexer.modePath() + ")";
             if (fallBackToContent()) { lexer.restartAt(at); return; }
             if (ranOut) fail(ToolCallParseException.Kind.UNTERMINATED_CALL, calls.beginOffset(),
-                    "the call that began at offset " + calls.beginOffset() + " is still open at the end of the output");
-            fail(ToolCallParseException.Kind.UNEXPECTED_TEXT, lexer.stuckAt(), "the format does not allow this text inside a call");
+                    "the call that began at offset " + calls.beginOffset() + " is still open at the end of the output" + in);
+            fail(ToolCallParseException.Kind.UNEXPECTED_TEXT, lexer.stuckAt(), "the format does not allow this text inside a call" + in);
         }
         // inside a structure of the format (a calls section, a channel header...) text it does not
         // allow is an error, unless lenient; in the default mode, or cut short by the end of the
         // output, nothing is dropped: what no rule takes is content
         if (!ranOut && !lexer.inDefaultMode() && !options.lenient())
-            fail(ToolCallParseException.Kind.UNEXPECTED_TEXT, lexer.stuckAt(), "the format does not allow this text here");
+            fail(ToolCallParseException.Kind.UNEXPECTED_TEXT, lexer.stuckAt(), "the format does not allow this text here (in " + lexer.modePath() + ")");
         content.add(lexer.skipOne());
     }
 
