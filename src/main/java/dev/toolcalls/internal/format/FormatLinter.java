@@ -86,6 +86,13 @@ public final class FormatLinter {
 
         int thinking = file.thinkingMode() == null ? -1 : Arrays.asList(modes).indexOf(file.thinkingMode());
         BitSet[] reach = analysis.reachable(thinking);
+        // a mode that cannot be left because the mode it switches to cannot is not the culprit: report where the trap is
+        BitSet trappedPushed = new BitSet(), trappedBase = new BitSet();
+        for (int m = 1; m < analysis.modes(); m++) {
+            if (reach[1].get(m) && !analysis.canPop(m)) trappedPushed.set(m);
+            else if (reach[0].get(m) && !analysis.canReturn(m)) trappedBase.set(m);
+        }
+        BitSet culpritsPushed = culprits(analysis, trappedPushed), culpritsBase = culprits(analysis, trappedBase);
         for (int m = 1; m < analysis.modes(); m++) {
             String where = grammar.mode(modes[m]);
             if (!reach[0].get(m) && !reach[1].get(m)) {
@@ -93,10 +100,10 @@ public final class FormatLinter {
                 if (!grammar.ownMode(modes[m])) continue;
                 out.add(where + ": " + format + ": mode " + modes[m] + " is never entered: no rule that can match switches or pushes to it"
                         + "; fix: enter it with -> pushMode(" + modes[m] + ") (or mode(...)) on the rule that starts it, or remove it");
-            } else if (reach[1].get(m) && !analysis.canPop(m)) {
+            } else if (culpritsPushed.get(m)) {
                 out.add(where + ": " + format + ": mode " + modes[m] + " can never be left: once pushed, no sequence of its tokens pops it, so "
                         + "everything after it is lexed in " + modes[m] + "; fix: end it with a rule doing -> popMode (e.g. its close tag)");
-            } else if (reach[0].get(m) && !analysis.canReturn(m)) {
+            } else if (culpritsBase.get(m)) {
                 out.add(where + ": " + format + ": mode " + modes[m] + " can never be left: no sequence of its tokens gets back to DEFAULT_MODE"
                         + "; fix: end it with a rule doing -> mode(DEFAULT_MODE), or enter it with pushMode and leave with popMode");
             }
@@ -137,6 +144,24 @@ public final class FormatLinter {
                 }
             }
         }
+    }
+
+    /** Trapped modes that do not merely switch to another trapped mode; all of them when they only switch among themselves. */
+    private static BitSet culprits(LexerAnalysis analysis, BitSet trapped) {
+        BitSet out = new BitSet();
+        for (int m = trapped.nextSetBit(0); m >= 0; m = trapped.nextSetBit(m + 1)) {
+            boolean passesOn = false;
+            for (int r : analysis.model.rulesOfMode(m)) {
+                if (!analysis.canWin(r)) continue;
+                for (List<LexerAnalysis.Command> seq : analysis.commands(r)) {
+                    List<Integer> after = LexerAnalysis.apply(seq, m);
+                    if (after == null) continue;
+                    for (int x : after) if (x != m && trapped.get(x)) passesOn = true;
+                }
+            }
+            if (!passesOn) out.set(m);
+        }
+        return out.isEmpty() ? (BitSet) trapped.clone() : out;
     }
 
     private static void lintCases(FormatSource source, Path cases, String format, List<String> out) {
