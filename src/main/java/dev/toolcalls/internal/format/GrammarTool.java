@@ -15,35 +15,11 @@ import org.antlr.v4.tool.LexerGrammar;
 /**
  * The ANTLR tool, when it is on the class path: turns a lexer grammar file into the interpreter data
  * the runtime reads ({@link dev.toolcalls.internal.lex.LexerData}). The only class that touches the
- * tool, so the library runs without it; callers ask {@link #available()} first.
+ * tool, so the library runs without it: nothing may load this class unless {@link GrammarErrors#TOOL_AVAILABLE}
+ * (verifying it loads the tool's classes).
  */
 final class GrammarTool {
     private GrammarTool() { }
-
-    private static final boolean AVAILABLE = probe();
-
-    private static boolean probe() {
-        try {
-            Class<?> tool = Class.forName("org.antlr.v4.Tool", false, GrammarTool.class.getClassLoader());
-            // on the module path the tool must be a module this one reads (requires static: only when resolved)
-            return GrammarTool.class.getModule().canRead(tool.getModule());
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
-    }
-
-    /** Whether the ANTLR tool can be used here. */
-    static boolean available() { return AVAILABLE; }
-
-    /** The grammar has errors: each message says file:line:column and what. */
-    static final class GrammarErrors extends Exception {
-        final List<String> messages;
-
-        GrammarErrors(List<String> messages) {
-            super(String.join("; ", messages));
-            this.messages = List.copyOf(messages);
-        }
-    }
 
     /**
      * The interpreter data of a lexer grammar. Warnings count as errors, as in the build.
