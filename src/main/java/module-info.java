@@ -11,10 +11,6 @@ module dev.toolcalls {
     requires com.google.gson;
     requires static info.picocli;
     requires static jdk.httpserver;
-    // the ANTLR tool (and the template engine its messages use), optional: format folders are read from their
-    // .g4 when it is present, from the tool's .interp output with the runtime alone otherwise
-    requires static antlr4;
-    requires static ST4;
 
     exports dev.toolcalls;
     exports dev.toolcalls.protocol;

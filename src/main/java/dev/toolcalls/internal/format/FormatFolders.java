@@ -50,7 +50,7 @@ public final class FormatFolders {
      * @return the files written (an unchanged one is not rewritten)
      */
     public static List<Path> writeInterp(Path dir) {
-        if (!GrammarErrors.TOOL_AVAILABLE) throw new IllegalStateException("writing .interp files needs the ANTLR tool (org.antlr:antlr4) on the class path");
+        if (!GrammarTool.available()) throw new IllegalStateException("writing .interp files needs the ANTLR tool (org.antlr:antlr4) on the class path");
         List<Path> folders = folders(dir);
         boolean single = folders.size() == 1 && folders.get(0).equals(dir);
         List<Path> written = new ArrayList<>();
@@ -62,7 +62,7 @@ public final class FormatFolders {
                     String interp;
                     try {
                         interp = GrammarTool.interp(g4, f -> importFile(f, folder, importDirs), f -> f);
-                    } catch (GrammarErrors e) {
+                    } catch (GrammarTool.GrammarErrors e) {
                         continue;
                     }
                     Path target = g4.resolveSibling(lexer + ".interp");
@@ -178,12 +178,12 @@ public final class FormatFolders {
         java.util.function.Supplier<GrammarText> text = () -> grammarText(grammarFile, importFile);
 
         Function<CharStream, ? extends Lexer> factory;
-        if (g4 != null && GrammarErrors.TOOL_AVAILABLE) {
+        if (g4 != null && GrammarTool.available()) {
             try {
                 LexerData data = LexerData.parse(GrammarTool.interp(g4, f -> importFile.apply(f),
                         f -> BundledSources.bundledImportName(f).orElse(f)), lexer, g4.toString());
                 factory = data::newLexer;
-            } catch (GrammarErrors e) {
+            } catch (GrammarTool.GrammarErrors e) {
                 return FormatSource.broken(name, jsonPath, file, text, e.messages);
             }
         } else if (interp != null) {
