@@ -103,7 +103,7 @@ public final class StreamParser {
                 if (calls.isOpen() && !fallBackToContent()) {
                     int at = calls.beginOffset();
                     fail(ToolCallParseException.Kind.UNTERMINATED_CALL, at,
-                            "the call that began at offset " + at + " is still open at the end of the output");
+                            "the call that began at offset " + at + " is still open at the end of the output (in " + lexer.modePath() + ")");
                 }
             }
             return out.drain();
@@ -129,7 +129,7 @@ public final class StreamParser {
                 // the output stops inside a name, id or key: the call never got it whole
                 if (fallBackToContent()) continue;
                 fail(ToolCallParseException.Kind.UNTERMINATED_CALL, calls.beginOffset(),
-                        "the output ends inside the call that began at offset " + calls.beginOffset());
+                        "the output ends inside the call that began at offset " + calls.beginOffset() + " (in " + lexer.modePath() + ")");
             }
             try {
                 dispatch(role, text);
