@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * repository (grammar, format file and ten cases) used through {@code --format-dir} by parse,
  * parse --stream, test, check and serve, from a {@code formats/} folder next to the jar, and
  * through the API, with the ANTLR tool on the class path (from the .g4) and without it (from the
- * .interp that {@code check --write-interp} wrote). No Java written for the format, no build.
+ * .interp that {@code check --write-interp} wrote), on the class path and the module path. No Java
+ * written for the format, no build.
  */
 class RuntimeFormatIT {
     static final Path FIXTURE = Path.of("src/test/resources/runtime-formats");
@@ -170,8 +171,24 @@ class RuntimeFormatIT {
         assertTrue(g4.out().contains("tool true") && g4.out().contains("problems []") && g4.out().contains("same true"), g4.out());
         assertEquals(interp.out().replaceAll("(?m)^(tool|loaded).*$", ""), g4.out().replaceAll("(?m)^(tool|loaded).*$", ""));
 
+        // the same on the module path, with the runtime alone: a named module reads the interpreter data
+        Path mod = dir.resolve("mod/src/consumer");
+        Files.createDirectories(mod.resolve("app"));
+        Files.writeString(mod.resolve("module-info.java"), "module consumer { requires dev.toolcalls; }\n");
+        Files.writeString(mod.resolve("app/Main.java"), Files.readString(src.resolve("Main.java")));
+        Result write = cli(dir, "check", "--format-dir", "formats", "--write-interp");
+        assertEquals(0, write.code(), write.out());
+        Result modJavac = run(dir, LibraryArtifactIT.jdkTool("javac"), "-d", "mod/out", "--module-path", runtimeOnly, "--module-source-path", "mod/src",
+                "-m", "consumer");
+        assertEquals(0, modJavac.code(), modJavac.out());
+        Result onModulePath = run(dir, LibraryArtifactIT.jdkTool("java"), "--module-path", runtimeOnly + sep + "mod/out", "-m", "consumer/app.Main", "formats");
+        assertEquals(0, onModulePath.code(), onModulePath.out());
+        assertEquals(interp.out().replaceAll("(?m)^loaded.*$", ""), onModulePath.out().replaceAll("(?m)^loaded.*$", ""));
+        Files.delete(dir.resolve("formats/acme/AcmeLexer.interp"));
+
         // without the tool, a .g4 alone is a clear problem, not a crash
         Result missing = run(dir, LibraryArtifactIT.jdkTool("java"), "-cp", runtimeOnly + sep + "app/out", "app.Main", "formats");
-        assertTrue(missing.code() != 0 && missing.out().contains("needs the ANTLR tool (org.antlr:antlr4) on the class path"), missing.out());
+        assertTrue(missing.code() != 0 && missing.out().contains("needs the ANTLR tool (org.antlr:antlr4) on the class path")
+                && missing.out().contains("--write-interp"), missing.out());
     }
 }

@@ -201,8 +201,8 @@ public final class FormatFolders {
             }
         } else if (g4 != null) {
             return FormatSource.broken(name, jsonPath, file, text, List.of(g4 + ": reading a grammar needs the ANTLR tool (org.antlr:antlr4) on the "
-                    + "class path, or the interpreter data it writes beside the grammar: java -cp toolcalls.jar org.antlr.v4.Tool "
-                    + g4 + " (writes " + lexer + ".interp)"));
+                    + "class path, or the interpreter data it writes beside the grammar: java -jar toolcalls.jar check --format-dir "
+                    + (parent != null ? parent : folder) + " --write-interp (writes " + lexer + ".interp)"));
         } else {
             Map<String, Function<CharStream, Lexer>> bundled = BundledSources.lexers();
             if (!bundled.containsKey(lexer))
