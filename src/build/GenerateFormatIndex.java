@@ -18,7 +18,12 @@ import com.google.gson.JsonParser;
  * loading classes by name, so it works the same on the class path, the module path, in shaded or
  * nested jars, jlink and native images.
  *
- * <p>Usage: {@code java -cp gson.jar src/build/GenerateFormatIndex.java GRAMMARS OUT_DIR VERSION}
+ * <p>Usage: {@code java -cp gson.jar src/build/GenerateFormatIndex.java GRAMMARS OUT_DIR VERSION [CLASSES GENERATED_LEXERS]}
+ *
+ * <p>With CLASSES and GENERATED_LEXERS (the build's output folder and the ANTLR plugin's output),
+ * it also removes what earlier builds left there for grammars that no longer exist: generated
+ * lexer sources, their compiled classes and copied grammar sources. A deleted grammar is then gone
+ * from the next build without {@code mvn clean}.
  */
 public final class GenerateFormatIndex {
     public static void main(String[] args) throws IOException {
@@ -64,11 +69,15 @@ public final class GenerateFormatIndex {
             lexers.append("            case ").append(lit(name)).append(": return new ").append(lexer).append("(input);\n");
         }
         StringBuilder imports = new StringBuilder();
+        List<String> importGrammars = new ArrayList<>();
         Path importDir = grammars.resolve("imports");
         if (Files.isDirectory(importDir)) {
             try (Stream<Path> s = Files.list(importDir)) {
-                for (Path p : s.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
-                    String n = p.getFileName().toString().replaceFirst("\\.json$", "");
+                for (Path p : s.sorted().toList()) {
+                    String file = p.getFileName().toString();
+                    if (file.endsWith(".g4")) importGrammars.add(lit(file.replaceFirst("\\.g4$", "")));
+                    if (!file.endsWith(".json")) continue;
+                    String n = file.replaceFirst("\\.json$", "");
                     imports.append("            case ").append(lit(n)).append(": return ").append(lit(Files.readString(p, StandardCharsets.UTF_8))).append(";\n");
                 }
             }
@@ -107,6 +116,10 @@ public final class GenerateFormatIndex {
                 + "        Factory(String format) { this.format = format; }\n\n"
                 + "        @Override public Lexer apply(CharStream input) { return (Lexer) lexer(format, input); }\n"
                 + "    }\n\n"
+                + "    /** The shared grammars of grammars/imports, by name (their sources are resources under META-INF/toolcalls/grammars/imports). */\n"
+                + "    public static List<String> importGrammars() {\n"
+                + "        return List.of(" + String.join(", ", importGrammars) + ");\n"
+                + "    }\n\n"
                 + "    /** The role file of a shared grammar in grammars/imports, or null. */\n"
                 + "    public static String importRoles(String grammar) {\n"
                 + "        switch (grammar) {\n" + imports
@@ -117,6 +130,81 @@ public final class GenerateFormatIndex {
         Path out = outDir.resolve("dev/toolcalls/internal/grammar/BundledFormats.java");
         Files.createDirectories(out.getParent());
         if (!Files.exists(out) || !Files.readString(out, StandardCharsets.UTF_8).equals(src)) Files.writeString(out, src, StandardCharsets.UTF_8);
+        if (args.length >= 5) removeStale(grammars, folders, Path.of(args[3]), Path.of(args[4]));
+    }
+
+    /**
+     * Removes what an earlier build made from grammars that are gone: the ANTLR plugin's output
+     * folder of a deleted format, generated lexers and token files of grammars that no longer exist,
+     * their compiled classes, and grammar sources copied as resources.
+     */
+    static void removeStale(Path grammars, List<Path> folders, Path classes, Path generated) throws IOException {
+        java.util.Set<String> grammarNames = new java.util.HashSet<>();
+        java.util.Set<String> folderNames = new java.util.HashSet<>();
+        for (Path folder : folders) {
+            folderNames.add(folder.getFileName().toString());
+            try (Stream<Path> s = Files.list(folder)) {
+                s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".g4")).forEach(n -> grammarNames.add(n.replaceFirst("\\.g4$", "")));
+            }
+        }
+        java.util.Set<String> importNames = new java.util.HashSet<>();
+        Path importDir = grammars.resolve("imports");
+        if (Files.isDirectory(importDir)) {
+            try (Stream<Path> s = Files.list(importDir)) {
+                s.map(p -> p.getFileName().toString()).forEach(importNames::add);
+            }
+        }
+        // the plugin mirrors grammars/: one folder per format, token files at the top
+        if (Files.isDirectory(generated)) {
+            try (Stream<Path> s = Files.list(generated)) {
+                for (Path p : s.toList()) {
+                    String n = p.getFileName().toString();
+                    if (Files.isDirectory(p)) {
+                        if (!folderNames.contains(n) && !n.equals("imports") && !n.equals("dev")) deleteTree(p);
+                        else if (folderNames.contains(n)) removeFilesOfGone(p, grammarNames);
+                    } else if (n.endsWith(".tokens") && !grammarNames.contains(base(n)) && !importNames.contains(base(n) + ".g4")) {
+                        Files.delete(p);
+                    }
+                }
+            }
+        }
+        Path lexerClasses = classes.resolve("dev/toolcalls/internal/grammar");
+        if (Files.isDirectory(lexerClasses)) {
+            try (Stream<Path> s = Files.list(lexerClasses)) {
+                for (Path p : s.toList()) {
+                    String n = p.getFileName().toString();
+                    String outer = base(n).replaceFirst("\\$.*", "");
+                    if (n.endsWith(".class") && !outer.equals("BundledFormats") && !grammarNames.contains(outer)) Files.delete(p);
+                }
+            }
+        }
+        Path copied = classes.resolve("META-INF/toolcalls/grammars");
+        if (Files.isDirectory(copied)) {
+            try (Stream<Path> s = Files.walk(copied)) {
+                for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Path source = grammars.resolve(copied.relativize(p).toString());
+                    if (!p.equals(copied) && !Files.exists(source)) deleteTree(p);
+                }
+            }
+        }
+    }
+
+    private static void removeFilesOfGone(Path folder, java.util.Set<String> grammarNames) throws IOException {
+        try (Stream<Path> s = Files.list(folder)) {
+            for (Path p : s.toList()) if (Files.isRegularFile(p) && !grammarNames.contains(base(p.getFileName().toString()))) Files.delete(p);
+        }
+    }
+
+    private static String base(String fileName) {
+        int dot = fileName.lastIndexOf('.');
+        return dot < 0 ? fileName : fileName.substring(0, dot);
+    }
+
+    private static void deleteTree(Path p) throws IOException {
+        if (!Files.exists(p)) return;
+        try (Stream<Path> s = Files.walk(p)) {
+            for (Path q : s.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(q);
+        }
     }
 
     private static String str(JsonObject o, String key) {

@@ -2,9 +2,13 @@ package dev.toolcalls;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 import dev.toolcalls.internal.format.CompiledFormat;
+import dev.toolcalls.internal.format.FormatAccess;
+import dev.toolcalls.internal.format.FormatFile;
+import dev.toolcalls.internal.format.FormatSource;
 
 /**
  * One model convention: a lexer grammar and its format file. Immutable and safe to share across
@@ -17,18 +21,64 @@ import dev.toolcalls.internal.format.CompiledFormat;
  * }</pre>
  */
 public final class Format {
+    static {
+        FormatAccess.install(Format::parts, Format::compiled);
+    }
+
     private final String name;
     private final List<String> aliases;
     private final String description;
-    private final Supplier<CompiledFormat> source;
+    private final String origin;
+    private final Supplier<FormatSource> source;
+    private volatile FormatSource read;
     private volatile CompiledFormat compiled;
-    private volatile RuntimeException failure;
+    private volatile FormatException failure;
+    private boolean fromFolder;
 
-    Format(String name, List<String> aliases, String description, Supplier<CompiledFormat> source) {
+    /**
+     * @param origin where it came from, for messages: its format file's path, or the provider
+     * @param source what it is made of, read on first use
+     */
+    Format(String name, List<String> aliases, String description, String origin, Supplier<FormatSource> source) {
         this.name = name;
         this.aliases = List.copyOf(aliases);
         this.description = description;
+        this.origin = origin;
         this.source = source;
+    }
+
+    /** A format read from a folder at run time: built at once, so its problems are known at once. */
+    static Format fromFolder(String name, List<String> aliases, String description, String origin, FormatSource source) {
+        Format f = new Format(name, aliases, description, origin, () -> source);
+        f.fromFolder = true;
+        f.problem();
+        return f;
+    }
+
+    boolean loadedAtRunTime() { return fromFolder; }
+
+    /** A format already built. */
+    static Format built(String origin, FormatSource source, CompiledFormat c) {
+        FormatFile file = c.file();
+        Format f = new Format(file.name(), file.aliases(), file.description(), origin, () -> source);
+        f.compiled = c;
+        return f;
+    }
+
+    /** The same format, disabled: every use throws {@code why}. */
+    Format disabled(FormatException why) {
+        Format f = new Format(name, aliases, description, origin, source);
+        f.fromFolder = fromFolder;
+        f.failure = why;
+        return f;
+    }
+
+    /** The same format, from another origin (a provider's formats are named after it). */
+    Format from(String otherOrigin) {
+        Format f = new Format(name, aliases, description, otherOrigin, this::parts);
+        f.compiled = compiled;
+        f.failure = failure;
+        return f;
     }
 
     public String name() { return name; }
@@ -37,18 +87,46 @@ public final class Format {
 
     public String description() { return description; }
 
+    /**
+     * Where this format came from: the path of its format file ({@code grammars/hermes/hermes.json (bundled)}
+     * for a bundled one, the file under a loaded folder otherwise), or the provider that made it.
+     */
+    public String source() { return origin; }
+
+    /**
+     * Why this format cannot be used, if it cannot: its format file or grammar is broken, or its
+     * name is taken by another format. Builds the format if it was not built yet.
+     */
+    public Optional<FormatException> problem() {
+        try {
+            compiled();
+            return Optional.empty();
+        } catch (FormatException e) {
+            return Optional.of(e);
+        }
+    }
+
+    private FormatSource parts() {
+        FormatSource s = read;
+        if (s == null) read = s = source.get();
+        return s;
+    }
+
     /** Builds the lexer model on first use; a format that cannot be built fails the same way every time. */
     CompiledFormat compiled() {
         CompiledFormat c = compiled;
         if (c != null) return c;
         synchronized (this) {
             if (compiled != null) return compiled;
-            if (failure != null) throw new FormatException(failure.getMessage(), failure);
+            if (failure != null) throw failure;
             try {
-                compiled = source.get();
-            } catch (RuntimeException e) {
+                compiled = parts().compile();
+            } catch (FormatException e) {
                 failure = e;
-                throw e instanceof FormatException ? e : new FormatException(e.getMessage(), e);
+                throw e;
+            } catch (RuntimeException e) {
+                failure = new FormatException(e.getMessage(), e);
+                throw failure;
             }
             return compiled;
         }

@@ -1,95 +1,68 @@
 package dev.toolcalls;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.Lexer;
 
 import dev.toolcalls.internal.format.BundledFormat;
+import dev.toolcalls.internal.format.BundledSources;
 import dev.toolcalls.internal.format.CompiledFormat;
 import dev.toolcalls.internal.format.FormatFile;
+import dev.toolcalls.internal.format.FormatFolders;
+import dev.toolcalls.internal.format.FormatSource;
+import dev.toolcalls.internal.format.GrammarText;
 import dev.toolcalls.internal.grammar.BundledFormats;
 
 /**
- * The registry of formats, by name and alias (case-insensitive).
+ * The registry of formats, by name and alias (case-insensitive), for the whole process.
  *
  * <p>Bundled formats come from an index generated at build time from {@code grammars/} (no jar
  * scanning, no class loading by name), so the registry works the same on the class path, the
  * module path, in shaded or nested jars and in jlink or native images. Each bundled format builds
  * its lexer on first use. More formats come from {@link FormatProvider}s found with
- * {@link ServiceLoader}.
+ * {@link ServiceLoader}, and from format folders read at run time ({@link #register(Path)}): a
+ * grammar and a format file, no Java and no build.
  *
  * <pre>{@code
  * Format f = Formats.get(nameOrAlias);
  * for (Format each : Formats.all()) System.out.println(each.name() + " " + each.aliases());
+ * Formats.register(Path.of("formats"));                    // formats/acme/AcmeLexer.g4 + acme.json
+ * Format acme = Formats.get("acme");
  * }</pre>
+ *
+ * <p>A broken format disables only itself (see {@link FormatRegistry}); {@link #problems()} says
+ * what went wrong.
  */
 public final class Formats {
     private Formats() { }
 
-    private static final class Registry {
-        static final Registry INSTANCE;
-        static final RuntimeException FAILURE;
+    private static volatile FormatRegistry registry;
 
-        static {
-            Registry r = null;
-            RuntimeException failure = null;
-            try {
-                r = new Registry();
-            } catch (RuntimeException e) {
-                failure = e;
+    /** The registry this class answers from: the standard one, plus the folders registered so far. */
+    public static FormatRegistry registry() {
+        FormatRegistry r = registry;
+        if (r == null) {
+            synchronized (Formats.class) {
+                if (registry == null) registry = FormatRegistry.standard();
+                r = registry;
             }
-            INSTANCE = r;
-            FAILURE = failure;
         }
-
-        static Registry get() {
-            if (FAILURE != null) throw new FormatException("the format registry could not load: " + FAILURE.getMessage(), FAILURE);
-            return INSTANCE;
-        }
-
-        final List<Format> formats;
-        final Map<String, Format> byName = new LinkedHashMap<>();
-
-        Registry() {
-            List<Format> found = new ArrayList<>();
-            for (BundledFormat b : BundledFormats.all()) found.add(bundled(b));
-            for (FormatProvider p : ServiceLoader.load(FormatProvider.class, Formats.class.getClassLoader())) found.addAll(p.formats());
-            found.sort(Comparator.comparing(Format::name));
-            for (Format f : found) {
-                for (String key : names(f)) {
-                    Format clash = byName.putIfAbsent(key, f);
-                    if (clash != null && clash != f)
-                        throw new FormatException("format name '" + key + "' is used by both " + clash.name() + " and " + f.name());
-                }
-            }
-            formats = Collections.unmodifiableList(found);
-        }
-
-        private static List<String> names(Format f) {
-            List<String> n = new ArrayList<>();
-            n.add(f.name().toLowerCase(Locale.ROOT));
-            for (String a : f.aliases()) n.add(a.toLowerCase(Locale.ROOT));
-            return n;
-        }
+        return r;
     }
 
-    private static Format bundled(BundledFormat b) {
-        return new Format(b.name(), b.aliases(), b.description(), () -> CompiledFormat.compile(
-                FormatFile.parse(b.formatFile(), "grammars/" + b.name() + "/" + b.name() + ".json"), b.lexer(), include -> {
-                    String roles = BundledFormats.importRoles(include);
-                    return roles == null ? null : FormatFile.parse(roles, "grammars/imports/" + include + ".json");
-                }));
+    static List<Format> bundled() {
+        List<Format> out = new ArrayList<>();
+        for (BundledFormat b : BundledFormats.all()) {
+            String origin = "grammars/" + b.name() + "/" + b.name() + ".json (bundled)";
+            out.add(new Format(b.name(), b.aliases(), b.description(), origin, () -> BundledSources.of(b)));
+        }
+        return out;
     }
 
     /**
@@ -98,24 +71,58 @@ public final class Formats {
      * @throws IllegalArgumentException when no format has this name
      * @throws FormatException when the format cannot be built (its message says why)
      */
-    public static Format get(String name) {
-        return find(name).orElseThrow(() -> new IllegalArgumentException(
-                "unknown format '" + name + "'; known formats: " + all().stream().map(Format::name).collect(Collectors.joining(", "))));
-    }
+    public static Format get(String name) { return registry().get(name); }
 
     /**
      * The format with this name or alias, built and checked, if there is one.
      *
      * @throws FormatException when the format cannot be built (its message says why)
      */
-    public static Optional<Format> find(String name) {
-        Format f = Registry.get().byName.get(name.toLowerCase(Locale.ROOT));
-        if (f != null) f.compiled();
-        return Optional.ofNullable(f);
-    }
+    public static Optional<Format> find(String name) { return registry().find(name); }
 
     /** Every registered format, by name; listing them builds none. */
-    public static List<Format> all() { return Registry.get().formats; }
+    public static List<Format> all() { return registry().all(); }
+
+    /** What went wrong while registering formats (see {@link FormatRegistry#problems()}). */
+    public static List<FormatException> problems() { return registry().problems(); }
+
+    /**
+     * Reads the formats of a folder at run time, without registering them:
+     * <pre>
+     * DIR/acme/AcmeLexer.g4     the lexer grammar
+     * DIR/acme/acme.json        the format file (name, aliases, lexer, roles, ...)
+     * DIR/imports/              optional: shared grammars (the bundled ones are always available)
+     * </pre>
+     * or {@code DIR} itself is one format folder ({@code DIR/acme.json}). A grammar is read from its
+     * {@code .g4} when the ANTLR tool ({@code org.antlr:antlr4}) is on the class path, otherwise from
+     * the {@code AcmeLexer.interp} file the tool writes beside it, with the runtime alone; a format
+     * file may also name the lexer of a bundled format. The formats are built at once and behave
+     * exactly like bundled ones. A folder that cannot be read gives a format whose use throws a
+     * {@link FormatException} naming the file ({@link Format#problem()}); the others are not affected.
+     *
+     * @throws IllegalArgumentException when {@code dir} is not a folder or holds no format folder
+     */
+    public static List<Format> load(Path dir) {
+        List<Format> out = new ArrayList<>();
+        for (FormatSource s : FormatFolders.load(dir)) {
+            FormatFile f = s.file();
+            out.add(Format.fromFolder(s.name(), f == null ? List.of() : f.aliases(), f == null ? "" : f.description(), s.formatFile(), s));
+        }
+        return out;
+    }
+
+    /**
+     * Reads the formats of a folder ({@link #load(Path)}) and registers them beside the others, so
+     * that {@link #get} finds them. A name already taken disables the newcomer, not the holder;
+     * registering the same folder again does nothing.
+     *
+     * @return the registry now in use
+     * @throws IllegalArgumentException when {@code dir} is not a folder or holds no format folder
+     */
+    public static synchronized FormatRegistry register(Path dir) {
+        registry = registry().withFolder(dir);
+        return registry;
+    }
 
     /**
      * A format from its parts, checked at once: the text of its format file, a factory of its
@@ -126,19 +133,20 @@ public final class Formats {
      * @throws FormatException naming the format and what is wrong with it
      */
     public static Format define(String formatFile, Function<CharStream, ? extends Lexer> lexer, Function<String, String> includes) {
+        FormatSource source;
         CompiledFormat c;
         try {
             FormatFile file = FormatFile.parse(formatFile, "format file");
-            c = CompiledFormat.compile(file, lexer, include -> {
+            source = new FormatSource(file.name(), null, file, lexer, include -> {
                 String roles = includes.apply(include);
                 return roles == null ? null : FormatFile.parse(roles, "role file " + include);
-            });
+            }, () -> GrammarText.fileOnly("(grammar of format " + file.name() + ")"), List.of());
+            c = source.compile();
         } catch (FormatException e) {
             throw e;
         } catch (IllegalArgumentException e) {
             throw new FormatException(e.getMessage(), e);
         }
-        FormatFile f = c.file();
-        return new Format(f.name(), f.aliases(), f.description(), () -> c);
+        return Format.built("format file of " + c.file().name(), source, c);
     }
 }

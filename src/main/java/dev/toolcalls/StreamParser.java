@@ -160,7 +160,7 @@ public final class StreamParser {
                 if (calls.isOpen() && !recoverCutCall() && !fallBackToContent()) {
                     int at = calls.beginOffset();
                     fail(ToolCallParseException.Kind.UNTERMINATED_CALL, at,
-                            "the call that began at offset " + at + " is still open at the end of the output");
+                            "the call that began at offset " + at + " is still open at the end of the output (in " + lexer.modePath() + ")");
                 }
             }
             return out.drain();
@@ -189,7 +189,7 @@ public final class StreamParser {
                 // the output stops inside a name, id or key: the call never got it whole
                 if (fallBackToContent()) continue;
                 fail(ToolCallParseException.Kind.UNTERMINATED_CALL, calls.beginOffset(),
-                        "the output ends inside the call that began at offset " + calls.beginOffset());
+                        "the output ends inside the call that began at offset " + calls.beginOffset() + " (in " + lexer.modePath() + ")");
             }
             try {
                 dispatch(role, text);
@@ -264,16 +264,17 @@ public final class StreamParser {
         boolean ranOut = lexer.stuckAt() >= lexer.end();
         if (calls.isOpen()) {
             if (ranOut && recoverCutCall()) { lexer.restartAt(lexer.end()); return; } // the rest was its cut end marker
+            String in = " (in " + lexer.modePath() + ")";
             if (fallBackToContent()) { lexer.restartAt(at); return; }
             if (ranOut) fail(ToolCallParseException.Kind.UNTERMINATED_CALL, calls.beginOffset(),
-                    "the call that began at offset " + calls.beginOffset() + " is still open at the end of the output");
-            fail(ToolCallParseException.Kind.UNEXPECTED_TEXT, lexer.stuckAt(), "the format does not allow this text inside a call");
+                    "the call that began at offset " + calls.beginOffset() + " is still open at the end of the output" + in);
+            fail(ToolCallParseException.Kind.UNEXPECTED_TEXT, lexer.stuckAt(), "the format does not allow this text inside a call" + in);
         }
         // inside a structure of the format (a calls section, a channel header...) text it does not
         // allow is an error, unless lenient; in the default mode, or cut short by the end of the
         // output, nothing is dropped: what no rule takes is content
         if (!ranOut && !lexer.inDefaultMode() && !options.lenient())
-            fail(ToolCallParseException.Kind.UNEXPECTED_TEXT, lexer.stuckAt(), "the format does not allow this text here");
+            fail(ToolCallParseException.Kind.UNEXPECTED_TEXT, lexer.stuckAt(), "the format does not allow this text here (in " + lexer.modePath() + ")");
         content.add(lexer.skipOne());
     }
 

@@ -34,7 +34,7 @@ class FormatLoadingTest {
     @Test
     void tokenTypesWithoutARoleAreNamed() {
         String m = loadError(GRAMMAR, file("\"TEXT\": \"content\", \"LT\": \"content\", \"OPEN\": \"call.begin\"", ""));
-        assertTrue(m.contains("format t") && m.contains("token types without a role: NAME, CLOSE"), m);
+        assertTrue(m.contains("format t") && m.contains("token type NAME has no role") && m.contains("token type CLOSE has no role"), m);
     }
 
     @Test

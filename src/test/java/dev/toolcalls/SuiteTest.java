@@ -54,6 +54,13 @@ class SuiteTest {
         return formats.stream();
     }
 
+    /** No two formats claim a name, no provider fails, and every registered format builds. */
+    @Test
+    void everyRegisteredFormatLoads() {
+        assertTrue(Formats.problems().isEmpty(), () -> Formats.problems().toString());
+        for (Format f : Formats.all()) assertTrue(f.problem().isEmpty(), () -> f.problem().get().getMessage());
+    }
+
     /** A format without regression cases is a format nobody checks. */
     @Test
     void everyBundledFormatHasCases() {

@@ -4,21 +4,35 @@ import java.io.InputStream;
 import java.io.PrintStream;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 import dev.toolcalls.Format;
-import dev.toolcalls.Formats;
+import dev.toolcalls.FormatException;
+import dev.toolcalls.FormatRegistry;
 
 @Command(name = "formats", description = "Lists every registered format with its aliases.")
 final class FormatsCommand implements Runnable, Main.IoAware {
+    @Mixin FormatDirs formatDirs = new FormatDirs();
+
     private PrintStream out;
 
     @Override public void io(PrintStream out, PrintStream err, InputStream in) { this.out = out; }
 
     @Override public void run() {
-        for (Format f : Formats.all()) {
+        FormatRegistry formats = formatDirs.registry();
+        java.util.Set<FormatException> shown = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        java.util.Set<Format> standard = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        standard.addAll(FormatRegistry.standard().all());
+        for (Format f : formats.all()) {
+            // bundled formats are listed without being built; a format read at run time is built already
+            boolean runtime = !standard.contains(f);
+            java.util.Optional<FormatException> problem = runtime ? f.problem() : java.util.Optional.empty();
+            problem.ifPresent(shown::add);
+            String broken = problem.map(p -> "  DISABLED: " + p.getMessage()).orElse("");
             out.println(f.name() + (f.aliases().isEmpty() ? "" : "  (aliases: " + String.join(", ", f.aliases()) + ")")
-                    + (f.description().isEmpty() ? "" : "  " + f.description()));
+                    + (f.description().isEmpty() ? "" : "  " + f.description()) + (runtime ? "  [" + f.source() + "]" : "") + broken);
         }
+        for (FormatException p : formats.problems()) if (!shown.contains(p)) out.println("problem: " + p.getMessage());
         out.flush();
     }
 }

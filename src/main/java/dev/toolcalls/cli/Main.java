@@ -10,19 +10,22 @@ import dev.toolcalls.FormatException;
 import dev.toolcalls.internal.grammar.BundledFormats;
 
 /**
- * {@code java -jar target/toolcalls.jar parse|formats|test ...}. Exit codes: 0 done, 1 the output
- * broke its format (or a suite failed), 2 usage error, 3 internal error. Never a stack trace.
+ * {@code java -jar target/toolcalls.jar parse|formats|test|serve|check|generate|new ...}. Exit codes:
+ * 0 done, 1 the output broke its format (or a suite failed, or check found something), 2 usage
+ * error, 3 a format that cannot be loaded ({@code format_error}) or an internal error. Never a
+ * stack trace.
  */
 @Command(name = "toolcalls", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Turns LLM output text into OpenAI-style tool calls, in one piece or streaming.",
-        subcommands = {ParseCommand.class, FormatsCommand.class, TestCommand.class, ServeCommand.class})
+        subcommands = {ParseCommand.class, FormatsCommand.class, TestCommand.class, ServeCommand.class, CheckCommand.class,
+                GenerateCommand.class, NewCommand.class})
 public final class Main implements Runnable {
     static final int FAILED = 1, USAGE = 2, INTERNAL = 3;
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: parse, formats, test or serve");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: parse, formats, test, serve, check, generate or new");
     }
 
     public static void main(String[] args) {

@@ -15,11 +15,11 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import dev.toolcalls.Format;
-import dev.toolcalls.Formats;
 import dev.toolcalls.IdGenerator;
 import dev.toolcalls.ParseEvent;
 import dev.toolcalls.ParseOptions;
@@ -75,6 +75,8 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
     String file;
 
     private ParseOptions.UnknownTool unknownPolicy = ParseOptions.UnknownTool.KEEP;
+    @Mixin FormatDirs formatDirs = new FormatDirs();
+
     private PrintStream out, err;
     private InputStream in;
 
@@ -101,7 +103,7 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         } catch (IllegalArgumentException e) {
             throw new Main.UsageException("--output takes chat, responses, messages or events");
         }
-        Format format = Formats.find(formatName).orElseThrow(() -> new Main.UsageException(
+        Format format = formatDirs.registry(err, formatName).find(formatName).orElseThrow(() -> new Main.UsageException(
                 "unknown format '" + formatName + "'; run 'formats' to list them"));
         Tools tools = Tools.none();
         if (toolsFile != null) {

@@ -8,10 +8,10 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import dev.toolcalls.Format;
-import dev.toolcalls.Formats;
 import dev.toolcalls.server.ReplayServer;
 
 @Command(name = "serve", sortOptions = false,
@@ -40,14 +40,19 @@ final class ServeCommand implements Callable<Integer>, Main.IoAware {
     @Option(names = "--delay-ms", paramLabel = "D", description = "pause between streamed chunks (default 0)")
     long delayMs = 0;
 
-    private PrintStream out;
+    @Mixin FormatDirs formatDirs = new FormatDirs();
 
-    @Override public void io(PrintStream out, PrintStream err, InputStream in) { this.out = out; }
+    private PrintStream out, err;
+
+    @Override public void io(PrintStream out, PrintStream err, InputStream in) {
+        this.out = out;
+        this.err = err;
+    }
 
     @Override public Integer call() throws InterruptedException {
         if (chunkMax < 1) throw new Main.UsageException("--chunk-max must be at least 1");
         if (delayMs < 0) throw new Main.UsageException("--delay-ms must not be negative");
-        Format format = Formats.find(formatName).orElseThrow(() -> new Main.UsageException(
+        Format format = formatDirs.registry(err, formatName).find(formatName).orElseThrow(() -> new Main.UsageException(
                 "unknown format '" + formatName + "'; run 'formats' to list them"));
         ReplayServer server;
         try {

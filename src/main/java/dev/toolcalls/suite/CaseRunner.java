@@ -18,8 +18,10 @@ import com.google.gson.JsonPrimitive;
 import dev.toolcalls.ChatMessage;
 import dev.toolcalls.DeltaMessage;
 import dev.toolcalls.Format;
+import dev.toolcalls.FormatRegistry;
 import dev.toolcalls.Formats;
 import dev.toolcalls.ParseEvent;
+import dev.toolcalls.ParseOptions;
 import dev.toolcalls.StreamParser;
 import dev.toolcalls.ToolCall;
 import dev.toolcalls.ToolCallDelta;
@@ -43,20 +45,32 @@ import dev.toolcalls.internal.json.WireJson;
 public final class CaseRunner {
     private final int randomChunkings;
     private final int maxChunk;
+    private final FormatRegistry formats;
 
     public CaseRunner(int randomChunkings, int maxChunk) {
+        this(randomChunkings, maxChunk, null);
+    }
+
+    private CaseRunner(int randomChunkings, int maxChunk, FormatRegistry formats) {
         this.randomChunkings = randomChunkings;
         this.maxChunk = maxChunk;
+        this.formats = formats;
     }
 
     /** The standard run: 50 random chunkings of 1..8 characters. */
     public static CaseRunner standard() { return new CaseRunner(50, 8); }
 
+    /** The same runner, finding formats in {@code registry} (default: {@link Formats}'). */
+    public CaseRunner withFormats(FormatRegistry registry) { return new CaseRunner(randomChunkings, maxChunk, registry); }
+
+    /** The format a case names. @throws dev.toolcalls.FormatException when it cannot be used */
+    public Optional<Format> format(String name) { return formats == null ? Formats.find(name) : formats.find(name); }
+
     /** Problems found; empty when the case passes. */
     public List<String> run(SuiteCase c) {
         List<String> problems = new ArrayList<>();
         if (c.expected().has("_problem")) { problems.add(c.expected().get("_problem").getAsString()); return problems; }
-        Optional<Format> format = Formats.find(c.format());
+        Optional<Format> format = format(c.format());
         if (format.isEmpty()) { problems.add("no registered format named '" + c.format() + "'"); return problems; }
         Tools tools;
         try {
@@ -89,6 +103,33 @@ public final class CaseRunner {
         return problems;
     }
 
+    /**
+     * Runs an output with no expectation (a generated one): batch, 1-character chunks and the
+     * random chunkings must agree and keep the streaming contract, and nothing but a
+     * {@link ToolCallParseException} may be thrown. Returns the problems and the batch result.
+     */
+    public List<String> runUnexpected(Format f, String input, ParseOptions options, List<ChatMessage> batchOut) {
+        List<String> problems = new ArrayList<>();
+        Outcome batch;
+        try {
+            batch = new Outcome(f.parse(input, Tools.none(), options), null);
+        } catch (ToolCallParseException e) {
+            batch = new Outcome(null, e);
+        }
+        if (batchOut != null) batchOut.add(batch.message());
+        List<int[]> chunkings = new ArrayList<>();
+        chunkings.add(null);
+        for (int seed = 0; seed < randomChunkings; seed++) chunkings.add(new int[] {seed});
+        for (int[] seed : chunkings) {
+            List<String> chunks = seed == null ? chunks(input, null) : chunks(input, new Random(seed[0]));
+            String label = seed == null ? "1-character chunks" : "random chunking seed " + seed[0];
+            Outcome streamed = stream(f, options, Tools.none(), chunks, problems, label);
+            compare(batch, streamed, label, problems);
+            if (problems.size() > 10) break;
+        }
+        return problems;
+    }
+
     private record Outcome(ChatMessage message, ToolCallParseException error) { }
 
     private Outcome batch(Format f, SuiteCase c, Tools tools) {
@@ -100,7 +141,11 @@ public final class CaseRunner {
     }
 
     private Outcome stream(Format f, SuiteCase c, Tools tools, List<String> chunks, List<String> problems, String label) {
-        StreamParser s = f.newStream(tools, c.options());
+        return stream(f, c.options(), tools, chunks, problems, label);
+    }
+
+    private Outcome stream(Format f, ParseOptions options, Tools tools, List<String> chunks, List<String> problems, String label) {
+        StreamParser s = f.newStream(tools, options);
         List<DeltaMessage> all = new ArrayList<>();
         DeltaChecker checker = new DeltaChecker(label, problems);
         EventChecker events = new EventChecker(label, problems);

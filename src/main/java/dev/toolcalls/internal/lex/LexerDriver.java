@@ -124,6 +124,19 @@ public final class LexerDriver {
         return input.text(at, at + 1);
     }
 
+    /**
+     * The lexer's mode stack at the commit point, outermost first and the default mode left out,
+     * e.g. {@code HC_CALL > JC_KEY}; {@code DEFAULT_MODE} when that is all there is.
+     */
+    public String modePath() {
+        String[] names = lexer.getModeNames();
+        java.util.List<String> path = new java.util.ArrayList<>();
+        for (int m : lexer._modeStack.toArray()) path.add(names[m]);
+        path.add(names[lexer._mode]);
+        if (path.size() > 1 && lexer._modeStack.get(0) == Lexer.DEFAULT_MODE) path.remove(0);
+        return String.join(" > ", path);
+    }
+
     public boolean inDefaultMode() { return lexer._mode == baseMode && lexer._modeStack.isEmpty(); }
 
     /** Up to {@code radius} code points either side of {@code offset}, still held. */

@@ -63,7 +63,19 @@ public final class LexerModel {
     /** DFA edges for code points above ANTLR's 127 limit, per mode: (state << 32 | cp) -> target. */
     public final List<Map<Long, DFAState>> wideEdges;
 
+    private final List<Problem> problems = new ArrayList<>();
+
+    /** @throws IllegalArgumentException naming the format and every problem found */
     public LexerModel(String formatName, Function<CharStream, ? extends Lexer> factory, Map<String, String> roles, List<String> streamable) {
+        this(formatName, factory, roles, streamable, true);
+    }
+
+    /**
+     * @param strict throw on problems; otherwise the model is built anyway (tokens without a valid
+     *               role have none) and {@link #problems()} lists them, for {@code check}
+     */
+    public LexerModel(String formatName, Function<CharStream, ? extends Lexer> factory, Map<String, String> roles, List<String> streamable,
+                      boolean strict) {
         this.formatName = formatName;
         this.factory = factory;
         Lexer proto = factory.apply(CharStreams.fromString(""));
@@ -72,7 +84,6 @@ public final class LexerModel {
         this.modeNames = proto.getModeNames();
         Vocabulary vocabulary = proto.getVocabulary();
         int maxType = atn.maxTokenType;
-        List<String> problems = new ArrayList<>();
 
         Map<String, Integer> typeByName = new HashMap<>();
         for (int t = 1; t <= maxType; t++) {
@@ -83,9 +94,11 @@ public final class LexerModel {
         for (Map.Entry<String, String> e : roles.entrySet()) {
             Integer t = typeByName.get(e.getKey());
             Role r = Role.of(e.getValue());
-            if (t == null && !java.util.Arrays.asList(ruleNames).contains(e.getKey())) problems.add("role given for unknown token " + e.getKey());
-            else if (r == null) problems.add("token " + e.getKey() + " has unknown role '" + e.getValue() + "' (roles: " + Role.vocabulary() + ")");
-            else roleByType[t] = r;
+            if (t == null && !java.util.Arrays.asList(ruleNames).contains(e.getKey()))
+                problems.add(Problem.file("role given for unknown token " + e.getKey(), "remove it from \"roles\" or define the token in the grammar"));
+            else if (r == null)
+                problems.add(Problem.token(e.getKey(), "token " + e.getKey() + " has unknown role '" + e.getValue() + "'", "roles: " + Role.vocabulary()));
+            else if (t != null) roleByType[t] = r;
         }
 
         int rules = ruleNames.length;
@@ -111,9 +124,11 @@ public final class LexerModel {
                 Transition tr = s.transition(i);
                 IntervalSet label = tr.label();
                 if (label != null && label.contains(org.antlr.v4.runtime.Token.EOF) && !(tr instanceof NotSetTransition)) {
-                    problems.add("rule " + ruleNames[s.ruleIndex] + " matches EOF; the runtime knows the end of the output itself");
+                    problems.add(Problem.token(ruleNames[s.ruleIndex], "rule " + ruleNames[s.ruleIndex] + " matches EOF",
+                            "remove EOF: the runtime knows the end of the output itself"));
                 } else if (tr instanceof PredicateTransition) {
-                    problems.add("rule " + ruleNames[s.ruleIndex] + " has a semantic predicate; grammars must be plain lexer rules");
+                    problems.add(Problem.token(ruleNames[s.ruleIndex], "rule " + ruleNames[s.ruleIndex] + " has a semantic predicate",
+                            "grammars must be plain lexer rules: use modes instead"));
                 } else if (tr instanceof ActionTransition) {
                     ActionTransition at = (ActionTransition) tr;
                     if (at.actionIndex < 0 || atn.lexerActions == null) continue;
@@ -121,20 +136,20 @@ public final class LexerModel {
                     hasCommand.set(s.ruleIndex);
                     if (a instanceof LexerTypeAction) ruleType[s.ruleIndex] = ((LexerTypeAction) a).getType();
                     else if (!(a instanceof LexerModeAction || a instanceof LexerPushModeAction || a instanceof LexerPopModeAction))
-                        problems.add("rule " + ruleNames[s.ruleIndex] + " uses '" + a.getActionType().name().toLowerCase()
-                                + "'; only mode, pushMode, popMode and type commands are allowed (give the token a role instead)");
+                        problems.add(Problem.token(ruleNames[s.ruleIndex], "rule " + ruleNames[s.ruleIndex] + " uses '" + a.getActionType().name().toLowerCase()
+                                + "'; only mode, pushMode, popMode and type commands are allowed", "give the token a role instead, e.g. skip"));
                 }
             }
         }
         // every token type a rule can produce needs a role (a rule retyped with type(X) produces X only)
         BitSet emitted = new BitSet(maxType + 1);
         for (int r = tokenRule.nextSetBit(0); r >= 0; r = tokenRule.nextSetBit(r + 1)) if (ruleType[r] > 0) emitted.set(ruleType[r]);
-        List<String> missing = new ArrayList<>();
         for (int t = emitted.nextSetBit(0); t >= 0; t = emitted.nextSetBit(t + 1)) {
             String n = vocabulary.getSymbolicName(t);
-            if (roleByType[t] == null && (n == null || roles.get(n) == null)) missing.add(n == null ? "#" + t : n);
+            if (roleByType[t] == null && (n == null || roles.get(n) == null))
+                problems.add(Problem.token(n == null ? "#" + t : n, "token type " + (n == null ? "#" + t : n) + " has no role",
+                        "give it one in the format file's \"roles\" (" + Role.vocabulary() + ")"));
         }
-        if (!missing.isEmpty()) problems.add("token types without a role: " + String.join(", ", missing));
 
         boolean id = false;
         for (int t = 1; t <= maxType; t++) id |= roleByType[t] == Role.ID || roleByType[t] == Role.ID_JSON;
@@ -143,14 +158,19 @@ public final class LexerModel {
         for (String n : streamable) {
             int found = -1;
             for (int r = 0; r < rules; r++) if (ruleNames[r].equals(n) && tokenRule.get(r)) found = r;
-            if (found < 0) { problems.add("streamable token " + n + " is not a token rule"); continue; }
-            if (hasCommand.get(found)) problems.add("streamable token " + n + " has a command; streamable tokens must be plain [set]+ loops");
+            if (found < 0) {
+                problems.add(Problem.file("streamable token " + n + " is not a token rule", "list only token rules of the grammar in \"streamable\""));
+                continue;
+            }
+            if (hasCommand.get(found))
+                problems.add(Problem.token(n, "streamable token " + n + " has a command",
+                        "streamable tokens must be plain [set]+ loops: remove it from \"streamable\" or move the command to another token"));
             ruleStreamable[found] = true;
         }
         checkStreamableOverlaps(problems);
 
-        if (!problems.isEmpty())
-            throw new IllegalArgumentException("format " + formatName + ": " + String.join("; ", problems));
+        if (strict && !problems.isEmpty())
+            throw new IllegalArgumentException("format " + formatName + ": " + String.join("; ", problems.stream().map(Problem::text).toList()));
 
         dfas = new DFA[atn.getNumberOfDecisions()];
         for (int i = 0; i < dfas.length; i++) dfas[i] = new DFA(atn.getDecisionState(i), i);
@@ -164,7 +184,7 @@ public final class LexerModel {
      * the cut cannot take another token: no rule of the mode with another role may start with a
      * character the streamable rule continues with.
      */
-    private void checkStreamableOverlaps(List<String> problems) {
+    private void checkStreamableOverlaps(List<Problem> problems) {
         for (int m = 0; m < altRule.length; m++) {
             for (int a : altRule[m]) {
                 if (!ruleStreamable[a]) continue;
@@ -172,8 +192,10 @@ public final class LexerModel {
                 for (int b : altRule[m]) {
                     if (a == b || (ruleStreamable[b] && roleOfRule(b) == roleOfRule(a))) continue;
                     if (!first.and(firstChars(b)).isNil())
-                        problems.add("streamable token " + ruleNames[a] + " and token " + ruleNames[b] + " can start with the same character in mode "
-                                + modeNames[m] + "; a streamed cut would change how the rest is lexed");
+                        problems.add(Problem.token(ruleNames[a], "streamable token " + ruleNames[a] + " and token " + ruleNames[b]
+                                + " can start with the same character in mode " + modeNames[m] + "; a streamed cut would change how the rest is lexed",
+                                "exclude " + describe(first.and(firstChars(b))) + " from " + ruleNames[a] + " (it is not safe to cut), or take "
+                                        + ruleNames[a] + " out of \"streamable\""));
                 }
             }
         }
@@ -212,6 +234,36 @@ public final class LexerModel {
             }
         }
     }
+
+    /** The problems found (only when built with {@code strict = false}; a strict build throws on any). */
+    public List<Problem> problems() { return List.copyOf(problems); }
+
+    /** A few characters of a set, as a grammar would write them. */
+    public static String describe(IntervalSet set) {
+        StringBuilder b = new StringBuilder();
+        int n = 0;
+        for (org.antlr.v4.runtime.misc.Interval iv : set.getIntervals()) {
+            for (int c = iv.a; c <= iv.b; c++) {
+                if (n++ == 3) return b.append(", ...").toString();
+                if (b.length() > 0) b.append(", ");
+                b.append(c == '\n' ? "'\\n'" : c == '\t' ? "'\\t'" : c == '\r' ? "'\\r'" : c == '\'' ? "'\\''"
+                        : c < 0x20 || c > 0xFFFF ? String.format("'\\u{%X}'", c) : "'" + (char) c + "'");
+            }
+        }
+        return b.toString();
+    }
+
+    /** Code points a token of this rule can begin with. */
+    public IntervalSet firstCharsOf(int rule) { return firstChars(rule); }
+
+    /** Per mode: the mode's token rules in priority order (an earlier rule wins a tie). */
+    public int[] rulesOfMode(int mode) { return altRule[mode].clone(); }
+
+    /** The token type a token rule produces (after a {@code type(...)} command). */
+    public int typeOfRule(int rule) { return ruleType[rule]; }
+
+    /** Whether a token rule is listed as streamable. */
+    public boolean streamable(int rule) { return ruleStreamable[rule]; }
 
     public int ruleForAlt(int mode, int alt) { return altRule[mode][alt - 1]; }
 

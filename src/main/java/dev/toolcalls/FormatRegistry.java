@@ -1,0 +1,194 @@
+package dev.toolcalls;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * An immutable set of formats by name and alias (case-insensitive). {@link #standard()} holds the
+ * bundled formats and those of {@link FormatProvider}s; {@link #withFolder(Path)} adds the formats
+ * of a folder read at run time (see {@link Formats#load(Path)}), without touching this registry.
+ * {@link Formats} keeps one for the process; a server that wants its own builds it here.
+ *
+ * <pre>{@code
+ * FormatRegistry formats = FormatRegistry.standard().withFolder(Path.of("formats"));
+ * Format acme = formats.get("acme");
+ * for (FormatException problem : formats.problems()) log.warn(problem.getMessage());
+ * }</pre>
+ *
+ * <p>A broken format disables only itself: a format whose name or alias is already taken (by a
+ * format registered before it) is kept but disabled, and its use throws a {@link FormatException}
+ * naming both sources; a provider that fails is skipped; a folder format that cannot be read is
+ * disabled. Every other format keeps working, and {@link #problems()} lists what went wrong.
+ */
+public final class FormatRegistry {
+    private final List<Format> formats;
+    private final Map<String, Format> byName;
+    private final List<FormatException> problems;
+    private final Set<Path> folders;
+
+    private FormatRegistry(List<Format> formats, Map<String, Format> byName, List<FormatException> problems, Set<Path> folders) {
+        this.formats = formats;
+        this.byName = byName;
+        this.problems = problems;
+        this.folders = folders;
+    }
+
+    private static final class Standard {
+        static final FormatRegistry INSTANCE = build();
+
+        static FormatRegistry build() {
+            List<Format> found = new ArrayList<>(Formats.bundled());
+            List<FormatException> problems = new ArrayList<>();
+            Iterator<FormatProvider> providers = ServiceLoader.load(FormatProvider.class, Formats.class.getClassLoader()).iterator();
+            for (int tries = 0; tries < 1000; tries++) {
+                FormatProvider p;
+                try {
+                    if (!providers.hasNext()) break;
+                    p = providers.next();
+                } catch (ServiceConfigurationError e) {
+                    problems.add(new FormatException("a format provider cannot be loaded: " + e.getMessage(), e));
+                    continue;
+                }
+                String origin = "format provider " + p.getClass().getName();
+                try {
+                    for (Format f : p.formats()) found.add(f.from(origin));
+                } catch (RuntimeException | LinkageError e) {
+                    problems.add(new FormatException(origin + " failed, its formats are not registered: " + e, e));
+                }
+            }
+            found.sort(Comparator.comparing(Format::name));
+            return new FormatRegistry(List.of(), Map.of(), List.of(), Set.of()).with(found, problems, Set.of());
+        }
+    }
+
+    /** The bundled formats and those of the {@link FormatProvider}s found with {@link ServiceLoader}; built once. */
+    public static FormatRegistry standard() { return Standard.INSTANCE; }
+
+    /** A registry of just these formats (no bundled ones), e.g. for tests. */
+    public static FormatRegistry of(Collection<Format> formats) {
+        return new FormatRegistry(List.of(), Map.of(), List.of(), Set.of()).withFormats(formats);
+    }
+
+    /**
+     * This registry and these formats. A format whose name or an alias is taken by one already
+     * registered is kept disabled; the ones before it are not affected.
+     */
+    public FormatRegistry withFormats(Collection<Format> more) {
+        return with(more, List.of(), Set.of());
+    }
+
+    /**
+     * This registry and every format folder under {@code dir} (see {@link Formats#load(Path)}). A
+     * folder already added is not added again.
+     *
+     * @throws IllegalArgumentException when {@code dir} is not a folder or holds no format folder
+     */
+    public FormatRegistry withFolder(Path dir) {
+        Path key = canonical(dir);
+        if (folders.contains(key)) return this;
+        return with(Formats.load(dir), List.of(), Set.of(key));
+    }
+
+    private FormatRegistry with(Collection<Format> more, List<FormatException> moreProblems, Set<Path> moreFolders) {
+        List<Format> all = new ArrayList<>(formats);
+        Map<String, Format> names = new LinkedHashMap<>(byName);
+        List<FormatException> found = new ArrayList<>(problems);
+        found.addAll(moreProblems);
+        for (Format f : more) {
+            Format holder = null;
+            String taken = null;
+            for (String key : keys(f)) {
+                Format h = names.get(key);
+                if (h != null && h != f) { holder = h; taken = key; break; }
+            }
+            Format registered = f;
+            if (holder != null) {
+                FormatException clash = new FormatException("format name '" + taken + "' of " + f.name() + " (" + f.source()
+                        + ") is already taken by format " + holder.name() + " (" + holder.source() + "); " + f.name()
+                        + " is disabled: rename it or drop the alias");
+                registered = f.disabled(clash);
+                found.add(clash);
+            }
+            all.add(registered);
+            for (String key : keys(f)) names.putIfAbsent(key, registered);
+        }
+        Set<Path> dirs = new HashSet<>(folders);
+        dirs.addAll(moreFolders);
+        return new FormatRegistry(List.copyOf(all), Map.copyOf(names), List.copyOf(found), Set.copyOf(dirs));
+    }
+
+    private static List<String> keys(Format f) {
+        List<String> n = new ArrayList<>();
+        n.add(f.name().toLowerCase(Locale.ROOT));
+        for (String a : f.aliases()) {
+            String k = a.toLowerCase(Locale.ROOT);
+            if (!n.contains(k)) n.add(k);
+        }
+        return n;
+    }
+
+    private static Path canonical(Path dir) {
+        try {
+            return dir.toRealPath();
+        } catch (IOException e) {
+            return dir.toAbsolutePath().normalize();
+        }
+    }
+
+    /**
+     * The format with this name or alias, built and checked, if there is one.
+     *
+     * @throws FormatException when that format cannot be used (its message says why and names the file)
+     */
+    public Optional<Format> find(String name) {
+        Format f = byName.get(name.toLowerCase(Locale.ROOT));
+        if (f != null) f.compiled();
+        return Optional.ofNullable(f);
+    }
+
+    /**
+     * The format with this name or alias, built and checked.
+     *
+     * @throws IllegalArgumentException when no format has this name
+     * @throws FormatException when that format cannot be used
+     */
+    public Format get(String name) {
+        return find(name).orElseThrow(() -> new IllegalArgumentException(
+                "unknown format '" + name + "'; known formats: " + all().stream().map(Format::name).distinct().collect(Collectors.joining(", "))));
+    }
+
+    /** Every registered format, by name, disabled ones included; listing them builds none. */
+    public List<Format> all() {
+        List<Format> sorted = new ArrayList<>(formats);
+        sorted.sort(Comparator.comparing(Format::name));
+        return List.copyOf(sorted);
+    }
+
+    /**
+     * What went wrong while registering, known without building any format: names taken twice,
+     * providers that failed, folder formats that cannot be read. A bundled format that cannot be
+     * built shows up when it is used (or in {@link Format#problem()}).
+     */
+    public List<FormatException> problems() {
+        List<FormatException> out = new ArrayList<>(problems);
+        for (Format f : formats) {
+            if (!f.loadedAtRunTime()) continue;
+            f.problem().filter(p -> !out.contains(p)).ifPresent(out::add);
+        }
+        return List.copyOf(out);
+    }
+}

@@ -1,0 +1,83 @@
+package dev.toolcalls.cli;
+
+import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import picocli.CommandLine.Option;
+
+import dev.toolcalls.FormatException;
+import dev.toolcalls.FormatRegistry;
+
+/**
+ * {@code --format-dir DIR} (repeatable): format folders read at run time, registered beside the
+ * bundled formats. A {@code formats/} folder next to the CLI jar is read too, without the option.
+ */
+final class FormatDirs {
+    @Option(names = "--format-dir", paramLabel = "DIR",
+            description = "a folder of format folders (DIR/NAME/NAME.json + its lexer grammar; DIR/imports/ optional), or one format "
+                    + "folder, registered beside the bundled formats; repeatable. A formats/ folder next to the jar is read as well.")
+    List<Path> dirs = new ArrayList<>();
+
+    /** The folders read: the one next to the jar (if any), then the options' in order. */
+    List<Path> folders() {
+        List<Path> out = new ArrayList<>();
+        nextToJar().ifPresent(out::add);
+        out.addAll(dirs);
+        return out;
+    }
+
+    /**
+     * The standard registry plus the folders. A folder that is missing or holds no format folder
+     * is a usage error.
+     */
+    FormatRegistry registry() {
+        FormatRegistry r = FormatRegistry.standard();
+        for (Path d : folders()) {
+            if (!Files.isDirectory(d)) throw new Main.UsageException("--format-dir " + d + ": no such folder");
+            try {
+                r = r.withFolder(d);
+            } catch (FormatException e) {
+                throw e;
+            } catch (IllegalArgumentException e) {
+                throw new Main.UsageException("--format-dir " + d + ": " + e.getMessage());
+            }
+        }
+        return r;
+    }
+
+    /**
+     * The registry, after telling on {@code err} once about each format that cannot be used
+     * (except {@code selected}, whose problem the command reports itself).
+     */
+    FormatRegistry registry(PrintStream err, String selected) {
+        FormatRegistry r = registry();
+        FormatException own = null;
+        if (selected != null) {
+            try {
+                r.find(selected);
+            } catch (FormatException e) {
+                own = e;
+            }
+        }
+        for (FormatException p : r.problems()) if (p != own) err.println("warning: " + p.getMessage());
+        return r;
+    }
+
+    /** {@code formats/} next to the jar the CLI runs from, when there is one. */
+    static java.util.Optional<Path> nextToJar() {
+        try {
+            var location = Main.class.getProtectionDomain().getCodeSource();
+            if (location == null) return java.util.Optional.empty();
+            Path jar = Path.of(location.getLocation().toURI());
+            if (!Files.isRegularFile(jar)) return java.util.Optional.empty();
+            Path dir = jar.toAbsolutePath().getParent().resolve("formats");
+            return Files.isDirectory(dir) ? java.util.Optional.of(dir) : java.util.Optional.empty();
+        } catch (URISyntaxException | SecurityException | IllegalArgumentException e) {
+            return java.util.Optional.empty();
+        }
+    }
+}
