@@ -118,6 +118,15 @@ class CheckCommandTest {
         assertTrue(f.contains("fix: end it with a rule doing -> popMode"), f);
     }
 
+    /** The same mistake with mode switches instead of a push: the default mode is never reached again. */
+    @Test
+    void aModeThatNeverGetsBackToTheDefaultMode() throws IOException {
+        String f = finding(check(g -> g.replace("OPEN      : '<call ' -> pushMode(HEAD) ;", "OPEN      : '<call ' -> mode(HEAD) ;")
+                        .replace("CLOSE     : '</call>' -> popMode ;", "CLOSE     : '</call>' ;"), file -> file),
+                grammarFile() + ":12:1: format m: mode ARGS can never be left: no sequence of its tokens gets back to DEFAULT_MODE");
+        assertTrue(f.contains("fix: end it with a rule doing -> mode(DEFAULT_MODE)"), f);
+    }
+
     @Test
     void aModeThatIsNeverEntered() throws IOException {
         String f = finding(check(g -> g + "\nmode ORPHAN;\nORPHAN_TEXT : 'o' ;\n", file -> file.replace("\"CLOSE\": \"call.end\"", "\"CLOSE\": \"call.end\", \"ORPHAN_TEXT\": \"skip\"")),

@@ -154,9 +154,9 @@ public final class FormatLinter {
             for (int r : analysis.model.rulesOfMode(m)) {
                 if (!analysis.canWin(r)) continue;
                 for (List<LexerAnalysis.Command> seq : analysis.commands(r)) {
-                    List<Integer> after = LexerAnalysis.apply(seq, m);
+                    List<Integer> after = LexerAnalysis.run(seq, LexerAnalysis.pushed(m));
                     if (after == null) continue;
-                    for (int x : after) if (x != m && trapped.get(x)) passesOn = true;
+                    for (int x : after) if (x != m && x >= 0 && trapped.get(x)) passesOn = true;
                 }
             }
             if (!passesOn) out.set(m);

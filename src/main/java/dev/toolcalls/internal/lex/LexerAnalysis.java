@@ -216,22 +216,37 @@ public final class LexerAnalysis {
         return out;
     }
 
+    /** At the bottom of a stack: frames below that are not known (the frame above was pushed by someone). */
+    public static final int CALLER = -1;
+
     /**
-     * The stack after a rule's commands run on a frame in mode {@code mode}: the frame's new mode
-     * first, then the modes pushed above it; null when the commands pop the frame itself.
+     * Runs a rule's mode commands on a mode stack (outermost first, the current mode last), as
+     * ANTLR's lexer does, and returns the new stack; null when a command would pop or switch below
+     * what the stack holds: for a real stack ANTLR throws, for one over {@link #CALLER} the commands
+     * leave the part that is known (the frame was popped and more).
      */
-    public static List<Integer> apply(List<Command> commands, int mode) {
-        List<Integer> stack = new ArrayList<>(List.of(mode));
+    public static List<Integer> run(List<Command> commands, List<Integer> stack) {
+        List<Integer> out = new ArrayList<>(stack);
         for (Command c : commands) {
+            if (out.isEmpty() || out.get(out.size() - 1) == CALLER) return null;
             switch (c.kind()) {
-                case MODE: stack.set(stack.size() - 1, c.mode()); break;
-                case PUSH: stack.add(c.mode()); break;
+                case MODE: out.set(out.size() - 1, c.mode()); break;
+                case PUSH: out.add(c.mode()); break;
                 default:
-                    if (stack.size() == 1) return null;
-                    stack.remove(stack.size() - 1);
+                    if (out.size() == 1) return null;
+                    out.remove(out.size() - 1);
             }
         }
-        return stack;
+        return out;
+    }
+
+    /** A frame in {@code mode} pushed over frames not known. */
+    public static List<Integer> pushed(int mode) { return List.of(CALLER, mode); }
+
+    /** Whether the frames of {@code stack} from {@code from} on can all be popped. */
+    private boolean allPop(List<Integer> stack, int from) {
+        for (int i = from; i < stack.size(); i++) if (!canPop[stack.get(i)]) return false;
+        return true;
     }
 
     private void solveExits() {
@@ -244,13 +259,12 @@ public final class LexerAnalysis {
                 for (int r : model.rulesOfMode(m)) {
                     if (!canWin(r)) continue;
                     for (List<Command> seq : commands(r)) {
-                        List<Integer> after = apply(seq, m);
-                        boolean pushedLeave = after == null || after.subList(1, after.size()).stream().allMatch(p -> canPop[p]);
-                        if (!canPop[m] && (after == null || pushedLeave && after.get(0) != m && canPop[after.get(0)])) {
-                            canPop[m] = true;
-                            changed = true;
-                        }
-                        if (!canReturn[m] && after != null && pushedLeave && after.get(0) != m && canReturn[after.get(0)]) {
+                        List<Integer> p = run(seq, pushed(m));
+                        // popped (perhaps with more), or replaced by frames that all go away in turn
+                        boolean left = p == null || p.size() == 1 || p.get(1) != m && allPop(p, 2) && canPop[p.get(1)];
+                        if (!canPop[m] && left) { canPop[m] = true; changed = true; }
+                        List<Integer> b = run(seq, List.of(m));
+                        if (!canReturn[m] && b != null && b.get(0) != m && allPop(b, 1) && canReturn[b.get(0)]) {
                             canReturn[m] = true;
                             changed = true;
                         }
@@ -272,36 +286,39 @@ public final class LexerAnalysis {
      * it is not negative.
      */
     public BitSet[] reachable(int startPushed) {
-        BitSet base = new BitSet(), pushed = new BitSet();
+        BitSet base = new BitSet(), pushedModes = new BitSet();
         Deque<int[]> queue = new ArrayDeque<>();
         base.set(Lexer.DEFAULT_MODE);
         queue.add(new int[] {Lexer.DEFAULT_MODE, 0});
-        if (startPushed > 0) { pushed.set(startPushed); queue.add(new int[] {startPushed, 1}); }
+        if (startPushed > 0) { pushedModes.set(startPushed); queue.add(new int[] {startPushed, 1}); }
         while (!queue.isEmpty()) {
             int[] s = queue.poll();
             for (int r : model.rulesOfMode(s[0])) {
                 if (!canWin(r)) continue;
                 for (List<Command> seq : commands(r)) {
-                    List<Integer> after = apply(seq, s[0]);
+                    List<Integer> after = run(seq, s[1] == 0 ? List.of(s[0]) : pushed(s[0]));
                     if (after == null) continue;
-                    BitSet frame = s[1] == 0 ? base : pushed;
-                    if (!frame.get(after.get(0))) { frame.set(after.get(0)); queue.add(new int[] {after.get(0), s[1]}); }
-                    for (int p : after.subList(1, after.size()))
-                        if (!pushed.get(p)) { pushed.set(p); queue.add(new int[] {p, 1}); }
+                    int first = s[1] == 0 ? 0 : 1;
+                    for (int i = first; i < after.size(); i++) {
+                        boolean asBase = s[1] == 0 && i == 0;
+                        BitSet set = asBase ? base : pushedModes;
+                        int m = after.get(i);
+                        if (!set.get(m)) { set.set(m); queue.add(new int[] {m, asBase ? 0 : 1}); }
+                    }
                 }
             }
         }
-        return new BitSet[] {base, pushed};
+        return new BitSet[] {base, pushedModes};
     }
 
     /**
      * Whether, after a rule's commands ran on a frame in {@code mode}, some sequence of tokens
-     * reaches a token of role {@code goal}. Popping the frame itself leaves what the search can
-     * see, and counts as reaching it (unknown is not reported); so does a search cut short.
+     * reaches a token of role {@code goal}. Leaving the frames the search knows (popping the frame
+     * the opener was in) counts as reaching it (unknown is not reported); so does a search cut short.
      */
     public boolean reaches(int mode, List<Command> opener, Role goal) {
-        List<Integer> start = apply(opener, mode);
-        if (start == null) return true;
+        List<Integer> start = run(opener, pushed(mode));
+        if (start == null || start.size() == 1) return true;
         Set<List<Integer>> seen = new HashSet<>();
         Deque<List<Integer>> queue = new ArrayDeque<>();
         seen.add(start);
@@ -314,14 +331,8 @@ public final class LexerAnalysis {
                 if (!canWin(r)) continue;
                 if (model.roleOfRule(r) == goal) return true;
                 for (List<Command> seq : commands(r)) {
-                    List<Integer> after = apply(seq, top);
-                    List<Integer> next = new ArrayList<>(stack.subList(0, stack.size() - 1));
-                    if (after == null) {
-                        if (next.isEmpty()) return true;
-                    } else {
-                        next.addAll(after);
-                    }
-                    if (next.size() > MAX_STACK) return true;
+                    List<Integer> next = run(seq, stack);
+                    if (next == null || next.size() == 1 || next.size() > MAX_STACK) return true;
                     if (seen.add(next)) queue.add(next);
                 }
             }

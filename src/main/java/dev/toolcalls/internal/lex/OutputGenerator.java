@@ -42,6 +42,8 @@ public final class OutputGenerator {
     private final int[] popDist, retDist;
     /** Per mode: how many tokens away a name token is. */
     private final int[] nameDist;
+    /** Per mode: the token rules a walk may take. */
+    private final List<List<Integer>> usable = new ArrayList<>();
 
     /**
      * @param thinkingStart the mode the output starts in, pushed on the default mode (a format's
@@ -54,6 +56,12 @@ public final class OutputGenerator {
         this.thinking = thinkingStart;
         this.implicitEnd = implicitCallEnd;
         int modes = analysis.modes();
+        for (int m = 0; m < modes; m++) {
+            List<Integer> rules = new ArrayList<>();
+            for (int r : model.rulesOfMode(m))
+                if (analysis.canWin(r) && model.roleOfRule(r) != null && sampler.shortest(r) != null) rules.add(r);
+            usable.add(List.copyOf(rules));
+        }
         popDist = new int[modes];
         retDist = new int[modes];
         Arrays.fill(popDist, INF);
@@ -64,9 +72,7 @@ public final class OutputGenerator {
             for (int m = 0; m < modes; m++) {
                 for (int r : usable(m)) {
                     for (List<LexerAnalysis.Command> seq : analysis.commands(r)) {
-                        List<Integer> after = LexerAnalysis.apply(seq, m);
-                        int pop = after == null ? 1 : after.get(0) == m ? INF : add(1 + pushed(after), popDist[after.get(0)]);
-                        int ret = after == null || after.get(0) == m ? INF : add(1 + pushed(after), retDist[after.get(0)]);
+                        int pop = exitCost(seq, m, true), ret = exitCost(seq, m, false);
                         if (pop < popDist[m]) { popDist[m] = pop; changed = true; }
                         if (m != Lexer.DEFAULT_MODE && ret < retDist[m]) { retDist[m] = ret; changed = true; }
                     }
@@ -81,8 +87,8 @@ public final class OutputGenerator {
             for (int m = 0; m < modes; m++) {
                 for (int r : usable(m)) {
                     for (List<LexerAnalysis.Command> seq : analysis.commands(r)) {
-                        List<Integer> after = LexerAnalysis.apply(seq, m);
-                        if (after == null) continue;
+                        List<Integer> after = LexerAnalysis.run(seq, LexerAnalysis.pushed(m));
+                        if (after == null || after.size() == 1) continue;
                         int d = add(1, nameDist[after.get(after.size() - 1)]);
                         if (d < nameDist[m]) { nameDist[m] = d; changed = true; }
                     }
@@ -96,19 +102,15 @@ public final class OutputGenerator {
 
     private static int add(int a, int b) { return a >= INF || b >= INF ? INF : Math.min(INF, a + b); }
 
-    private int pushed(List<Integer> after) {
+    /** Tokens needed to pop the frames of {@code stack} from {@code from} on. */
+    private int popAll(List<Integer> stack, int from) {
         int sum = 0;
-        for (int p : after.subList(1, after.size())) sum = add(sum, popDist[p]);
+        for (int p : stack.subList(from, stack.size())) sum = add(sum, popDist[p]);
         return sum;
     }
 
     /** Token rules of a mode a walk may take: they can produce a token, have a role and a text. */
-    private List<Integer> usable(int mode) {
-        List<Integer> out = new ArrayList<>();
-        for (int r : model.rulesOfMode(mode))
-            if (analysis.canWin(r) && model.roleOfRule(r) != null && sampler.shortest(r) != null) out.add(r);
-        return out;
-    }
+    private List<Integer> usable(int mode) { return usable.get(mode); }
 
     private record Step(int rule, String text) { }
 
@@ -123,6 +125,7 @@ public final class OutputGenerator {
         boolean inCall = false, named = false;
         for (int n = 0; n < 200; n++) {
             int top = stack.get(stack.size() - 1);
+            List<Integer> current = stack;
             boolean closing = n >= target;
             if (closing && stack.size() == 1 && top == Lexer.DEFAULT_MODE) break;
             List<Integer> rules = usable(top);
@@ -143,14 +146,14 @@ public final class OutputGenerator {
                 int previous = steps.isEmpty() ? -1 : steps.get(steps.size() - 1).rule();
                 for (int i = 0; i < weights.length; i++) {
                     int r = rules.get(i);
-                    boolean popsBase = stack.size() == 1 && analysis.commands(r).stream().allMatch(s -> LexerAnalysis.apply(s, top) == null);
+                    boolean popsBase = analysis.commands(r).stream().allMatch(s -> LexerAnalysis.run(s, current) == null);
                     Role role = model.roleOfRule(r);
                     double w = popsBase ? 0 : r == previous ? 0.2 : role == Role.CALL_BEGIN ? 3 : 1;
                     if (inCall && !named && w > 0) {
                         // a call wants its name: head for it
                         if (NAMES.contains(role)) w = 20;
                         else for (List<LexerAnalysis.Command> s : analysis.commands(r)) {
-                            List<Integer> after = LexerAnalysis.apply(s, top);
+                            List<Integer> after = LexerAnalysis.run(s, current);
                             if (after != null && nameDist[after.get(after.size() - 1)] < nameDist[top]) w = 8;
                         }
                     } else if (inCall && named && NAMES.contains(role)) {
@@ -167,7 +170,7 @@ public final class OutputGenerator {
                 }
                 List<List<LexerAnalysis.Command>> seqs = analysis.commands(rule);
                 seq = seqs.get(random.nextInt(seqs.size()));
-                if (stack.size() == 1 && LexerAnalysis.apply(seq, top) == null) continue;
+                if (LexerAnalysis.run(seq, stack) == null) continue;
             }
             Role role = model.roleOfRule(rule);
             String text = closing && !TAME.contains(role) ? sampler.shortest(rule)
@@ -180,10 +183,10 @@ public final class OutputGenerator {
                 if ((role == Role.CONTENT || role == Role.REASONING) && random.nextInt(3) == 0) text += lookAlike(random);
             }
             steps.add(new Step(rule, text));
-            List<Integer> after = LexerAnalysis.apply(seq, top);
-            stack.remove(stack.size() - 1);
-            if (after != null) stack.addAll(after);
-            if (stack.isEmpty() || stack.size() > 24) break;
+            List<Integer> after = LexerAnalysis.run(seq, stack);
+            if (after == null) break;
+            stack = new ArrayList<>(after);
+            if (stack.size() > 24) break;
         }
         StringBuilder b = new StringBuilder();
         for (Step s : steps) b.append(s.text());
@@ -197,10 +200,15 @@ public final class OutputGenerator {
         return new Sample(text, complete && faithful(text, steps) ? calls(steps) : null);
     }
 
+    /** Tokens needed, after this one, to pop a pushed frame in {@code top} or to get a bottom frame back to the default mode. */
     private int exitCost(List<LexerAnalysis.Command> seq, int top, boolean pushedFrame) {
-        List<Integer> after = LexerAnalysis.apply(seq, top);
-        if (pushedFrame) return after == null ? 1 : after.get(0) == top ? INF : add(1 + pushed(after), popDist[after.get(0)]);
-        return after == null || after.get(0) == top ? INF : add(1 + pushed(after), retDist[after.get(0)]);
+        if (pushedFrame) {
+            List<Integer> p = LexerAnalysis.run(seq, LexerAnalysis.pushed(top));
+            if (p == null || p.size() == 1) return 1;
+            return p.get(1) == top ? INF : add(1 + popAll(p, 2), popDist[p.get(1)]);
+        }
+        List<Integer> b = LexerAnalysis.run(seq, List.of(top));
+        return b == null || b.get(0) == top ? INF : add(1 + popAll(b, 1), retDist[b.get(0)]);
     }
 
     /** A marker of the default mode with one character dropped, changed, or cut off at its end. */
