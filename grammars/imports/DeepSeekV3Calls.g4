@@ -37,8 +37,9 @@ mode DS3_SECTION;
 DS3_SECTION_WS    : [ \t\r\n]+ ;
 // text between calls is not part of the format; outside a call the runtime cannot reject it, so it
 // is content (as written, but for the whitespace before it) rather than mangled code point by code point
-DS3_SECTION_TEXT  : ~[< \t\r\n] ~'<'* ;
+DS3_SECTION_TEXT  : ~[<f \t\r\n] ~[<f]* ;
 DS3_SECTION_LT    : '<' ;
+DS3_SECTION_F     : 'f' ;   // alone, so that text glued to a bare call's 'function' cannot swallow it
 DS3_CALL_BEGIN    : '<｜tool▁call▁begin｜>' -> pushMode(DS3_TYPE) ;
 DS3_BARE_CALL     : DS3_BARE_HEAD -> pushMode(DS3_NAME) ;   // no <｜tool▁call▁begin｜> before it
 DS3_SECTION_END   : '<｜tool▁calls▁end｜>' -> popMode ;

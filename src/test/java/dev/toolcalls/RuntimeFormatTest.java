@@ -162,7 +162,7 @@ class RuntimeFormatTest {
     @Test
     void aFormatFileMayReuseABundledLexerWithOtherOptions() {
         write(dir.resolve("formats/hermes_ids/hermes_ids.json"), "{\"name\": \"hermes_ids\", \"lexer\": \"HermesLexer\", \"ids\": \"{random:9}\","
-                + " \"include\": [\"HermesCall\", \"JsonCall\", \"JsonValue\"], \"roles\": {\"TEXT\": \"content\", \"LT\": \"content\"}, \"streamable\": [\"TEXT\"]}");
+                + " \"include\": [\"HermesCall\", \"JsonCall\", \"JsonValue\", \"HermesLenient\"], \"roles\": {\"TEXT\": \"content\", \"LT\": \"content\"}, \"streamable\": [\"TEXT\"]}");
         Format f = Formats.load(dir.resolve("formats")).get(0);
         assertTrue(f.problem().isEmpty(), () -> f.problem().get().getMessage());
         ToolCall call = f.parse("<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>").toolCalls().get(0);
