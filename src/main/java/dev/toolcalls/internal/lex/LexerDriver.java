@@ -25,6 +25,8 @@ public final class LexerDriver {
     private final Lexer lexer;
     private final HoldBackSimulator simulator;
     private int tokenStart, tokenEnd;
+    /** The mode stack before the token being matched (restored when the grammar pops too far). */
+    private int[] saved = new int[8];
     private int stuckAt;
 
     private final int maxTokenLength;
@@ -56,10 +58,22 @@ public final class LexerDriver {
         lexer._type = Token.INVALID_TYPE;
         lexer._tokenStartCharIndex = start;
         int t;
+        int mode = lexer._mode, depth = lexer._modeStack.size();
+        if (saved.length < depth) saved = new int[Math.max(depth, saved.length * 2)];
+        for (int i = 0; i < depth; i++) saved[i] = lexer._modeStack.get(i);
         try {
             t = simulator.match(input, lexer._mode);
         } catch (LexerNoViableAltException e) {
             stuckAt = input.index();
+            input.seek(start);
+            return STUCK;
+        } catch (java.util.EmptyStackException e) {
+            // the grammar pops a mode it never pushed here: the format does not allow this text here
+            lexer._mode = mode;
+            lexer._modeStack.clear();
+            for (int i = 0; i < depth; i++) lexer._modeStack.push(saved[i]);
+            simulator.forgetHeld();
+            stuckAt = start;
             input.seek(start);
             return STUCK;
         }
