@@ -46,6 +46,9 @@ enum Output {
 
         /** What was certain before the error, and the protocol's own error event where it has one. */
         List<String> fail(ToolCallParseException e);
+
+        /** The protocol's failure event for a cause outside the parser (nothing where the protocol has none). */
+        default List<String> abort(String message) { return List.of(); }
     }
 
     Run stream(Format format, Tools tools, ParseOptions options) {
@@ -67,6 +70,7 @@ enum Output {
                     public List<String> feed(String chunk) { return wire(r.feed(chunk)); }
                     public List<String> finish() { return wire(r.finish(false)); }
                     public List<String> fail(ToolCallParseException e) { return wire(r.fail(e)); }
+                    public List<String> abort(String message) { return wire(r.abort(message)); }
                 };
             }
             default: {
@@ -75,6 +79,7 @@ enum Output {
                     public List<String> feed(String chunk) { return wire(m.feed(chunk)); }
                     public List<String> finish() { return wire(m.finish(false)); }
                     public List<String> fail(ToolCallParseException e) { return wire(m.fail(e)); }
+                    public List<String> abort(String message) { return wire(m.abort("api_error", message)); }
                 };
             }
         }

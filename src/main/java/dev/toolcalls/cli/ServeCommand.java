@@ -45,6 +45,7 @@ final class ServeCommand implements Callable<Integer>, Main.IoAware {
     @Override public void io(PrintStream out, PrintStream err, InputStream in) { this.out = out; }
 
     @Override public Integer call() throws InterruptedException {
+        if (port < 0 || port > 65535) throw new Main.UsageException("--port must be 0..65535 (0 picks a free port)");
         if (chunkMax < 1) throw new Main.UsageException("--chunk-max must be at least 1");
         if (delayMs < 0) throw new Main.UsageException("--delay-ms must not be negative");
         Format format = Formats.find(formatName).orElseThrow(() -> new Main.UsageException(

@@ -84,10 +84,26 @@ public final class MessagesStream {
     /** The events a failing feed or finish had produced, the open block closed, then an {@code error} event. */
     public List<WireEvent> fail(ToolCallParseException e) {
         begin();
+        if (ended) return drain();
         addAll(e.eventsBeforeError());
+        return failed("api_error", e.getMessage());
+    }
+
+    /**
+     * Ends the message for a cause outside the parser (unreadable input, a server shutting down):
+     * the open block closed, then an {@code error} event of the given type ({@code api_error},
+     * {@code overloaded_error}, ...). Nothing when the message has already ended.
+     */
+    public List<WireEvent> abort(String type, String message) {
+        begin();
+        if (ended) return drain();
+        return failed(type, message);
+    }
+
+    private List<WireEvent> failed(String type, String message) {
         closeBlock();
         ended = true;
-        emit(error("api_error", e.getMessage()));
+        emit(error(type, message));
         return drain();
     }
 

@@ -91,11 +91,27 @@ public final class ResponsesStream {
     /** The events a failing feed or finish had produced, then {@code response.failed} with the error. */
     public List<WireEvent> fail(ToolCallParseException e) {
         begin();
+        if (ended) return drain();
         addAll(e.eventsBeforeError());
+        return failed(e.getMessage());
+    }
+
+    /**
+     * Ends the response for a cause outside the parser (unreadable input, a server shutting down):
+     * the open item closed as incomplete, then {@code response.failed} with the message. Nothing
+     * when the response has already ended.
+     */
+    public List<WireEvent> abort(String message) {
+        begin();
+        if (ended) return drain();
+        return failed(message);
+    }
+
+    private List<WireEvent> failed(String message) {
         closeItem("incomplete");
         JsonObject error = new JsonObject();
         error.addProperty("code", "server_error");
-        error.addProperty("message", e.getMessage());
+        error.addProperty("message", message);
         ended = true;
         emit("response.failed", withResponse("failed", error, null));
         return drain();
