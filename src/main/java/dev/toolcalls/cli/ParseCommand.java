@@ -113,11 +113,11 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
             throw new Main.UsageException("cannot read --tools " + toolsFile + ": " + e.getMessage());
         }
         try {
-            String lone = JsonLine.loneSurrogate(Json.parseStrict(json), "$");
+            String lone = dev.toolcalls.server.JsonChecks.loneSurrogate(Json.parseStrict(json), "$");
             if (lone != null) throw new Main.UsageException("--tools " + toolsFile + ": " + lone);
             return Tools.parse(json);
         } catch (Json.NotJson | IllegalArgumentException e) {
-            throw new Main.UsageException("--tools " + toolsFile + ": " + e.getMessage());
+            throw new Main.UsageException("--tools " + toolsFile + ": " + dev.toolcalls.server.JsonChecks.plain(e.getMessage()));
         }
     }
 
