@@ -630,7 +630,10 @@ public final class ReplayServer implements AutoCloseable {
 
         @Override protected void onCompleteFailure(Throwable cause) {
             streams.remove(this);
-            ex.done.failed(cause); // the client went away or stalled past the idle timeout
+            // the client went away or stalled past the idle timeout; anything else is a bug worth a line on stderr
+            if (!(cause instanceof IOException || cause instanceof java.util.concurrent.TimeoutException))
+                log.println("toolcalls serve: internal error while streaming " + Request.getPathInContext(ex.request) + ": " + cause);
+            ex.done.failed(cause);
         }
     }
 

@@ -204,6 +204,8 @@ class CliInputTest {
             {"serve", "--format", "toy", "--replay", "src/test/resources/suite/toy", "--idle-timeout-ms", "0"},
             {"serve", "--format", "toy", "--replay", "src/test/resources/suite/toy", "--shutdown-timeout-ms", "-1"},
             {"serve", "--format", "toy", "--replay", "src/test/resources/suite/toy", "--max-connections", "0"},
+            {"serve", "--format", "toy", "--replay", "src/test/resources/suite/toy", "--delay-ms", "30000"},
+            {"serve", "--format", "toy", "--replay", "src/test/resources/suite/toy", "--request-timeout-ms", "0"},
             {"serve", "--format", "toy", "--replay", "/no/such/dir"},
         };
         for (String[] args : all) {
