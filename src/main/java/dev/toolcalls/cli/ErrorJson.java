@@ -30,8 +30,4 @@ final class ErrorJson {
         o.add("error", error);
         return GSON.toJson(o);
     }
-
-    static String internal(Exception e) {
-        return wrap(of("internal_error", String.valueOf(e), null, null));
-    }
 }

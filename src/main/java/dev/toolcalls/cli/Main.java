@@ -12,8 +12,8 @@ import dev.toolcalls.internal.grammar.BundledFormats;
 /**
  * {@code java -jar target/toolcalls.jar parse|formats|test|serve|check|generate|new ...}. Exit codes:
  * 0 done, 1 the output broke its format (or a suite failed, or check found something), 2 usage
- * error, 3 a format that cannot be loaded ({@code format_error}) or an internal error. Never a
- * stack trace.
+ * error or input that is not UTF-8, 3 a format that cannot be loaded ({@code format_error}) or an
+ * internal error (out of memory included). Never a stack trace.
  */
 @Command(name = "toolcalls", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Turns LLM output text into OpenAI-style tool calls, in one piece or streaming.",
@@ -29,15 +29,42 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false, StandardCharsets.UTF_8);
+        // stdout buffered (a delta per line would otherwise be a write each); flushed before anything goes to stderr
+        PrintStream out = new PrintStream(new java.io.BufferedOutputStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), 1 << 16),
+                false, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true, StandardCharsets.UTF_8);
         int code = run(args, out, err, System.in);
         out.flush();
         System.exit(code);
     }
 
-    /** Runs the command line with the given streams; returns the exit code. */
+    /** Runs the command line with the given streams; returns the exit code. Nothing escapes as a stack trace. */
     public static int run(String[] args, PrintStream out, PrintStream err, java.io.InputStream in) {
+        try {
+            return execute(args, out, err, in);
+        } catch (Throwable t) { // OutOfMemoryError, StackOverflowError, a bug: the JSON error object, exit 3
+            return internal(t, out, err);
+        }
+    }
+
+    /** What an error that escaped a command prints: one {@code internal_error} object on stderr, exit 3. */
+    static int internal(Throwable t, PrintStream out, PrintStream err) {
+        Throwable cause = t;
+        while (cause instanceof CommandLine.ExecutionException && cause.getCause() != null) cause = cause.getCause();
+        String message = cause instanceof OutOfMemoryError
+                ? "out of memory (" + cause.getMessage() + "): give the JVM more heap (java -Xmx...); --stream reads the input piece by piece"
+                : String.valueOf(cause);
+        try {
+            out.flush();
+        } catch (Throwable ignored) {
+            // stdout may be what failed; the error still goes to stderr
+        }
+        err.println(ErrorJson.wrap(ErrorJson.of("internal_error", message, null, null)));
+        err.flush();
+        return INTERNAL;
+    }
+
+    private static int execute(String[] args, PrintStream out, PrintStream err, java.io.InputStream in) {
         CommandLine cl = new CommandLine(new Main());
         cl.setOut(new java.io.PrintWriter(out, true));
         cl.setErr(new java.io.PrintWriter(err, true));
@@ -56,8 +83,7 @@ public final class Main implements Runnable {
                 err.println(ErrorJson.wrap(ErrorJson.of("format_error", e.getMessage(), null, null)));
                 return INTERNAL;
             }
-            err.println(ErrorJson.internal(e));
-            return INTERNAL;
+            return internal(e, out, err);
         });
         for (CommandLine sub : cl.getSubcommands().values()) {
             Object cmd = sub.getCommand();

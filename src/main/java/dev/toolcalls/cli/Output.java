@@ -64,6 +64,9 @@ enum Output {
 
         /** What was certain before the error, and the protocol's own error event where it has one. */
         List<String> fail(ToolCallParseException e);
+
+        /** The protocol's failure event for a cause outside the parser (nothing where the protocol has none). */
+        default List<String> abort(String message) { return List.of(); }
     }
 
     Run stream(Format format, Tools tools, ParseOptions options) {
@@ -89,6 +92,7 @@ enum Output {
                     public List<String> feed(String chunk, boolean special) { return wire(w.feed(chunk, special)); }
                     public List<String> finish() { return wire(w.finish(false)); }
                     public List<String> fail(ToolCallParseException e) { return wire(w.fail(e)); }
+                    public List<String> abort(String message) { return wire(w.abort(message)); }
                 };
             }
         }

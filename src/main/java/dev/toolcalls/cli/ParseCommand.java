@@ -1,19 +1,15 @@
 package dev.toolcalls.cli;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
 import com.google.gson.JsonArray;
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -27,7 +23,6 @@ import dev.toolcalls.StreamParser;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.Tools;
 import dev.toolcalls.internal.json.Json;
-import dev.toolcalls.internal.json.WireJson;
 import dev.toolcalls.server.Chunker;
 
 /**
@@ -106,27 +101,52 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         Format format = formatDirs.registry(err, formatName).find(formatName).orElseThrow(() -> new Main.UsageException(
                 "unknown format '" + formatName + "'; run 'formats' to list them"));
         Tools tools = Tools.none();
-        if (toolsFile != null) {
-            try {
-                tools = Tools.parse(Files.readString(toolsFile, StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                throw new Main.UsageException("cannot read --tools " + toolsFile + ": " + e.getMessage());
-            } catch (IllegalArgumentException e) {
-                throw new Main.UsageException("--tools " + toolsFile + ": " + e.getMessage());
-            }
+        if (toolsFile != null) tools = readTools();
+        try (InputStream input = openInput()) {
+            int code = jsonl ? jsonl(protocol, format, tools, input)
+                    : stream ? stream(protocol, format, tools, input)
+                    : batch(protocol, format, tools, input);
+            out.flush();
+            return code;
+        } catch (Utf8Input.Invalid e) {
+            out.flush();
+            JsonObject error = ErrorJson.of("invalid_utf8", "input is " + e.getMessage(), (int) Math.min(Integer.MAX_VALUE, e.codePointOffset), format.name());
+            error.addProperty("byte_offset", e.byteOffset);
+            err.println(ErrorJson.wrap(error));
+            return Main.USAGE;
+        } catch (IOException e) {
+            throw new Main.UsageException("cannot read input " + inputName() + ": " + e.getMessage());
         }
-        String input = readInput();
-        int code = jsonl ? jsonl(protocol, format, tools, input) : single(protocol, format, tools, input);
-        out.flush();
-        return code;
     }
 
-    private String readInput() {
-        try {
-            if (file == null || file.equals("-")) return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            return Files.readString(Path.of(file), StandardCharsets.UTF_8);
+    private Tools readTools() {
+        String json;
+        try (InputStream in = Files.newInputStream(toolsFile)) {
+            json = new Utf8Input(in).readAll();
+        } catch (Utf8Input.Invalid e) {
+            throw new Main.UsageException("--tools " + toolsFile + " is " + e.getMessage());
         } catch (IOException e) {
-            throw new Main.UsageException("cannot read input " + (file == null ? "-" : file) + ": " + e.getMessage());
+            throw new Main.UsageException("cannot read --tools " + toolsFile + ": " + e.getMessage());
+        }
+        try {
+            String lone = dev.toolcalls.server.JsonChecks.loneSurrogate(Json.parseStrict(json), "$");
+            if (lone != null) throw new Main.UsageException("--tools " + toolsFile + ": " + lone);
+            return Tools.parse(json);
+        } catch (Json.NotJson | IllegalArgumentException e) {
+            throw new Main.UsageException("--tools " + toolsFile + ": " + dev.toolcalls.server.JsonChecks.plain(e.getMessage()));
+        }
+    }
+
+    private String inputName() { return file == null ? "-" : file; }
+
+    private InputStream openInput() {
+        if (file == null || file.equals("-")) return new java.io.FilterInputStream(in) {
+            @Override public void close() { } // standard input stays open
+        };
+        try {
+            return Files.newInputStream(Path.of(file));
+        } catch (IOException | java.nio.file.InvalidPathException e) {
+            throw new Main.UsageException("cannot read input " + file + ": " + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()));
         }
     }
 
@@ -135,58 +155,77 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
                 .withThinking(thinking == null ? null : thinking.equals("on"));
     }
 
-    private int single(Output protocol, Format format, Tools tools, String input) {
-        Output.Run run = stream ? protocol.stream(format, tools, options()) : null;
+    /** Batch: the whole input is one output, parsed once. */
+    private int batch(Output protocol, Format format, Tools tools, InputStream input) throws IOException {
+        String text = new Utf8Input(input).readAll();
         try {
-            if (!stream) {
-                out.println(protocol.batch(format, input, tools, options()));
-            } else {
-                for (String chunk : chunks(input)) for (String line : run.feed(chunk)) out.println(line);
-                for (String line : run.finish()) out.println(line);
-            }
+            out.println(protocol.batch(format, text, tools, options()));
             return 0;
         } catch (ToolCallParseException e) {
-            if (stream) for (String line : run.fail(e)) out.println(line);
             out.flush();
             err.println(ErrorJson.wrap(ErrorJson.of(e)));
             return Main.FAILED;
         }
     }
 
-    private int jsonl(Output protocol, Format format, Tools tools, String input) {
-        try (BufferedReader lines = new BufferedReader(new java.io.StringReader(input))) {
-            String line;
-            while ((line = lines.readLine()) != null) out.println(ErrorJson.GSON.toJson(answer(protocol, format, tools, line)));
-        } catch (IOException e) {
-            throw new Main.UsageException("cannot read input: " + e.getMessage());
+    /**
+     * Streaming: the input is read, cut and fed as it arrives; memory is the chunk being cut and
+     * what the parser holds, whatever the input's size. Bad UTF-8 ends the stream where it is
+     * (the protocol's failure event, for those that have one) and is reported by the caller.
+     */
+    private int stream(Output protocol, Format format, Tools tools, InputStream input) throws IOException {
+        Output.Run run = protocol.stream(format, tools, options());
+        Utf8Input text = new Utf8Input(input);
+        Chunker.Cutter cutter = new Chunker.Cutter(chunkMax, chunkSeed);
+        try {
+            try {
+                for (String piece; (piece = text.next()) != null; )
+                    for (String chunk : cutter.push(piece)) print(run.feed(chunk));
+            } catch (Utf8Input.Invalid e) {
+                print(run.abort("input is " + e.getMessage()));
+                throw e;
+            }
+            for (String chunk : cutter.finish()) print(run.feed(chunk));
+            print(run.finish());
+            return 0;
+        } catch (ToolCallParseException e) {
+            print(run.fail(e));
+            out.flush();
+            err.println(ErrorJson.wrap(ErrorJson.of(e)));
+            return Main.FAILED;
         }
+    }
+
+    private void print(List<String> lines) {
+        for (String line : lines) out.println(line);
+    }
+
+    /** One answer per line, in order, each line read, parsed and answered before the next is read. */
+    private int jsonl(Output protocol, Format format, Tools tools, InputStream input) throws IOException {
+        ByteLines lines = new ByteLines(input);
+        while (lines.next()) out.println(ErrorJson.GSON.toJson(answer(protocol, format, tools, lines)));
         return 0;
     }
 
-    private JsonObject answer(Output protocol, Format format, Tools defaultTools, String line) {
+    private JsonObject answer(Output protocol, Format format, Tools defaultTools, ByteLines lines) {
         JsonObject answer = new JsonObject();
-        Boolean lineThinking = null;
-        String text;
-        List<Chunk> given;
-        Tools tools = defaultTools;
+        JsonLine line;
         try {
-            JsonElement e = JsonParser.parseString(line);
-            if (!e.isJsonObject() || !e.getAsJsonObject().has("input") || !e.getAsJsonObject().get("input").isJsonPrimitive())
-                throw new IllegalArgumentException("expected {\"input\": \"...\", \"tools\": [...]?}");
-            text = e.getAsJsonObject().get("input").getAsString();
-            if (e.getAsJsonObject().has("tools")) tools = WireJson.tools(e.getAsJsonObject().get("tools"));
-            JsonElement think = e.getAsJsonObject().get("thinking");
-            if (think != null && !think.isJsonNull()) lineThinking = think.getAsBoolean();
-            given = chunks(e.getAsJsonObject().get("chunks"), text);
-        } catch (RuntimeException ex) {
-            answer.add("error", ErrorJson.of("invalid_input", "line is not a valid input object: " + ex.getMessage(), null, format.name()));
+            line = JsonLine.read(Utf8Input.decode(lines.bytes(), lines.length(), lines.start()), defaultTools);
+        } catch (Utf8Input.Invalid e) {
+            JsonObject error = ErrorJson.of("invalid_utf8", "line " + lines.number() + " is " + e.getMessage(), null, format.name());
+            error.addProperty("byte_offset", e.byteOffset);
+            answer.add("error", error);
+            return answer;
+        } catch (JsonLine.Bad e) {
+            answer.add("error", ErrorJson.of("invalid_input", "line " + lines.number() + " is not a valid input object: " + e.getMessage(), null, format.name()));
             return answer;
         }
-        ParseOptions lineOptions = lineThinking == null ? options() : options().withThinking(lineThinking);
-        if (given != null) return answer(protocol, format, tools, lineOptions, given, answer);
+        ParseOptions lineOptions = line.thinking() == null ? options() : options().withThinking(line.thinking());
+        if (line.chunks() != null) return answer(protocol, format, line.tools(), lineOptions, line.chunks(), answer);
         if (!stream) {
             try {
-                answer.add("message", Json.parse(protocol.batch(format, text, tools, lineOptions)));
+                answer.add("message", Json.parse(protocol.batch(format, line.input(), line.tools(), lineOptions)));
             } catch (ToolCallParseException ex) {
                 answer.add("error", ErrorJson.of(ex));
             }
@@ -194,9 +233,9 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         }
         JsonArray deltas = new JsonArray();
         answer.add("deltas", deltas);
-        Output.Run run = protocol.stream(format, tools, lineOptions);
+        Output.Run run = protocol.stream(format, line.tools(), lineOptions);
         try {
-            for (String chunk : chunks(text)) for (String d : run.feed(chunk)) deltas.add(Json.parse(d));
+            for (String chunk : Chunker.split(line.input(), chunkMax, chunkSeed)) for (String d : run.feed(chunk)) deltas.add(Json.parse(d));
             for (String d : run.finish()) deltas.add(Json.parse(d));
         } catch (ToolCallParseException ex) {
             for (String d : run.fail(ex)) deltas.add(Json.parse(d));
@@ -205,40 +244,13 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         return answer;
     }
 
-    /** One piece of a line's {@code chunks}: its text and whether it is one special token. */
-    record Chunk(String text, boolean special) { }
-
-    /**
-     * A line's {@code "chunks": ["text", {"text": "<tool_call>", "special": true}, ...]}, or null
-     * without one; their concatenation must be the line's input.
-     */
-    private static List<Chunk> chunks(JsonElement chunks, String input) {
-        if (chunks == null || chunks.isJsonNull()) return null;
-        if (!chunks.isJsonArray()) throw new IllegalArgumentException("\"chunks\" must be an array of strings and {\"text\", \"special\"} objects");
-        List<Chunk> out = new java.util.ArrayList<>();
-        StringBuilder all = new StringBuilder();
-        for (JsonElement c : chunks.getAsJsonArray()) {
-            if (c.isJsonPrimitive() && c.getAsJsonPrimitive().isString()) out.add(new Chunk(c.getAsString(), false));
-            else if (c.isJsonObject() && c.getAsJsonObject().has("text") && c.getAsJsonObject().get("text").isJsonPrimitive()
-                    && c.getAsJsonObject().get("text").getAsJsonPrimitive().isString()) {
-                JsonElement special = c.getAsJsonObject().get("special");
-                if (special != null && !(special.isJsonPrimitive() && special.getAsJsonPrimitive().isBoolean()))
-                    throw new IllegalArgumentException("\"special\" must be true or false");
-                out.add(new Chunk(c.getAsJsonObject().get("text").getAsString(), special != null && special.getAsBoolean()));
-            } else throw new IllegalArgumentException("each chunk is a string or {\"text\": \"...\", \"special\": true|false}");
-            all.append(out.get(out.size() - 1).text());
-        }
-        if (!all.toString().equals(input)) throw new IllegalArgumentException("the chunks do not add up to \"input\"");
-        return out;
-    }
-
     /** A line parsed from its own chunks, each said to be a special token or not. */
-    private JsonObject answer(Output protocol, Format format, Tools tools, ParseOptions options, List<Chunk> chunks, JsonObject answer) {
+    private JsonObject answer(Output protocol, Format format, Tools tools, ParseOptions options, List<JsonLine.Chunk> chunks, JsonObject answer) {
         if (!stream) {
             StreamParser s = format.newStream(tools, options);
             List<ParseEvent> events = new java.util.ArrayList<>();
             try {
-                for (Chunk c : chunks) events.addAll(s.feedEvents(c.text(), c.special()));
+                for (JsonLine.Chunk c : chunks) events.addAll(s.feedEvents(c.text(), c.special()));
                 events.addAll(s.finishEvents());
                 answer.add("message", Json.parse(protocol.batch(format, events)));
             } catch (ToolCallParseException ex) {
@@ -250,7 +262,7 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         answer.add("deltas", deltas);
         Output.Run run = protocol.stream(format, tools, options);
         try {
-            for (Chunk c : chunks) for (String d : run.feed(c.text(), c.special())) deltas.add(Json.parse(d));
+            for (JsonLine.Chunk c : chunks) for (String d : run.feed(c.text(), c.special())) deltas.add(Json.parse(d));
             for (String d : run.finish()) deltas.add(Json.parse(d));
         } catch (ToolCallParseException ex) {
             for (String d : run.fail(ex)) deltas.add(Json.parse(d));

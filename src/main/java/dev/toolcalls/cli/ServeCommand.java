@@ -16,7 +16,8 @@ import dev.toolcalls.server.ReplayServer;
 
 @Command(name = "serve", sortOptions = false,
         description = "Mock OpenAI endpoint replaying recorded model outputs through a format's parser "
-                + "(POST /v1/chat/completions, GET /v1/models). Stops cleanly on SIGTERM or Ctrl-C.")
+                + "(POST /v1/chat/completions, /v1/responses, /v1/messages; GET /v1/models). "
+                + "On SIGTERM or Ctrl-C it stops accepting, lets in-flight requests finish until --shutdown-timeout-ms, then ends what still runs.")
 final class ServeCommand implements Callable<Integer>, Main.IoAware {
     @Option(names = "--format", required = true, paramLabel = "NAME", description = "format name or alias")
     String formatName;
@@ -42,6 +43,24 @@ final class ServeCommand implements Callable<Integer>, Main.IoAware {
 
     @Mixin FormatDirs formatDirs = new FormatDirs();
 
+    @Option(names = "--max-body", paramLabel = "BYTES", description = "largest request body; larger ones are answered 413 (default 4194304, 4 MiB)")
+    long maxBody = ReplayServer.Limits.defaults().maxBodyBytes();
+
+    @Option(names = "--idle-timeout-ms", paramLabel = "MS",
+            description = "a connection without any traffic this long (a stalled client) is closed (default 30000)")
+    long idleTimeoutMs = ReplayServer.Limits.defaults().idleTimeoutMs();
+
+    @Option(names = "--request-timeout-ms", paramLabel = "MS",
+            description = "a request's headers and body must arrive within this time; else the connection is closed or answered 408 (default 30000)")
+    long requestTimeoutMs = ReplayServer.Limits.defaults().requestTimeoutMs();
+
+    @Option(names = "--shutdown-timeout-ms", paramLabel = "MS",
+            description = "on SIGTERM, how long in-flight requests may take to finish; streams still running then end with a failure event (default 10000)")
+    long shutdownTimeoutMs = ReplayServer.Limits.defaults().shutdownTimeoutMs();
+
+    @Option(names = "--max-connections", paramLabel = "N", description = "connections open at once; more wait to be accepted (default 512)")
+    int maxConnections = ReplayServer.Limits.defaults().maxConnections();
+
     private PrintStream out, err;
 
     @Override public void io(PrintStream out, PrintStream err, InputStream in) {
@@ -50,13 +69,21 @@ final class ServeCommand implements Callable<Integer>, Main.IoAware {
     }
 
     @Override public Integer call() throws InterruptedException {
+        if (port < 0 || port > 65535) throw new Main.UsageException("--port must be 0..65535 (0 picks a free port)");
         if (chunkMax < 1) throw new Main.UsageException("--chunk-max must be at least 1");
         if (delayMs < 0) throw new Main.UsageException("--delay-ms must not be negative");
+        if (maxBody < 1 || maxBody > 1L << 30) throw new Main.UsageException("--max-body must be 1..1073741824 bytes");
+        if (idleTimeoutMs < 1) throw new Main.UsageException("--idle-timeout-ms must be at least 1");
+        if (requestTimeoutMs < 1) throw new Main.UsageException("--request-timeout-ms must be at least 1");
+        if (shutdownTimeoutMs < 0) throw new Main.UsageException("--shutdown-timeout-ms must not be negative");
+        if (maxConnections < 1) throw new Main.UsageException("--max-connections must be at least 1");
+        if (delayMs >= idleTimeoutMs) throw new Main.UsageException("--delay-ms must be shorter than --idle-timeout-ms (" + idleTimeoutMs + ")");
+        ReplayServer.Limits limits = new ReplayServer.Limits(maxBody, idleTimeoutMs, requestTimeoutMs, shutdownTimeoutMs, maxConnections);
         Format format = formatDirs.registry(err, formatName).find(formatName).orElseThrow(() -> new Main.UsageException(
                 "unknown format '" + formatName + "'; run 'formats' to list them"));
         ReplayServer server;
         try {
-            server = new ReplayServer(format, replay, host, port, chunkMax, chunkSeed, delayMs);
+            server = new ReplayServer(format, replay, host, port, chunkMax, chunkSeed, delayMs, limits, err);
         } catch (IOException e) {
             throw new Main.UsageException("cannot serve: " + e.getMessage());
         }

@@ -56,10 +56,13 @@ public final class MessagesStream extends WireStream {
         emit(e);
     }
 
-    @Override void failed(ToolCallParseException e) {
+    @Override void aborted(String type, String message) {
         closeBlock();
-        emit(errorObject("api_error", e.getMessage()));
+        emit(errorObject(type == null ? "api_error" : type, message));
     }
+
+    /** {@link #abort(String)} with an Anthropic error type of one's own, e.g. {@code overloaded_error} for a server shutting down. */
+    @Override public List<WireEvent> abort(String type, String message) { return super.abort(type, message); }
 
     /** {@code {"type": "error", "error": {"type": ..., "message": ...}}}, the Messages API's error shape (e.g. type {@code not_found_error}). */
     public static String error(String type, String message) { return Json.write(errorObject(type, message)); }

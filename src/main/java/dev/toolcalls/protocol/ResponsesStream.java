@@ -62,11 +62,11 @@ public final class ResponsesStream extends WireStream {
         emit("response.in_progress", withResponse("in_progress", null, null));
     }
 
-    @Override void failed(ToolCallParseException e) {
+    @Override void aborted(String type, String message) {
         closeItem("incomplete");
         JsonObject error = new JsonObject();
         error.addProperty("code", "server_error");
-        error.addProperty("message", e.getMessage());
+        error.addProperty("message", message);
         emit("response.failed", withResponse("failed", error, null));
     }
 

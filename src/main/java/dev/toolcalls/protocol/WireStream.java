@@ -64,7 +64,24 @@ public abstract sealed class WireStream permits ResponsesStream, MessagesStream 
         convert(e.eventsBeforeError());
         if (!ended) {
             ended = true;
-            failed(e);
+            aborted(null, e.getMessage());
+        }
+        return drain();
+    }
+
+    /**
+     * Ends the stream for a cause outside the parser (unreadable input, a server shutting down):
+     * the open item closed, then the protocol's error event with the message. Nothing when the
+     * stream has already ended.
+     */
+    public final List<WireEvent> abort(String message) { return abort(null, message); }
+
+    /** The same with the protocol's own error type where it has one (Anthropic: e.g. {@code overloaded_error}). */
+    List<WireEvent> abort(String type, String message) {
+        begin();
+        if (!ended) {
+            ended = true;
+            aborted(type, message);
         }
         return drain();
     }
@@ -101,8 +118,8 @@ public abstract sealed class WireStream permits ResponsesStream, MessagesStream 
     /** Closes what is open and queues the terminal events. */
     abstract void ended(boolean truncated);
 
-    /** Closes what is open and queues the error event. */
-    abstract void failed(ToolCallParseException e);
+    /** Closes what is open and queues the error event; {@code type} null for the protocol's generic one. */
+    abstract void aborted(String type, String message);
 
     final void queue(WireEvent e) { out.add(e); }
 

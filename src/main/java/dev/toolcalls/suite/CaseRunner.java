@@ -80,7 +80,7 @@ public final class CaseRunner {
             return problems;
         }
         Format f = format.get();
-        Outcome batch = batch(f, c, tools);
+        Outcome batch = batch(f, c.input(), tools, c.options());
         checkExpected(c, batch, problems);
         if (!problems.isEmpty()) return problems;
 
@@ -90,14 +90,14 @@ public final class CaseRunner {
         for (int[] seed : chunkings) {
             List<String> chunks = seed == null ? chunks(c.input(), null) : chunks(c.input(), new Random(seed[0]));
             String label = seed == null ? "1-character chunks" : "random chunking seed " + seed[0];
-            Outcome streamed = stream(f, c, tools, chunks, problems, label);
+            Outcome streamed = stream(f, c.options(), tools, chunks, problems, label);
             compare(batch, streamed, label, problems);
             if (problems.size() > 10) break;
         }
         // every 2-way split: multi-token deltas that end anywhere (speculative decoding, stream intervals)
         for (int cut = 1; cut < c.input().length() && problems.size() <= 10; cut++) {
             String label = "split at " + cut;
-            Outcome streamed = stream(f, c, tools, List.of(c.input().substring(0, cut), c.input().substring(cut)), problems, label);
+            Outcome streamed = stream(f, c.options(), tools, List.of(c.input().substring(0, cut), c.input().substring(cut)), problems, label);
             compare(batch, streamed, label, problems);
         }
         return problems;
@@ -130,11 +130,28 @@ public final class CaseRunner {
         return problems;
     }
 
+    /**
+     * The streaming contract for an output without an expectation (a fuzzer's input): every given
+     * chunking must keep the delta and event contract and reassemble to the batch result, or fail as
+     * batch does (same kind, same offset). Problems found; empty when it holds.
+     *
+     * @param options the same ids for batch and stream (a seeded generator), or the ids differ
+     */
+    public List<String> compareStreams(Format f, String input, Tools tools, ParseOptions options, List<List<String>> chunkings) {
+        List<String> problems = new ArrayList<>();
+        Outcome batch = batch(f, input, tools, options);
+        for (int i = 0; i < chunkings.size() && problems.size() <= 10; i++) {
+            String label = "chunking " + i + " (" + chunkings.get(i).size() + " chunks)";
+            compare(batch, stream(f, options, tools, chunkings.get(i), problems, label), label, problems);
+        }
+        return problems;
+    }
+
     private record Outcome(ChatMessage message, ToolCallParseException error) { }
 
-    private Outcome batch(Format f, SuiteCase c, Tools tools) {
+    private Outcome batch(Format f, String input, Tools tools, ParseOptions options) {
         try {
-            return new Outcome(f.parse(c.input(), tools, c.options()), null);
+            return new Outcome(f.parse(input, tools, options), null);
         } catch (ToolCallParseException e) {
             return new Outcome(null, e);
         }
