@@ -23,23 +23,13 @@ public final class FormatAccess {
         compiled = compiledOf;
     }
 
-    private static void ensureLoaded() {
-        try {
-            Class.forName(Format.class.getName(), true, Format.class.getClassLoader());
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     /** Where the format came from and what it is made of. */
     public static FormatSource source(Format f) {
-        ensureLoaded();
-        return sources.apply(f);
+        return sources.apply(f); // a Format instance exists, so its class has run its initializer and installed this
     }
 
     /** The built format. @throws dev.toolcalls.FormatException when it cannot be built */
     public static CompiledFormat compiled(Format f) {
-        ensureLoaded();
         return compiled.apply(f);
     }
 }
