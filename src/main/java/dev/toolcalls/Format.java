@@ -88,7 +88,7 @@ public final class Format {
     public String description() { return description; }
 
     /**
-     * Where this format came from: the path of its format file ({@code grammars/hermes/hermes.json (bundled)}
+     * Where this format came from: the path of its format file ({@code grammars/NAME/NAME.json (bundled)}
      * for a bundled one, the file under a loaded folder otherwise), or the provider that made it.
      */
     public String source() { return origin; }

@@ -73,7 +73,7 @@ public final class BundledSources {
         return f.startsWith(p.toAbsolutePath()) ? Optional.of("grammars/imports/" + f.getFileName() + " (bundled)") : Optional.empty();
     }
 
-    /** The bundled generated lexers by grammar name (e.g. {@code HermesLexer}), for formats that reuse one. */
+    /** The bundled generated lexers by grammar name (e.g. {@code MyModelLexer}), for formats that reuse one. */
     static Map<String, Function<CharStream, Lexer>> lexers() {
         Map<String, Function<CharStream, Lexer>> out = new LinkedHashMap<>();
         for (var b : BundledFormats.all()) {
