@@ -35,23 +35,25 @@ public record ChatMessage(String content, String reasoningContent, List<ToolCall
         }
         List<ToolCall> calls = new ArrayList<>();
         for (int i = 0; i < ids.size(); i++) calls.add(new ToolCall(ids.get(i), names.get(i), args.get(i).toString()));
-        return new ChatMessage(orNull(content), orNull(reasoning), calls);
+        return new ChatMessage(orNull(List.of(content.toString())), orNull(List.of(reasoning.toString())), calls);
     }
 
     /** The message that events make: text, reasoning, and the calls that ended. */
     public static ChatMessage fromEvents(List<ParseEvent> events) {
-        StringBuilder content = new StringBuilder(), reasoning = new StringBuilder();
+        List<String> content = new ArrayList<>(), reasoning = new ArrayList<>();
         List<ToolCall> calls = new ArrayList<>();
         for (ParseEvent e : events) {
-            if (e instanceof ParseEvent.Text t) content.append(t.text());
-            else if (e instanceof ParseEvent.Reasoning r) reasoning.append(r.text());
+            if (e instanceof ParseEvent.Text t) content.add(t.text());
+            else if (e instanceof ParseEvent.Reasoning r) reasoning.add(r.text());
             else if (e instanceof ParseEvent.ToolCallEnd end) calls.add(end.toolCall());
         }
         return new ChatMessage(orNull(content), orNull(reasoning), calls);
     }
 
-    private static String orNull(StringBuilder text) {
-        return text.toString().isBlank() ? null : text.toString();
+    /** The pieces joined (a single piece as it is), or null when that is blank. */
+    private static String orNull(List<String> pieces) {
+        String text = pieces.size() == 1 ? pieces.get(0) : String.join("", pieces);
+        return text.isBlank() ? null : text;
     }
 
     /** Compact JSON with OpenAI field names; {@code content} is written even when null. */

@@ -70,7 +70,7 @@ public final class StreamParser {
         if (options.lenient() && rules.lenientMode() > 0) lexer.setBaseMode(rules.lenientMode());
         if (thinking && rules.thinkingMode() > 0) lexer.startIn(rules.thinkingMode());
         this.calls = new CallAssembler(format.name(), rules, options.newIdGenerator(), model.hasIdRole, out,
-                at -> lexer.excerpt(at, EXCERPT_RADIUS), options, tools.names());
+                at -> lexer.excerpt(at, EXCERPT_RADIUS), lexer::offset, options, tools.names());
         this.arguments = new ArgumentWriter(fragment -> calls.arguments(fragment, lexer.tokenStart()), tools::definition,
                 rules.untypedValues(), rules.trimValueNewlines());
     }
@@ -158,9 +158,8 @@ public final class StreamParser {
                 finished = true;
                 if (calls.isOpen() && implicitCallEnd && lexer.inDefaultMode()) endOpenCall();
                 if (calls.isOpen() && !recoverCutCall() && !fallBackToContent()) {
-                    int at = calls.beginOffset();
-                    fail(ToolCallParseException.Kind.UNTERMINATED_CALL, at,
-                            "the call that began at offset " + at + " is still open at the end of the output (in " + lexer.modePath() + ")");
+                    throw calls.errorAtBegin(ToolCallParseException.Kind.UNTERMINATED_CALL,
+                            "the call that began at offset " + calls.beginOffset() + " is still open at the end of the output (in " + lexer.modePath() + ")");
                 }
             }
             return out.drain();
@@ -188,7 +187,7 @@ public final class StreamParser {
             if (calls.isOpen() && lexer.tokenTruncated() && NAMING.contains(role)) {
                 // the output stops inside a name, id or key: the call never got it whole
                 if (fallBackToContent()) continue;
-                fail(ToolCallParseException.Kind.UNTERMINATED_CALL, calls.beginOffset(),
+                throw calls.errorAtBegin(ToolCallParseException.Kind.UNTERMINATED_CALL,
                         "the output ends inside the call that began at offset " + calls.beginOffset() + " (in " + lexer.modePath() + ")");
             }
             try {
@@ -266,7 +265,7 @@ public final class StreamParser {
             if (ranOut && recoverCutCall()) { lexer.restartAt(lexer.end()); return; } // the rest was its cut end marker
             String in = " (in " + lexer.modePath() + ")";
             if (fallBackToContent()) { lexer.restartAt(at); return; }
-            if (ranOut) fail(ToolCallParseException.Kind.UNTERMINATED_CALL, calls.beginOffset(),
+            if (ranOut) throw calls.errorAtBegin(ToolCallParseException.Kind.UNTERMINATED_CALL,
                     "the call that began at offset " + calls.beginOffset() + " is still open at the end of the output" + in);
             fail(ToolCallParseException.Kind.UNEXPECTED_TEXT, lexer.stuckAt(), "the format does not allow this text inside a call" + in);
         }

@@ -28,6 +28,7 @@ public final class CallAssembler {
     private final boolean idFromText;
     private final EventCollector out;
     private final IntFunction<String> excerpts;
+    private final java.util.function.IntUnaryOperator offsets;
     private final ParseOptions options;
     /** The request's function names, or null when it has none (then no name is unknown). */
     private final Set<String> knownTools;
@@ -35,7 +36,7 @@ public final class CallAssembler {
 
     // the open call
     private boolean open;
-    private int beginOffset;
+    private int beginOffset, beginIndex;
     private String name;
     private String id;
     private boolean headerSent;
@@ -48,7 +49,8 @@ public final class CallAssembler {
     private boolean unknownAsText; // a call to an unknown tool, to be given back as text
 
     public CallAssembler(String format, FormatRules rules, IdGenerator ids, boolean idFromText, EventCollector out,
-                  IntFunction<String> excerpts, ParseOptions options, Set<String> knownTools) {
+                  IntFunction<String> excerpts, java.util.function.IntUnaryOperator offsets, ParseOptions options, Set<String> knownTools) {
+        this.offsets = offsets;
         this.format = format;
         this.options = options;
         this.knownTools = knownTools == null || knownTools.isEmpty() ? null : knownTools;
@@ -65,6 +67,7 @@ public final class CallAssembler {
     /** True once any delta of the open call has been sent. */
     public boolean emitted() { return headerSent; }
 
+    /** Where the open call began, in code points (the offset errors report). */
     public int beginOffset() { return beginOffset; }
 
     /** Raw text of the open call so far (kept only while nothing of it has been emitted). */
@@ -74,10 +77,12 @@ public final class CallAssembler {
         if (open && !headerSent) raw.append(tokenText);
     }
 
+    /** @param offset where the call begins, as a UTF-16 index into the output (as every offset given here) */
     public void begin(int offset) {
         if (open) throw new IllegalStateException("begin while a call is open");
         open = true;
-        beginOffset = offset;
+        beginIndex = offset;
+        beginOffset = offsets.applyAsInt(offset);
         name = null;
         id = null;
         headerSent = false;
@@ -154,19 +159,19 @@ public final class CallAssembler {
     public void end(int offset) {
         requireOpen(offset);
         if (name == null)
-            throw error(ToolCallParseException.Kind.MISSING_NAME, beginOffset, "the call that began at offset " + beginOffset + " has no function name");
+            throw errorAtBegin(ToolCallParseException.Kind.MISSING_NAME, "the call that began at offset " + beginOffset + " has no function name");
         if (!argsStarted) args.append("{}");
         String problem = null;
         try {
             if (Json.check(args.toString(), options.maxNesting()) != '{') problem = "found " + kind(Json.parseStrict(args.toString()));
         } catch (Json.TooDeep e) {
-            throw error(ToolCallParseException.Kind.LIMIT_EXCEEDED, beginOffset, "arguments of '" + name + "' are nested deeper than "
+            throw errorAtBegin(ToolCallParseException.Kind.LIMIT_EXCEEDED, "arguments of '" + name + "' are nested deeper than "
                     + options.maxNesting() + " levels (ParseOptions.withMaxNesting)");
         } catch (Json.NotJson e) {
             problem = e.getMessage();
         }
         if (problem != null)
-            throw error(ToolCallParseException.Kind.MALFORMED_ARGUMENTS, beginOffset,
+            throw errorAtBegin(ToolCallParseException.Kind.MALFORMED_ARGUMENTS,
                     "arguments of '" + name + "' are not a JSON object (" + problem + "): " + shorten(args.toString()));
         sendHeader();
         sendArgs();
@@ -207,8 +212,14 @@ public final class CallAssembler {
         if (!open) throw error(ToolCallParseException.Kind.UNEXPECTED_TEXT, offset, "call text outside a call (grammar error)");
     }
 
+    /** An error at a UTF-16 index of the output (reported as a code point offset). */
     public ToolCallParseException error(ToolCallParseException.Kind kind, int offset, String detail) {
-        return new ToolCallParseException(format, kind, offset, excerpts.apply(offset), detail);
+        return new ToolCallParseException(format, kind, offsets.applyAsInt(offset), excerpts.apply(offset), detail);
+    }
+
+    /** An error at the beginning of the open call. */
+    public ToolCallParseException errorAtBegin(ToolCallParseException.Kind kind, String detail) {
+        return new ToolCallParseException(format, kind, beginOffset, excerpts.apply(beginIndex), detail);
     }
 
     private static String kind(JsonElement e) {

@@ -31,6 +31,11 @@ public final class ContentChannel {
     public void add(String text) {
         if (policy == Policy.VERBATIM) {
             if (sentAny) { out.accept(text); return; }
+            if (held.length() == 0 && !text.isEmpty() && !Character.isWhitespace(text.codePointAt(0))) {
+                out.accept(text);  // nothing held: the text goes as it is
+                sentAny = true;
+                return;
+            }
             held.append(text);
             if (firstNonWhitespace(text, 0) < text.length()) {
                 out.accept(held.toString());

@@ -15,6 +15,8 @@ public final class EventCollector {
     private final List<ParseEvent> done = new ArrayList<>();
     private Kind kind = Kind.NONE;
     private final StringBuilder text = new StringBuilder();
+    /** The first piece of the current kind, kept as is: a single piece is never copied. */
+    private String first;
     private int index;
 
     public void content(String piece) { text(Kind.TEXT, piece); }
@@ -24,7 +26,20 @@ public final class EventCollector {
     private void text(Kind k, String piece) {
         if (piece.isEmpty()) return;
         if (kind != k) { flush(); kind = k; }
+        add(piece);
+    }
+
+    private void add(String piece) {
+        if (first == null && text.length() == 0) { first = piece; return; }
+        if (first != null) { text.append(first); first = null; }
         text.append(piece);
+    }
+
+    private String taken() {
+        String s = first != null ? first : text.toString();
+        first = null;
+        text.setLength(0);
+        return s;
     }
 
     public void start(int index, String id, String name) {
@@ -39,7 +54,7 @@ public final class EventCollector {
             kind = Kind.ARGUMENTS;
             this.index = index;
         }
-        text.append(fragment);
+        add(fragment);
     }
 
     public void end(int index, String id, String name, String arguments) {
@@ -49,20 +64,20 @@ public final class EventCollector {
 
     public List<ParseEvent> drain() {
         flush();
-        if (done.isEmpty()) return List.of();
-        List<ParseEvent> out = List.copyOf(done);
+        int n = done.size();
+        if (n == 0) return List.of();
+        List<ParseEvent> out = n == 1 ? List.of(done.get(0)) : List.copyOf(done);
         done.clear();
         return out;
     }
 
     private void flush() {
         switch (kind) {
-            case TEXT: done.add(new ParseEvent.Text(text.toString())); break;
-            case REASONING: done.add(new ParseEvent.Reasoning(text.toString())); break;
-            case ARGUMENTS: done.add(new ParseEvent.ToolCallArguments(index, text.toString())); break;
+            case TEXT: done.add(new ParseEvent.Text(taken())); break;
+            case REASONING: done.add(new ParseEvent.Reasoning(taken())); break;
+            case ARGUMENTS: done.add(new ParseEvent.ToolCallArguments(index, taken())); break;
             default: break;
         }
         kind = Kind.NONE;
-        text.setLength(0);
     }
 }

@@ -26,7 +26,7 @@ public final class HoldBackSimulator extends LexerATNSimulator {
     public static final int HOLD = Integer.MIN_VALUE;
 
     private final LexerModel model;
-    private final CodePointStream stream;
+    private final TextStream stream;
     private DFAState accepted;
     private boolean truncated;
     /** The DFA state the match was in when the data ran out. */
@@ -35,7 +35,7 @@ public final class HoldBackSimulator extends LexerATNSimulator {
     private DFAState resumeState, resumeAccepted;
     private int resumeStart = -1, resumeIndex, resumeMode;
 
-    public HoldBackSimulator(Lexer lexer, LexerModel model, CodePointStream stream) {
+    public HoldBackSimulator(Lexer lexer, LexerModel model, TextStream stream) {
         super(lexer, model.atn, model.dfas, model.contextCache);
         this.model = model;
         this.stream = stream;
@@ -64,6 +64,9 @@ public final class HoldBackSimulator extends LexerATNSimulator {
         accepted = null;
         return super.match(input, mode);
     }
+
+    /** Whether a token held back at the end of the data waits at {@code start} in {@code mode}, to be resumed. */
+    public boolean holding(int start, int mode) { return resumeState != null && start == resumeStart && mode == resumeMode; }
 
     /** Forgets a held token (the lexer was moved elsewhere). */
     public void forgetHeld() { resumeState = null; }

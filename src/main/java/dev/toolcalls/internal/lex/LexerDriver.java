@@ -21,7 +21,10 @@ public final class LexerDriver {
     /** Code points kept below the commit point, for error excerpts. */
     private static final int KEEP = 80;
 
-    private final CodePointStream input = new CodePointStream();
+    private final TextStream input = new TextStream();
+    private final FastRuns runs;
+    /** The last token was a run found by search, and ran into the real end of the output. */
+    private boolean runTruncated, lastWasRun;
     private final Lexer lexer;
     private final HoldBackSimulator simulator;
     private int tokenStart, tokenEnd;
@@ -35,6 +38,7 @@ public final class LexerDriver {
         this.maxTokenLength = maxTokenLength;
         this.lexer = model.factory.apply(input);
         this.simulator = new HoldBackSimulator(lexer, model, input);
+        this.runs = model.runs.any() ? model.runs : null;
         lexer.setInterpreter(simulator);
         lexer.removeErrorListeners();
     }
@@ -54,7 +58,27 @@ public final class LexerDriver {
      */
     public int next() {
         int start = input.index();
-        if (start >= input.end()) return NEED_MORE;
+        int end = input.end();
+        if (start >= end) return NEED_MORE;
+        lastWasRun = false;
+        if (runs != null) {
+            int mode = lexer._mode;
+            FastRuns.Run run = runs.at(mode, input.LA(1));
+            if (run != null && !simulator.holding(start, mode)) {
+                int stop = input.scanRun(start, run);
+                boolean atEnd = stop >= end;
+                if (!atEnd || run.streamable || input.isComplete()) {
+                    input.skipTo(stop);
+                    lastWasRun = true;
+                    runTruncated = atEnd && input.isComplete();
+                    tokenStart = start;
+                    tokenEnd = stop;
+                    input.discardBefore(tokenStart, KEEP);
+                    return run.type;
+                }
+                // a run that is not streamable and may still grow: the simulator holds it back
+            }
+        }
         lexer._type = Token.INVALID_TYPE;
         lexer._tokenStartCharIndex = start;
         int t;
@@ -79,7 +103,7 @@ public final class LexerDriver {
         }
         if (t == HoldBackSimulator.HOLD || t == Token.EOF) {
             input.seek(start);
-            return t == HoldBackSimulator.HOLD && input.end() - start > maxTokenLength ? TOO_LONG : NEED_MORE;
+            return t == HoldBackSimulator.HOLD && tooLong(start, input.end()) ? TOO_LONG : NEED_MORE;
         }
         tokenStart = start;
         tokenEnd = input.index();
@@ -87,13 +111,22 @@ public final class LexerDriver {
         return lexer._type != Token.INVALID_TYPE ? lexer._type : t;
     }
 
+    /** More than the limit of code points in [from, to) (UTF-16 length bounds it from above). */
+    private boolean tooLong(int from, int to) {
+        return to - from > maxTokenLength && input.codePoints(to) - input.codePoints(from) > maxTokenLength;
+    }
+
+    /** Where the last token starts (a UTF-16 index into the whole output; see {@link #offset}). */
     public int tokenStart() { return tokenStart; }
+
+    /** The code point offset of a UTF-16 index at or after the first character still held. */
+    public int offset(int index) { return input.codePoints(index); }
 
     /** Code points the lexer has examined so far, re-lexing included. */
     public long work() { return input.consumed(); }
 
     /** The last token ended at the real end of the output and could have grown: the output was cut inside it. */
-    public boolean tokenTruncated() { return simulator.truncated(); }
+    public boolean tokenTruncated() { return lastWasRun ? runTruncated : simulator.truncated(); }
 
     public int tokenEnd() { return tokenEnd; }
 
@@ -134,8 +167,8 @@ public final class LexerDriver {
     /** Skips one code point at the commit point, returning it as text. */
     public String skipOne() {
         int at = input.index();
-        input.seek(at + 1);
-        return input.text(at, at + 1);
+        input.consume();
+        return input.text(at, input.index());
     }
 
     /**
@@ -153,10 +186,14 @@ public final class LexerDriver {
 
     public boolean inDefaultMode() { return lexer._mode == baseMode && lexer._modeStack.isEmpty(); }
 
-    /** Up to {@code radius} code points either side of {@code offset}, still held. */
-    public String excerpt(int offset, int radius) {
-        int from = Math.max(input.firstHeld(), offset - radius);
-        int to = Math.min(input.end(), offset + radius);
-        return input.text(from, to);
+    /** About {@code radius} characters either side of UTF-16 index {@code index}, still held; never half a surrogate pair. */
+    public String excerpt(int index, int radius) {
+        int from = Math.max(input.firstHeld(), index - radius);
+        int to = Math.min(input.end(), index + radius);
+        String s = input.text(from, to);
+        int a = 0, b = s.length();
+        if (b > 0 && Character.isLowSurrogate(s.charAt(0))) a++;
+        if (b > a && Character.isHighSurrogate(s.charAt(b - 1))) b--;
+        return s.substring(a, b);
     }
 }

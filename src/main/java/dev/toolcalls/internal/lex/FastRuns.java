@@ -1,0 +1,202 @@
+package dev.toolcalls.internal.lex;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.antlr.v4.runtime.Lexer;
+import org.antlr.v4.runtime.atn.ATN;
+import org.antlr.v4.runtime.atn.ATNState;
+import org.antlr.v4.runtime.atn.ActionTransition;
+import org.antlr.v4.runtime.atn.LexerTypeAction;
+import org.antlr.v4.runtime.atn.NotSetTransition;
+import org.antlr.v4.runtime.atn.RuleStopState;
+import org.antlr.v4.runtime.atn.RuleTransition;
+import org.antlr.v4.runtime.atn.Transition;
+import org.antlr.v4.runtime.atn.WildcardTransition;
+import org.antlr.v4.runtime.misc.IntervalSet;
+
+/**
+ * Runs a lexer mode can take without simulating the lexer, derived from the grammar's ATN at load.
+ *
+ * <p>A token rule whose language is exactly {@code [set]+} (a plain loop, possibly through
+ * fragments) and which carries no mode command is a <em>run rule</em>. When the character at the
+ * commit point can begin that rule and no other rule of the mode, maximal munch makes the token
+ * exactly the longest run of the set's characters from there: no other rule can match at all, and
+ * the loop takes every character of the set. So the token is found by a search for the first
+ * character outside the set (for a set that excludes at most four characters, one vector
+ * {@link String#indexOf} per excluded character) and the simulator runs only at the boundaries.
+ *
+ * <p>At the end of the data a streamable run is cut there, as the simulator would cut it; any other
+ * run is left to the simulator, which holds it back.
+ */
+public final class FastRuns {
+    /** One run rule of a mode. */
+    public static final class Run {
+        public final int type;
+        public final boolean streamable;
+        /** Characters outside the run when they are few (at most four BMP non-surrogates), else null. */
+        final char[] stops;
+        final boolean[] ascii = new boolean[128];
+        private final IntervalSet set;
+        private final IntervalSet start;
+
+        Run(int type, boolean streamable, IntervalSet set, IntervalSet start) {
+            this.type = type;
+            this.streamable = streamable;
+            this.set = set;
+            this.start = start;
+            for (int c = 0; c < 128; c++) ascii[c] = set.contains(c);
+            IntervalSet outside = set.complement(Lexer.MIN_CHAR_VALUE, Lexer.MAX_CHAR_VALUE);
+            char[] s = null;
+            if (outside != null && outside.size() <= 4) {
+                s = new char[outside.size()];
+                int k = 0;
+                for (int c : outside.toList()) {
+                    if (c > 0xFFFF || Character.isSurrogate((char) c)) { s = null; break; }
+                    s[k++] = (char) c;
+                }
+            }
+            this.stops = s;
+        }
+
+        /** Whether the run goes on over this code point. */
+        boolean takes(int cp) { return cp < 128 ? ascii[cp] : set.contains(cp); }
+    }
+
+    /** Per mode: the run a start character begins (ASCII by table), or none. */
+    private final byte[][] asciiStart;
+    private final Run[][] runs;
+
+    FastRuns(LexerModel model, ATN atn, boolean[] modeCommand) {
+        int modes = atn.modeToStartState.size();
+        asciiStart = new byte[modes][];
+        runs = new Run[modes][];
+        for (int m = 0; m < modes; m++) {
+            int[] rules = model.rulesOfMode(m);
+            List<Run> found = new ArrayList<>();
+            List<IntervalSet> firsts = new ArrayList<>();
+            for (int r : rules) firsts.add(model.firstCharsOf(r));
+            for (int i = 0; i < rules.length; i++) {
+                int r = rules[i];
+                if (modeCommand[r] || found.size() == 127) continue;
+                IntervalSet set = loopSet(atn, r);
+                if (set == null) continue;
+                IntervalSet start = new IntervalSet(set);
+                for (int j = 0; j < rules.length; j++) if (j != i) start = start.subtract(firsts.get(j));
+                if (start.isNil()) continue;
+                found.add(new Run(model.typeOfRule(r), model.streamable(r), set, start));
+            }
+            if (found.isEmpty()) continue;
+            runs[m] = found.toArray(new Run[0]);
+            byte[] table = new byte[128];
+            java.util.Arrays.fill(table, (byte) -1);
+            for (int k = 0; k < runs[m].length; k++)
+                for (int c = 0; c < 128; c++) if (runs[m][k].start.contains(c)) table[c] = (byte) k;
+            asciiStart[m] = table;
+        }
+    }
+
+    /** The run that a token beginning with {@code cp} in {@code mode} is, or null. */
+    public Run at(int mode, int cp) {
+        byte[] table = asciiStart[mode];
+        if (table == null || cp < 0) return null;
+        if (cp < 128) {
+            int k = table[cp];
+            return k < 0 ? null : runs[mode][k];
+        }
+        for (Run r : runs[mode]) if (r.start.contains(cp)) return r;
+        return null;
+    }
+
+    /** Whether some mode has a run rule. */
+    public boolean any() {
+        for (byte[] t : asciiStart) if (t != null) return true;
+        return false;
+    }
+
+    /** Modes with run rules, with the rules' types (for tests and {@code check}). */
+    public int runsOf(int mode) { return runs[mode] == null ? 0 : runs[mode].length; }
+
+    // ---- ATN analysis ------------------------------------------------------------------------
+
+    private record Config(int state, List<Integer> stack) { }
+
+    /** The set S when the rule's language is exactly S+, else null. */
+    static IntervalSet loopSet(ATN atn, int rule) {
+        Set<Config> c0 = new HashSet<>();
+        boolean[] accept = new boolean[1];
+        if (!closure(atn, atn.ruleToStartState[rule], List.of(), c0, accept, new HashSet<>()) || accept[0]) return null;
+        Set<Config> c1 = null;
+        IntervalSet first = new IntervalSet();
+        for (Config c : c0) {
+            ATNState s = atn.states.get(c.state);
+            for (int i = 0; i < s.getNumberOfTransitions(); i++) {
+                Transition t = s.transition(i);
+                if (t.isEpsilon()) continue;
+                first.addAll(label(t));
+                Set<Config> to = new HashSet<>();
+                boolean[] acc = new boolean[1];
+                if (!closure(atn, t.target, c.stack, to, acc, new HashSet<>()) || !acc[0]) return null;
+                if (c1 == null) c1 = to;
+                else if (!c1.equals(to)) return null;
+            }
+        }
+        if (c1 == null) return null;
+        IntervalSet again = new IntervalSet();
+        for (Config c : c1) {
+            ATNState s = atn.states.get(c.state);
+            for (int i = 0; i < s.getNumberOfTransitions(); i++) {
+                Transition t = s.transition(i);
+                if (t.isEpsilon()) continue;
+                again.addAll(label(t));
+                Set<Config> to = new HashSet<>();
+                boolean[] acc = new boolean[1];
+                if (!closure(atn, t.target, c.stack, to, acc, new HashSet<>()) || !acc[0] || !c1.equals(to)) return null;
+            }
+        }
+        return first.equals(again) && !first.isNil() ? first : null;
+    }
+
+    /**
+     * Adds the configurations with character transitions reachable from {@code s} without
+     * consuming; {@code accept[0]} is set when the rule's own end is reachable. False when the rule
+     * has something the analysis does not follow (deep fragment nesting, a command other than type).
+     */
+    private static boolean closure(ATN atn, ATNState s, List<Integer> stack, Set<Config> out, boolean[] accept, Set<Config> seen) {
+        Config key = new Config(s.stateNumber, stack);
+        if (!seen.add(key)) return true;
+        if (s instanceof RuleStopState) {
+            if (stack.isEmpty()) { accept[0] = true; return true; }
+            List<Integer> rest = stack.subList(0, stack.size() - 1);
+            return closure(atn, atn.states.get(stack.get(stack.size() - 1)), List.copyOf(rest), out, accept, seen);
+        }
+        boolean consumes = false;
+        for (int i = 0; i < s.getNumberOfTransitions(); i++) {
+            Transition t = s.transition(i);
+            if (t instanceof RuleTransition) {
+                if (stack.size() >= 16) return false;
+                List<Integer> deeper = new ArrayList<>(stack);
+                deeper.add(((RuleTransition) t).followState.stateNumber);
+                if (!closure(atn, t.target, List.copyOf(deeper), out, accept, seen)) return false;
+            } else if (t instanceof ActionTransition) {
+                ActionTransition a = (ActionTransition) t;
+                if (a.actionIndex >= 0 && atn.lexerActions != null && !(atn.lexerActions[a.actionIndex] instanceof LexerTypeAction)) return false;
+                if (!closure(atn, t.target, stack, out, accept, seen)) return false;
+            } else if (t.isEpsilon()) {
+                if (!closure(atn, t.target, stack, out, accept, seen)) return false;
+            } else {
+                consumes = true;
+            }
+        }
+        if (consumes) out.add(key);
+        return true;
+    }
+
+    private static IntervalSet label(Transition t) {
+        if (t instanceof WildcardTransition) return IntervalSet.of(Lexer.MIN_CHAR_VALUE, Lexer.MAX_CHAR_VALUE);
+        if (t instanceof NotSetTransition) return t.label().complement(Lexer.MIN_CHAR_VALUE, Lexer.MAX_CHAR_VALUE);
+        return t.label();
+    }
+}

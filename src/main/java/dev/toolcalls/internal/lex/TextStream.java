@@ -1,0 +1,310 @@
+package dev.toolcalls.internal.lex;
+
+import org.antlr.v4.runtime.CharStream;
+import org.antlr.v4.runtime.IntStream;
+import org.antlr.v4.runtime.misc.Interval;
+
+/**
+ * A growable {@link CharStream} over output that arrives in chunks, read in place.
+ *
+ * <p>ANTLR's {@code CodePointCharStream} is immutable (rebuilding it per chunk is quadratic) and
+ * {@code UnbufferedCharStream} blocks. This stream grows by {@link #append}, answers EOF at the end
+ * of the data received so far, knows whether that end is the real one ({@link #isComplete}) and
+ * drops what lies below the commit point ({@link #discardBefore}).
+ *
+ * <p>The newest chunk is not copied: it is read where it lies, so a run of plain text can be found
+ * with {@link String#indexOf(int, int)} (a vector search) and returned as a substring of it, or as
+ * the chunk itself. Only what is still needed when the next chunk arrives (an undecided token, and a
+ * few characters before the commit point for error excerpts) moves into a carry buffer, once.
+ *
+ * <p>Indexes are UTF-16 positions from the start of the whole output; {@link #LA} answers whole
+ * code points (a surrogate pair is one) and a high surrogate at the end of the data waits for its
+ * pair. {@link #codePoints} turns an index into the code point count that error offsets report; it
+ * counts lazily, so a long run of text is never examined character by character to know it.
+ */
+public final class TextStream implements CharStream {
+    /** What the lexer sees instead of a masked character: private use, never the start of a marker. */
+    static final int STAND_IN = 0xE000;
+
+    // the carry: [carryBase, carryBase + carryLen), always followed directly by the current chunk
+    private char[] carry = new char[256];
+    private boolean[] carryMasked;            // allocated on the first masked character
+    private int carryBase, carryLen;
+    private String cur = "";
+    private int curBase;                      // == carryBase + carryLen
+    private int p;                            // global index of the next character
+    private int keepFrom;                     // nothing below this is needed any more
+    private boolean complete;
+    private long consumed;
+
+    // lazy code point count: cpAtMark code points lie before index cpMark
+    private int cpMark, cpAtMark;
+
+    // next occurrence of a character in the current chunk, for run scans: found at[k] searching from from[k]
+    private final char[] seekChar = new char[8];
+    private final int[] seekFrom = new int[8], seekAt = new int[8];
+    private int seekN;
+
+    public void append(String chunk) {
+        if (complete) throw new IllegalStateException("stream already finished");
+        if (chunk.isEmpty()) return;
+        retire();
+        cur = chunk;
+    }
+
+    /**
+     * Appends a chunk whose listed UTF-16 positions (ascending; BMP characters that are not
+     * surrogates) the lexer must see as {@link #STAND_IN}; their text comes back unchanged.
+     */
+    public void append(String chunk, int[] masked) {
+        if (masked == null || masked.length == 0) { append(chunk); return; }
+        if (complete) throw new IllegalStateException("stream already finished");
+        retire();
+        int at = carryLen;
+        ensure(carryLen + chunk.length());
+        chunk.getChars(0, chunk.length(), carry, carryLen);
+        carryLen += chunk.length();
+        if (carryMasked == null) carryMasked = new boolean[carry.length];
+        else java.util.Arrays.fill(carryMasked, at, carryLen, false);
+        for (int m : masked) carryMasked[at + m] = true;
+        curBase = carryBase + carryLen;
+    }
+
+    /** Moves what is still needed of the current chunk into the carry, and drops the rest. */
+    private void retire() {
+        int n = cur.length();
+        if (n > 0) {
+            int from = Math.max(keepFrom, curBase);
+            int curEnd = curBase + n;
+            if (from > curBase) advanceCount(Math.min(from, curEnd));
+            if (from >= curEnd) {                 // none of it is needed: drop the carry and the chunk
+                advanceCount(curEnd);
+                carryBase = curEnd;
+                carryLen = 0;
+            } else {
+                if (from > curBase) {             // the carry is dead too: start it at from
+                    carryBase = from;
+                    carryLen = 0;
+                } else {
+                    compact();
+                }
+                ensure(carryLen + curEnd - from);
+                cur.getChars(from - curBase, n, carry, carryLen);
+                if (carryMasked != null) java.util.Arrays.fill(carryMasked, carryLen, carryLen + curEnd - from, false);
+                carryLen += curEnd - from;
+            }
+            cur = "";
+            curBase = carryBase + carryLen;
+        }
+        seekN = 0;
+    }
+
+    /** Drops the dead prefix of the carry when it is large (amortised: only big, mostly dead prefixes move). */
+    private void compact() {
+        int drop = Math.min(keepFrom, curBase) - carryBase;
+        if (drop < 4096 || drop < carryLen / 2) return;
+        advanceCount(carryBase + drop);
+        System.arraycopy(carry, drop, carry, 0, carryLen - drop);
+        if (carryMasked != null) System.arraycopy(carryMasked, drop, carryMasked, 0, carryLen - drop);
+        carryLen -= drop;
+        carryBase += drop;
+    }
+
+    private void ensure(int capacity) {
+        if (capacity > carry.length) {
+            int size = Math.max(capacity, carry.length * 2);
+            carry = java.util.Arrays.copyOf(carry, size);
+            if (carryMasked != null) carryMasked = java.util.Arrays.copyOf(carryMasked, size);
+        }
+    }
+
+    /** Marks the real end of the output; a lone high surrogate still waiting is taken as is. */
+    public void complete() { complete = true; }
+
+    public boolean isComplete() { return complete; }
+
+    /** Global index one past the last character the lexer may read (a trailing high surrogate waits for its pair). */
+    public int end() {
+        int e = curBase + cur.length();
+        if (!complete && e > carryBase && Character.isHighSurrogate(charAt(e - 1))) e--;
+        return e;
+    }
+
+    /** Nothing below {@code index - keep} is needed any more (kept for error excerpts). */
+    public void discardBefore(int index, int keep) {
+        int k = index - keep;
+        if (k > keepFrom) keepFrom = k;
+    }
+
+    public int firstHeld() { return carryBase; }
+
+    private char charAt(int g) {
+        return g >= curBase ? cur.charAt(g - curBase) : carry[g - carryBase];
+    }
+
+    /** Text of [from, to), clipped to what is still held; the current chunk itself when it is all of it. */
+    public String text(int from, int to) {
+        from = Math.max(from, carryBase);
+        int total = curBase + cur.length();
+        to = Math.min(to, total);
+        if (to <= from) return "";
+        if (from >= curBase) return cur.substring(from - curBase, to - curBase);
+        if (to <= curBase) return new String(carry, from - carryBase, to - from);
+        return new String(carry, from - carryBase, curBase - from) + cur.substring(0, to - curBase);
+    }
+
+    // ---- code point offsets ------------------------------------------------------------------
+
+    /** Code points before global index {@code index}, which must lie at or above {@link #firstHeld()}. */
+    public int codePoints(int index) {
+        if (index >= cpMark) {
+            advanceCount(index);
+            return cpAtMark;
+        }
+        return cpAtMark - count(Math.max(index, carryBase), cpMark);
+    }
+
+    private void advanceCount(int index) {
+        if (index <= cpMark) return;
+        cpAtMark += count(Math.max(cpMark, carryBase), index);
+        cpMark = index;
+    }
+
+    /** Code points in [a, b) of the held data, where a is a code point boundary. */
+    private int count(int a, int b) {
+        int total = curBase + cur.length();
+        b = Math.min(b, total);
+        if (b <= a) return 0;
+        if (a >= curBase) return cur.codePointCount(a - curBase, b - curBase);
+        if (b <= curBase) return Character.codePointCount(carry, a - carryBase, b - a);
+        int n = Character.codePointCount(carry, a - carryBase, curBase - a) + cur.codePointCount(0, b - curBase);
+        if (Character.isHighSurrogate(carry[carryLen - 1]) && Character.isLowSurrogate(cur.charAt(0))) n--; // a pair across the seam
+        return n;
+    }
+
+    // ---- runs --------------------------------------------------------------------------------
+
+    /**
+     * End of the run of {@code run}'s characters starting at {@code from}: the first index at or
+     * after it whose code point the run does not take, or {@link #end()}.
+     */
+    public int scanRun(int from, FastRuns.Run run) {
+        int lim = end();
+        int g = from;
+        while (g < lim && g < curBase) {             // in the carry: one by one
+            int c = codePointAt(g, lim);
+            if (!run.takes(c)) return g;
+            g += Character.charCount(c);
+        }
+        if (g >= lim) return lim;
+        int i = g - curBase, n = lim - curBase;
+        char[] stops = run.stops;
+        if (stops != null) {
+            int best = n;
+            for (char s : stops) {
+                int k = next(s, i);
+                if (k < best) best = k;
+            }
+            return curBase + best;
+        }
+        String s = cur;
+        while (i < n) {
+            char c = s.charAt(i);
+            if (c < 128) {
+                if (!run.ascii[c]) break;
+                i++;
+                continue;
+            }
+            int cp = c;
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1)))
+                cp = Character.toCodePoint(c, s.charAt(i + 1));
+            if (!run.takes(cp)) break;
+            i += Character.charCount(cp);
+        }
+        return curBase + Math.min(i, n);
+    }
+
+    /** The code point at g as the lexer sees it (STAND_IN where masked). */
+    private int codePointAt(int g, int lim) {
+        char c = charAt(g);
+        if (g < curBase && carryMasked != null && carryMasked[g - carryBase]) return STAND_IN;
+        if (Character.isHighSurrogate(c) && g + 1 < curBase + cur.length()) {
+            char d = charAt(g + 1);
+            if (Character.isLowSurrogate(d)) return Character.toCodePoint(c, d);
+        }
+        return c;
+    }
+
+    /** First index at or after i in the current chunk holding c, or the chunk's length; cached per character. */
+    private int next(char c, int i) {
+        for (int k = 0; k < seekN; k++) {
+            if (seekChar[k] != c) continue;
+            if (seekFrom[k] <= i && i <= seekAt[k]) return seekAt[k];
+            int at = cur.indexOf(c, i);
+            seekFrom[k] = i;
+            seekAt[k] = at < 0 ? cur.length() : at;
+            return seekAt[k];
+        }
+        int at = cur.indexOf(c, i);
+        at = at < 0 ? cur.length() : at;
+        if (seekN < seekChar.length) {
+            seekChar[seekN] = c;
+            seekFrom[seekN] = i;
+            seekAt[seekN++] = at;
+        }
+        return at;
+    }
+
+    /** Moves the read position over a run found by {@link #scanRun}. */
+    public void skipTo(int index) {
+        consumed += index - p;
+        p = index;
+    }
+
+    // ---- CharStream ------------------------------------------------------------------------
+
+    @Override public String getText(Interval interval) { return text(interval.a, interval.b + 1); }
+
+    @Override public void consume() {
+        int lim = end();
+        if (p >= lim) throw new IllegalStateException("cannot consume EOF");
+        char c = charAt(p);
+        p += Character.isHighSurrogate(c) && p + 1 < curBase + cur.length() && Character.isLowSurrogate(charAt(p + 1)) ? 2 : 1;
+        consumed++;
+    }
+
+    /** Code points the lexer has stepped over so far, re-lexing included: the measure of its work. */
+    public long consumed() { return consumed; }
+
+    @Override public int LA(int i) {
+        if (i == 1) {
+            int g = p;
+            if (g >= end()) return IntStream.EOF;
+            return codePointAt(g, 0);
+        }
+        if (i == 0) return 0;
+        // not used by the lexer simulator; answered by stepping code points
+        int g = p;
+        int lim = end();
+        if (i > 0) {
+            for (int k = 1; k < i; k++) {
+                if (g >= lim) return IntStream.EOF;
+                g += Character.charCount(codePointAt(g, lim));
+            }
+            return g >= lim ? IntStream.EOF : codePointAt(g, lim);
+        }
+        for (int k = 0; k < -i; k++) {
+            if (g <= carryBase) return IntStream.EOF;
+            g--;
+            if (g > carryBase && Character.isLowSurrogate(charAt(g)) && Character.isHighSurrogate(charAt(g - 1))) g--;
+        }
+        return codePointAt(g, lim);
+    }
+
+    @Override public int mark() { return -1; }
+    @Override public void release(int marker) { }
+    @Override public int index() { return p; }
+    @Override public void seek(int index) { p = index; }
+    @Override public int size() { return curBase + cur.length(); }
+    @Override public String getSourceName() { return IntStream.UNKNOWN_SOURCE_NAME; }
+}
