@@ -168,6 +168,11 @@ public final class Format {
 
     public StreamParser newStream(Tools tools) { return newStream(tools, ParseOptions.defaults()); }
 
+    /** A stream parser that simulates the lexer everywhere, without runs found by search (to compare results in tests). */
+    StreamParser newSimulatedStream(Tools tools, ParseOptions options) {
+        return new StreamParser(this, compiled(), tools == null ? Tools.none() : tools, options == null ? ParseOptions.defaults() : options, false);
+    }
+
     public StreamParser newStream(Tools tools, ParseOptions options) {
         return new StreamParser(this, compiled(), tools == null ? Tools.none() : tools, options == null ? ParseOptions.defaults() : options);
     }

@@ -56,11 +56,16 @@ public final class StreamParser {
     private final java.util.concurrent.atomic.AtomicBoolean busy = new java.util.concurrent.atomic.AtomicBoolean();
 
     StreamParser(Format format, CompiledFormat compiled, Tools tools, ParseOptions options) {
+        this(format, compiled, tools, options, true);
+    }
+
+    /** @param runs find plain runs by search (false: simulate the lexer everywhere; the results must be identical) */
+    StreamParser(Format format, CompiledFormat compiled, Tools tools, ParseOptions options, boolean runs) {
         this.format = format;
         this.model = compiled.model();
         this.tools = tools;
         this.options = options;
-        this.lexer = new LexerDriver(model, options.maxTokenLength());
+        this.lexer = new LexerDriver(model, options.maxTokenLength(), runs);
         FormatRules rules = compiled.rules();
         this.rules = rules;
         this.content = new ContentChannel(out::content, rules.content());
@@ -148,6 +153,9 @@ public final class StreamParser {
 
     /** Code points the lexer has examined so far (tests of linear work). */
     long lexerWork() { return lexer.work(); }
+
+    /** Of the lexer's work, the characters found as runs by search instead of simulated. */
+    long runWork() { return lexer.runWork(); }
 
     public Tools tools() { return tools; }
 

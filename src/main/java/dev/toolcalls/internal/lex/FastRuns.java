@@ -9,6 +9,10 @@ import org.antlr.v4.runtime.Lexer;
 import org.antlr.v4.runtime.atn.ATN;
 import org.antlr.v4.runtime.atn.ATNState;
 import org.antlr.v4.runtime.atn.ActionTransition;
+import org.antlr.v4.runtime.atn.LexerAction;
+import org.antlr.v4.runtime.atn.LexerModeAction;
+import org.antlr.v4.runtime.atn.LexerPopModeAction;
+import org.antlr.v4.runtime.atn.LexerPushModeAction;
 import org.antlr.v4.runtime.atn.LexerTypeAction;
 import org.antlr.v4.runtime.atn.NotSetTransition;
 import org.antlr.v4.runtime.atn.RuleStopState;
@@ -36,13 +40,16 @@ public final class FastRuns {
     public static final class Run {
         public final int type;
         public final boolean streamable;
+        /** The rule's mode commands, in order, run after the token (none for a streamable rule). */
+        final LexerAction[] commands;
         /** Characters outside the run when they are few (at most four BMP non-surrogates), else null. */
         final char[] stops;
         final boolean[] ascii = new boolean[128];
         private final IntervalSet set;
         private final IntervalSet start;
 
-        Run(int type, boolean streamable, IntervalSet set, IntervalSet start) {
+        Run(int type, boolean streamable, IntervalSet set, IntervalSet start, List<LexerAction> commands) {
+            this.commands = commands.stream().filter(a -> !(a instanceof LexerTypeAction)).toArray(LexerAction[]::new);
             this.type = type;
             this.streamable = streamable;
             this.set = set;
@@ -63,13 +70,26 @@ public final class FastRuns {
 
         /** Whether the run goes on over this code point. */
         boolean takes(int cp) { return cp < 128 ? ascii[cp] : set.contains(cp); }
+
+        /** Runs the rule's mode commands on the lexer; false (and nothing done) when one would pop an empty mode stack. */
+        public boolean command(org.antlr.v4.runtime.Lexer lexer) {
+            int pops = 0;
+            for (LexerAction a : commands) if (a instanceof LexerPopModeAction) pops++;
+            if (pops > lexer._modeStack.size()) return false;
+            for (LexerAction a : commands) {
+                if (a instanceof LexerModeAction) lexer.mode(((LexerModeAction) a).getMode());
+                else if (a instanceof LexerPushModeAction) lexer.pushMode(((LexerPushModeAction) a).getMode());
+                else if (a instanceof LexerPopModeAction) lexer.popMode();
+            }
+            return true;
+        }
     }
 
     /** Per mode: the run a start character begins (ASCII by table), or none. */
     private final byte[][] asciiStart;
     private final Run[][] runs;
 
-    FastRuns(LexerModel model, ATN atn, boolean[] modeCommand) {
+    FastRuns(LexerModel model, ATN atn) {
         int modes = atn.modeToStartState.size();
         asciiStart = new byte[modes][];
         runs = new Run[modes][];
@@ -80,13 +100,14 @@ public final class FastRuns {
             for (int r : rules) firsts.add(model.firstCharsOf(r));
             for (int i = 0; i < rules.length; i++) {
                 int r = rules[i];
-                if (modeCommand[r] || found.size() == 127) continue;
-                IntervalSet set = loopSet(atn, r);
-                if (set == null) continue;
+                if (found.size() == 127) continue;
+                List<List<LexerAction>> commands = new ArrayList<>();
+                IntervalSet set = loopSet(atn, r, commands);
+                if (set == null || commands.size() != 1 || !commands.get(0).isEmpty() && model.streamable(r)) continue;
                 IntervalSet start = new IntervalSet(set);
                 for (int j = 0; j < rules.length; j++) if (j != i) start = start.subtract(firsts.get(j));
                 if (start.isNil()) continue;
-                found.add(new Run(model.typeOfRule(r), model.streamable(r), set, start));
+                found.add(new Run(model.typeOfRule(r), model.streamable(r), set, start, commands.get(0)));
             }
             if (found.isEmpty()) continue;
             runs[m] = found.toArray(new Run[0]);
@@ -123,11 +144,16 @@ public final class FastRuns {
 
     private record Config(int state, List<Integer> stack) { }
 
-    /** The set S when the rule's language is exactly S+, else null. */
-    static IntervalSet loopSet(ATN atn, int rule) {
+    private record Visit(int state, List<Integer> stack, List<LexerAction> path) { }
+
+    /**
+     * The set S when the rule's language is exactly S+, else null; {@code commands} gets the
+     * distinct command lists on the ways to the rule's end (one, for a rule the fast path can take).
+     */
+    static IntervalSet loopSet(ATN atn, int rule, List<List<LexerAction>> commands) {
         Set<Config> c0 = new HashSet<>();
         boolean[] accept = new boolean[1];
-        if (!closure(atn, atn.ruleToStartState[rule], List.of(), c0, accept, new HashSet<>()) || accept[0]) return null;
+        if (!closure(atn, atn.ruleToStartState[rule], List.of(), c0, accept, new HashSet<>(), List.of(), commands) || accept[0]) return null;
         Set<Config> c1 = null;
         IntervalSet first = new IntervalSet();
         for (Config c : c0) {
@@ -138,7 +164,7 @@ public final class FastRuns {
                 first.addAll(label(t));
                 Set<Config> to = new HashSet<>();
                 boolean[] acc = new boolean[1];
-                if (!closure(atn, t.target, c.stack, to, acc, new HashSet<>()) || !acc[0]) return null;
+                if (!closure(atn, t.target, c.stack, to, acc, new HashSet<>(), List.of(), commands) || !acc[0]) return null;
                 if (c1 == null) c1 = to;
                 else if (!c1.equals(to)) return null;
             }
@@ -153,7 +179,7 @@ public final class FastRuns {
                 again.addAll(label(t));
                 Set<Config> to = new HashSet<>();
                 boolean[] acc = new boolean[1];
-                if (!closure(atn, t.target, c.stack, to, acc, new HashSet<>()) || !acc[0] || !c1.equals(to)) return null;
+                if (!closure(atn, t.target, c.stack, to, acc, new HashSet<>(), List.of(), commands) || !acc[0] || !c1.equals(to)) return null;
             }
         }
         return first.equals(again) && !first.isNil() ? first : null;
@@ -164,13 +190,18 @@ public final class FastRuns {
      * consuming; {@code accept[0]} is set when the rule's own end is reachable. False when the rule
      * has something the analysis does not follow (deep fragment nesting, a command other than type).
      */
-    private static boolean closure(ATN atn, ATNState s, List<Integer> stack, Set<Config> out, boolean[] accept, Set<Config> seen) {
+    private static boolean closure(ATN atn, ATNState s, List<Integer> stack, Set<Config> out, boolean[] accept, Set<Visit> seen,
+                                   List<LexerAction> path, List<List<LexerAction>> commands) {
         Config key = new Config(s.stateNumber, stack);
-        if (!seen.add(key)) return true;
+        if (!seen.add(new Visit(s.stateNumber, stack, path))) return true;
         if (s instanceof RuleStopState) {
-            if (stack.isEmpty()) { accept[0] = true; return true; }
+            if (stack.isEmpty()) {
+                accept[0] = true;
+                if (!commands.contains(path)) commands.add(path);
+                return true;
+            }
             List<Integer> rest = stack.subList(0, stack.size() - 1);
-            return closure(atn, atn.states.get(stack.get(stack.size() - 1)), List.copyOf(rest), out, accept, seen);
+            return closure(atn, atn.states.get(stack.get(stack.size() - 1)), List.copyOf(rest), out, accept, seen, path, commands);
         }
         boolean consumes = false;
         for (int i = 0; i < s.getNumberOfTransitions(); i++) {
@@ -179,13 +210,21 @@ public final class FastRuns {
                 if (stack.size() >= 16) return false;
                 List<Integer> deeper = new ArrayList<>(stack);
                 deeper.add(((RuleTransition) t).followState.stateNumber);
-                if (!closure(atn, t.target, List.copyOf(deeper), out, accept, seen)) return false;
+                if (!closure(atn, t.target, List.copyOf(deeper), out, accept, seen, path, commands)) return false;
             } else if (t instanceof ActionTransition) {
                 ActionTransition a = (ActionTransition) t;
-                if (a.actionIndex >= 0 && atn.lexerActions != null && !(atn.lexerActions[a.actionIndex] instanceof LexerTypeAction)) return false;
-                if (!closure(atn, t.target, stack, out, accept, seen)) return false;
+                List<LexerAction> more = path;
+                if (a.actionIndex >= 0 && atn.lexerActions != null) {
+                    LexerAction action = atn.lexerActions[a.actionIndex];
+                    if (!(action instanceof LexerTypeAction || action instanceof LexerModeAction
+                            || action instanceof LexerPushModeAction || action instanceof LexerPopModeAction)) return false;
+                    more = new ArrayList<>(path);
+                    more.add(action);
+                    more = List.copyOf(more);
+                }
+                if (!closure(atn, t.target, stack, out, accept, seen, more, commands)) return false;
             } else if (t.isEpsilon()) {
-                if (!closure(atn, t.target, stack, out, accept, seen)) return false;
+                if (!closure(atn, t.target, stack, out, accept, seen, path, commands)) return false;
             } else {
                 consumes = true;
             }

@@ -34,11 +34,14 @@ public final class LexerDriver {
 
     private final int maxTokenLength;
 
-    public LexerDriver(LexerModel model, int maxTokenLength) {
+    public LexerDriver(LexerModel model, int maxTokenLength) { this(model, maxTokenLength, true); }
+
+    /** @param useRuns find runs by search where the grammar allows (false: simulate everything, to compare) */
+    public LexerDriver(LexerModel model, int maxTokenLength, boolean useRuns) {
         this.maxTokenLength = maxTokenLength;
         this.lexer = model.factory.apply(input);
         this.simulator = new HoldBackSimulator(lexer, model, input);
-        this.runs = model.runs.any() ? model.runs : null;
+        this.runs = useRuns && model.runs.any() ? model.runs : null;
         lexer.setInterpreter(simulator);
         lexer.removeErrorListeners();
     }
@@ -67,8 +70,9 @@ public final class LexerDriver {
             if (run != null && !simulator.holding(start, mode)) {
                 int stop = input.scanRun(start, run);
                 boolean atEnd = stop >= end;
-                if (!atEnd || run.streamable || input.isComplete()) {
+                if ((!atEnd || run.streamable || input.isComplete()) && run.command(lexer)) {
                     input.skipTo(stop);
+                    runWork += stop - start;
                     lastWasRun = true;
                     runTruncated = atEnd && input.isComplete();
                     tokenStart = start;
@@ -124,6 +128,11 @@ public final class LexerDriver {
 
     /** Code points the lexer has examined so far, re-lexing included. */
     public long work() { return input.consumed(); }
+
+    /** Of {@link #work()}, the characters taken as runs found by search (UTF-16 units) rather than simulated. */
+    public long runWork() { return runWork; }
+
+    private long runWork;
 
     /** The last token ended at the real end of the output and could have grown: the output was cut inside it. */
     public boolean tokenTruncated() { return lastWasRun ? runTruncated : simulator.truncated(); }

@@ -120,7 +120,6 @@ public final class LexerModel {
         }
         // commands: only mode(), pushMode(), popMode() and type(); type() decides the role
         BitSet hasCommand = new BitSet(rules);
-        boolean[] modeCommand = new boolean[rules];
         for (ATNState s : atn.states) {
             if (s == null) continue;
             for (int i = 0; i < s.getNumberOfTransitions(); i++) {
@@ -137,7 +136,6 @@ public final class LexerModel {
                     if (at.actionIndex < 0 || atn.lexerActions == null) continue;
                     LexerAction a = atn.lexerActions[at.actionIndex];
                     hasCommand.set(s.ruleIndex);
-                    if (!(a instanceof LexerTypeAction)) modeCommand[s.ruleIndex] = true;
                     if (a instanceof LexerTypeAction) ruleType[s.ruleIndex] = ((LexerTypeAction) a).getType();
                     else if (!(a instanceof LexerModeAction || a instanceof LexerPushModeAction || a instanceof LexerPopModeAction))
                         problems.add(Problem.token(ruleNames[s.ruleIndex], "rule " + ruleNames[s.ruleIndex] + " uses '" + a.getActionType().name().toLowerCase()
@@ -181,7 +179,7 @@ public final class LexerModel {
         List<Map<Long, DFAState>> wide = new ArrayList<>();
         for (int m = 0; m < altRule.length; m++) wide.add(new ConcurrentHashMap<>());
         wideEdges = List.copyOf(wide);
-        runs = new FastRuns(this, atn, modeCommand);
+        runs = new FastRuns(this, atn);
     }
 
     /**

@@ -1,0 +1,128 @@
+package dev.toolcalls;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+import dev.toolcalls.internal.json.WireJson;
+import dev.toolcalls.suite.SuiteCase;
+
+/**
+ * Runs found by search (the fast paths derived from each grammar) change nothing: every case of
+ * every format gives exactly the same events, chunk by chunk, with them as with the lexer simulated
+ * everywhere, and the same error (kind, code point offset, excerpt) when there is one. Where the
+ * fast path applies it does take the text: prose in a format's default mode is not simulated.
+ */
+class RunsTest {
+
+    @TestFactory
+    Stream<DynamicNode> sameEventsWithAndWithoutRuns() {
+        List<DynamicNode> tests = new ArrayList<>();
+        for (Map.Entry<String, List<SuiteCase>> e : SuiteCase.load(SuiteTest.TESTS_DATA).entrySet()) {
+            Format f = Formats.find(e.getKey()).orElse(null);
+            if (f == null) continue;
+            tests.add(DynamicTest.dynamicTest(e.getKey(), () -> {
+                for (SuiteCase c : e.getValue()) {
+                    if (c.expected().has("_problem")) continue;
+                    Tools tools = WireJson.tools(c.expected().get("tools"));
+                    List<List<String>> chunkings = new ArrayList<>();
+                    chunkings.add(List.of(c.input()));
+                    chunkings.add(chunks(c.input(), null));
+                    for (int seed = 0; seed < 8; seed++) chunkings.add(chunks(c.input(), new Random(seed)));
+                    for (List<String> chunks : chunkings) {
+                        ParseOptions o = c.options().withIds(() -> IdGenerator.seeded(7));
+                        String fast = trace(f.newStream(tools, o), chunks);
+                        String simulated = trace(f.newSimulatedStream(tools, o), chunks);
+                        assertEquals(simulated, fast, () -> c + " in " + chunks.size() + " chunks");
+                    }
+                }
+            }));
+        }
+        return tests.stream();
+    }
+
+    /**
+     * Prose in a format's default mode is found by search, not simulated, in all but a few formats:
+     * those where blanks may still begin a marker (each blank is then simulated, the words between
+     * are runs) and those that hold text back until a marker says what it was.
+     */
+    @Test
+    void proseIsTakenByRuns() {
+        String prose = "Plain prose with words, commas and full stops. ".repeat(200) + "中文的句子，还有表情😀。".repeat(50);
+        List<String> slow = new ArrayList<>();
+        for (Format f : Formats.all()) {
+            if (f.name().equals("toy")) continue;
+            for (List<String> chunks : List.of(List.of(prose), chunks(prose, new Random(1)))) {
+                StreamParser s = f.newStream();
+                try {
+                    for (String c : chunks) s.feedEvents(c);
+                    s.finishEvents();
+                } catch (ToolCallParseException e) {
+                    continue; // a format that reads its default mode as something else than prose
+                }
+                long simulated = s.lexerWork() - s.runWork();
+                if (simulated * 10 > prose.length()) slow.add(f.name() + " (" + simulated + " of " + prose.length() + " simulated, " + chunks.size() + " chunks)");
+            }
+        }
+        assertTrue(slow.size() <= 2 * 8, "prose is simulated character by character in: " + slow);
+    }
+
+    /** Error offsets count code points, whether the text before was found by search or simulated, in one piece or in chunks. */
+    @Test
+    void offsetsCountCodePoints() {
+        String text = "😀 é 中 😀😀 then <tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}";
+        int expected = text.codePointCount(0, text.indexOf("<tool_call>"));
+        Format f = Formats.get("hermes");
+        for (List<String> chunks : List.of(List.of(text), chunks(text, null), chunks(text, new Random(3)), chunks(text, new Random(4)))) {
+            for (boolean runs : new boolean[] {true, false}) {
+                StreamParser s = runs ? f.newStream() : f.newSimulatedStream(Tools.none(), ParseOptions.defaults());
+                ToolCallParseException e = null;
+                try {
+                    for (String c : chunks) s.feedEvents(c);
+                    s.finishEvents();
+                } catch (ToolCallParseException x) {
+                    e = x;
+                }
+                assertTrue(e != null, "an unterminated call is an error");
+                assertEquals(ToolCallParseException.Kind.UNTERMINATED_CALL, e.kind());
+                assertEquals(expected, e.offset(), "offset in code points, " + chunks.size() + " chunks");
+                assertTrue(e.excerpt().contains("<tool_call>"), e.excerpt());
+            }
+        }
+    }
+
+    private static String trace(StreamParser s, List<String> chunks) {
+        StringBuilder b = new StringBuilder();
+        try {
+            for (String c : chunks) b.append(s.feedEvents(c)).append('|');
+            b.append(s.finishEvents());
+        } catch (ToolCallParseException e) {
+            b.append("error ").append(e.kind()).append(' ').append(e.offset()).append(' ').append(e.excerpt()).append(' ').append(e.eventsBeforeError());
+        }
+        return b.toString();
+    }
+
+    /** 1-character chunks (random null) or random chunks of 1..8 code points. */
+    static List<String> chunks(String text, Random random) {
+        List<String> out = new ArrayList<>();
+        int i = 0;
+        while (i < text.length()) {
+            int n = random == null ? 1 : 1 + random.nextInt(8);
+            int j = i;
+            for (int k = 0; k < n && j < text.length(); k++) j += Character.charCount(text.codePointAt(j));
+            out.add(text.substring(i, j));
+            i = j;
+        }
+        return out;
+    }
+}
