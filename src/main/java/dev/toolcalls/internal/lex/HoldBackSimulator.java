@@ -1,7 +1,5 @@
 package dev.toolcalls.internal.lex;
 
-import java.util.Map;
-
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.IntStream;
 import org.antlr.v4.runtime.Lexer;
@@ -28,12 +26,13 @@ public final class HoldBackSimulator extends LexerATNSimulator {
     private final LexerModel model;
     private final TextStream stream;
     private DFAState accepted;
+    private int acceptedAt;
     private boolean truncated;
     /** The DFA state the match was in when the data ran out. */
     private DFAState lastState;
     // a held token, to resume where the data ran out instead of lexing it again from its start
     private DFAState resumeState, resumeAccepted;
-    private int resumeStart = -1, resumeIndex, resumeMode;
+    private int resumeStart = -1, resumeIndex, resumeMode, resumeAcceptAt;
 
     public HoldBackSimulator(Lexer lexer, LexerModel model, TextStream stream) {
         super(lexer, model.atn, model.dfas, model.contextCache);
@@ -54,15 +53,89 @@ public final class HoldBackSimulator extends LexerATNSimulator {
         if (resumeState != null && start == resumeStart && mode == resumeMode) {
             DFAState from = resumeState;
             resumeState = null;
+            int walked = walk(start, mode, from, resumeAccepted, resumeAcceptAt, resumeIndex);
+            if (walked != NO_WALK) return walked;
             this.mode = mode;
             this.startIndex = start;
             accepted = resumeAccepted;
+            acceptedAt = resumeAcceptAt;
             input.seek(resumeIndex);
             return execATN(input, from); // prevAccept still holds the held token's last accept
         }
         resumeState = null;
         accepted = null;
+        DFAState s0 = decisionToDFA[mode].s0;
+        if (s0 != null) {
+            int walked = walk(start, mode, s0, null, 0, start);
+            if (walked != NO_WALK) return walked;
+        }
         return super.match(input, mode);
+    }
+
+    private static final int NO_WALK = Integer.MIN_VALUE + 1;
+
+    /**
+     * The common case without ANTLR's per-character bookkeeping: follows DFA edges already built,
+     * reading the stream directly, until an edge says no rule goes on or the data ends (where it
+     * holds back or cuts exactly as {@link #failOrAccept} does). An edge not built yet, or no accept
+     * state on the way, answers {@link #NO_WALK} with nothing changed, and ANTLR's simulator matches
+     * the token (building the edge).
+     *
+     * @param s where to walk from: the mode's start state, or a held token's state at {@code from}
+     * @param acc the last accept state before {@code from} (a held token's), or null
+     */
+    private int walk(int start, int mode, DFAState s, DFAState acc, int accAt, int from) {
+        TextStream in = stream;
+        int g = from;
+        while (true) {
+            int t = in.peek(g);
+            if (t < 0) {                       // the end of the data received so far
+                this.mode = mode;
+                if (!in.isComplete()) {
+                    accepted = acc;
+                    if (mayGrow(s.configs)) {
+                        resumeState = s;
+                        resumeAccepted = acc;
+                        resumeAcceptAt = accAt;
+                        resumeStart = start;
+                        resumeIndex = g;
+                        resumeMode = mode;
+                        lastState = s;
+                        // leave prevAccept as ANTLR's own match would have, for a resume through execATN
+                        in.seek(acc != null ? accAt : start);
+                        captureSimState(prevAccept, in, acc);
+                        in.seek(start);
+                        in.addWork(g - from);
+                        return HOLD;
+                    }
+                } else {
+                    truncated = anyAlive(s.configs);
+                }
+                break;
+            }
+            DFAState target;
+            if (t <= MAX_DFA_EDGE) {
+                DFAState[] edges = s.edges;
+                target = edges == null ? null : edges[t];
+            } else {
+                target = model.wideEdge(mode, s.stateNumber, t);
+            }
+            if (target == null) return NO_WALK;
+            if (target == ERROR) break;
+            g += t > 0xFFFF ? 2 : 1;
+            s = target;
+            if (s.isAcceptState) {
+                acc = s;
+                accAt = g;
+            }
+        }
+        if (acc == null) return NO_WALK;
+        this.mode = mode;
+        this.startIndex = start;
+        in.addWork(g - from);
+        in.seek(accAt);
+        if (acc.lexerActionExecutor != null) acc.lexerActionExecutor.execute(recog, in, start);
+        return acc.prediction;
     }
 
     /** Whether a token held back at the end of the data waits at {@code start} in {@code mode}, to be resumed. */
@@ -74,6 +147,7 @@ public final class HoldBackSimulator extends LexerATNSimulator {
     @Override
     protected void captureSimState(SimState settings, CharStream input, DFAState dfaState) {
         accepted = dfaState;
+        acceptedAt = input.index();
         super.captureSimState(settings, input, dfaState);
     }
 
@@ -82,6 +156,7 @@ public final class HoldBackSimulator extends LexerATNSimulator {
         if (t == IntStream.EOF && !stream.isComplete() && mayGrow(reach)) {
             resumeState = lastState;
             resumeAccepted = accepted;
+            resumeAcceptAt = acceptedAt;
             resumeStart = startIndex;
             resumeIndex = input.index();
             resumeMode = mode;
@@ -128,14 +203,13 @@ public final class HoldBackSimulator extends LexerATNSimulator {
             return ERROR;
         }
         if (t <= MAX_DFA_EDGE) return super.getExistingTargetState(s, t);
-        return model.wideEdges.get(mode).get(((long) s.stateNumber << 32) | t);
+        return model.wideEdge(mode, s.stateNumber, t);
     }
 
     @Override
     protected void addDFAEdge(DFAState p, int t, DFAState q) {
         if (t <= MAX_DFA_EDGE) { super.addDFAEdge(p, t, q); return; }
         if (p == null || q == null) return;
-        Map<Long, DFAState> edges = model.wideEdges.get(mode);
-        edges.put(((long) p.stateNumber << 32) | t, q);
+        model.addWideEdge(mode, p.stateNumber, t, q);
     }
 }

@@ -238,6 +238,33 @@ public final class LexerModel {
         }
     }
 
+    /** An edge for a code point above 127 (ANTLR's DFA keeps none): a lossy direct-mapped cache in front of the map. */
+    public DFAState wideEdge(int mode, int state, int cp) {
+        long key = ((long) state << 32) | cp;
+        int slot = slot(mode, key);
+        WideEdge e = wideCache[slot];
+        if (e != null && e.key == key && e.mode == mode) return e.target;
+        DFAState target = wideEdges.get(mode).get(key);
+        if (target != null) wideCache[slot] = new WideEdge(mode, key, target);
+        return target;
+    }
+
+    public void addWideEdge(int mode, int state, int cp, DFAState target) {
+        long key = ((long) state << 32) | cp;
+        wideEdges.get(mode).put(key, target);
+        wideCache[slot(mode, key)] = new WideEdge(mode, key, target);
+    }
+
+    private static int slot(int mode, long key) {
+        long h = (key ^ (key >>> 29) ^ mode * 0x9E3779B97F4A7C15L) * 0xBF58476D1CE4E5B9L;
+        return (int) (h >>> 51); // 13 bits
+    }
+
+    /** Immutable, so a racing reader sees a whole entry or another one, never a torn one. */
+    private record WideEdge(int mode, long key, DFAState target) { }
+
+    private final WideEdge[] wideCache = new WideEdge[1 << 13];
+
     /** The problems found (only when built with {@code strict = false}; a strict build throws on any). */
     public List<Problem> problems() { return List.copyOf(problems); }
 

@@ -50,6 +50,7 @@ public final class TextStream implements CharStream {
         if (chunk.isEmpty()) return;
         retire();
         cur = chunk;
+        limit = computeEnd();
     }
 
     /**
@@ -68,6 +69,7 @@ public final class TextStream implements CharStream {
         else java.util.Arrays.fill(carryMasked, at, carryLen, false);
         for (int m : masked) carryMasked[at + m] = true;
         curBase = carryBase + carryLen;
+        limit = computeEnd();
     }
 
     /** Moves what is still needed of the current chunk into the carry, and drops the rest. */
@@ -119,12 +121,19 @@ public final class TextStream implements CharStream {
     }
 
     /** Marks the real end of the output; a lone high surrogate still waiting is taken as is. */
-    public void complete() { complete = true; }
+    public void complete() {
+        complete = true;
+        limit = computeEnd();
+    }
 
     public boolean isComplete() { return complete; }
 
     /** Global index one past the last character the lexer may read (a trailing high surrogate waits for its pair). */
-    public int end() {
+    public int end() { return limit; }
+
+    private int limit;
+
+    private int computeEnd() {
         int e = curBase + cur.length();
         if (!complete && e > carryBase && Character.isHighSurrogate(charAt(e - 1))) e--;
         return e;
@@ -276,12 +285,21 @@ public final class TextStream implements CharStream {
     /** Code points the lexer has stepped over so far, re-lexing included: the measure of its work. */
     public long consumed() { return consumed; }
 
-    @Override public int LA(int i) {
-        if (i == 1) {
-            int g = p;
-            if (g >= end()) return IntStream.EOF;
-            return codePointAt(g, 0);
+    /** The code point at global index g as the lexer sees it, or -1 at the end of the data. */
+    int peek(int g) {
+        if (g >= limit) return IntStream.EOF;
+        if (g >= curBase) {
+            char c = cur.charAt(g - curBase);
+            if (!Character.isSurrogate(c)) return c;
         }
+        return codePointAt(g, 0);
+    }
+
+    /** Counts work done outside {@link #consume()} (a match walked over the DFA directly). */
+    void addWork(int n) { consumed += n; }
+
+    @Override public int LA(int i) {
+        if (i == 1) return peek(p);
         if (i == 0) return 0;
         // not used by the lexer simulator; answered by stepping code points
         int g = p;
