@@ -1,6 +1,5 @@
 package dev.toolcalls;
 
-import java.security.SecureRandom;
 import java.util.Random;
 
 /**
@@ -17,9 +16,9 @@ public interface IdGenerator {
     /** {@code length} characters from {@code [A-Za-z0-9]}. */
     String alphanumeric(int length);
 
-    /** Unpredictable ids (the default). */
+    /** Unpredictable ids (the default): one shared strong source, drawn from in bulk, one call per id. */
     static IdGenerator random() {
-        return fromRandom(new SecureRandom());
+        return StrongIds.GENERATOR;
     }
 
     /** The same sequence of ids for the same seed. */

@@ -43,6 +43,8 @@ public final class CallAssembler {
     private String sentId;
     private int index;
     private final StringBuilder args = new StringBuilder();
+    /** The fragment appended last: sent as it is when it is all that is left to send (no copy). */
+    private String lastPiece = "";
     private int argsSent;          // chars of args already emitted
     private boolean argsStarted;
     private final StringBuilder raw = new StringBuilder(); // text of the call while nothing is emitted
@@ -87,6 +89,7 @@ public final class CallAssembler {
         id = null;
         headerSent = false;
         args.setLength(0);
+        lastPiece = "";
         argsSent = 0;
         argsStarted = false;
         unknownAsText = false;
@@ -152,6 +155,7 @@ public final class CallAssembler {
         requireOpen(offset);
         argsStarted = true;
         args.append(fragment);
+        lastPiece = fragment;
         if (name != null) sendHeader();
         if (headerSent) sendArgs();
     }
@@ -160,10 +164,11 @@ public final class CallAssembler {
         requireOpen(offset);
         if (name == null)
             throw errorAtBegin(ToolCallParseException.Kind.MISSING_NAME, "the call that began at offset " + beginOffset + " has no function name");
-        if (!argsStarted) args.append("{}");
+        if (!argsStarted) { args.append("{}"); lastPiece = "{}"; }
         String problem = null;
+        String all = args.toString();
         try {
-            if (Json.check(args.toString(), options.maxNesting()) != '{') problem = "found " + kind(Json.parseStrict(args.toString()));
+            if (Json.check(all, options.maxNesting()) != '{') problem = "found " + kind(Json.parseStrict(all));
         } catch (Json.TooDeep e) {
             throw errorAtBegin(ToolCallParseException.Kind.LIMIT_EXCEEDED, "arguments of '" + name + "' are nested deeper than "
                     + options.maxNesting() + " levels (ParseOptions.withMaxNesting)");
@@ -172,11 +177,11 @@ public final class CallAssembler {
         }
         if (problem != null)
             throw errorAtBegin(ToolCallParseException.Kind.MALFORMED_ARGUMENTS,
-                    "arguments of '" + name + "' are not a JSON object (" + problem + "): " + shorten(args.toString()));
+                    "arguments of '" + name + "' are not a JSON object (" + problem + "): " + shorten(all));
         sendHeader();
         sendArgs();
         if (argsSent < args.length()) out.arguments(index, args.substring(argsSent)); // a trailing lone surrogate, if any
-        out.end(index, sentId, name, args.toString());
+        out.end(index, sentId, name, all);
         open = false;
         raw.setLength(0);
     }
@@ -200,7 +205,7 @@ public final class CallAssembler {
         int end = args.length();
         if (end > argsSent && Character.isHighSurrogate(args.charAt(end - 1))) end--; // wait for the pair
         if (end > argsSent) {
-            out.arguments(index, args.substring(argsSent, end));
+            out.arguments(index, end == args.length() && end - argsSent == lastPiece.length() ? lastPiece : args.substring(argsSent, end));
             argsSent = end;
         }
     }

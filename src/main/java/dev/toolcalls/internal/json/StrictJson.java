@@ -102,10 +102,22 @@ final class StrictJson {
         return true;
     }
 
+    // next quote and backslash at or after i (searched with indexOf, kept while still ahead)
+    private int nextQuote = -1, nextSlash = -1;
+
     private void string() throws Json.NotJson {
         i++; // opening quote
+        String s = this.s;
+        int n = s.length();
         while (true) {
-            if (i >= s.length()) throw error("the end of the string");
+            // the plain stretch up to the next quote or backslash: found by search, checked for control characters in one tight loop
+            if (nextQuote < i) { nextQuote = s.indexOf('"', i); if (nextQuote < 0) nextQuote = n; }
+            if (nextSlash < i) { nextSlash = s.indexOf('\\', i); if (nextSlash < 0) nextSlash = n; }
+            int stop = Math.min(nextQuote, nextSlash);
+            int at = i;
+            while (at < stop && s.charAt(at) >= 0x20) at++;
+            i = at;
+            if (i >= n) throw error("the end of the string");
             char c = s.charAt(i);
             if (c == '"') { i++; return; }
             if (c < 0x20) throw new Json.NotJson(String.format("unescaped control character U+%04X in a string at offset %d", (int) c, i));

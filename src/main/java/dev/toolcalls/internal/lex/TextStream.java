@@ -30,6 +30,8 @@ public final class TextStream implements CharStream {
     private char[] carry = new char[256];
     private boolean[] carryMasked;            // allocated on the first masked character
     private int carryBase, carryLen;
+    /** No surrogate pair has entered the carry since it was last emptied (then its code points are its chars). */
+    private boolean carryPairFree = true;
     private String cur = "";
     private int curBase;                      // == carryBase + carryLen
     private int p;                            // global index of the next character
@@ -65,6 +67,7 @@ public final class TextStream implements CharStream {
         ensure(carryLen + chunk.length());
         chunk.getChars(0, chunk.length(), carry, carryLen);
         carryLen += chunk.length();
+        if (!pairFree(chunk, 0, chunk.length())) carryPairFree = false;
         if (carryMasked == null) carryMasked = new boolean[carry.length];
         else java.util.Arrays.fill(carryMasked, at, carryLen, false);
         for (int m : masked) carryMasked[at + m] = true;
@@ -83,13 +86,16 @@ public final class TextStream implements CharStream {
                 advanceCount(curEnd);
                 carryBase = curEnd;
                 carryLen = 0;
+                carryPairFree = true;
             } else {
                 if (from > curBase) {             // the carry is dead too: start it at from
                     carryBase = from;
                     carryLen = 0;
+                    carryPairFree = true;
                 } else {
                     compact();
                 }
+                if (carryPairFree && !pairFree(cur, from - curBase, n)) carryPairFree = false;
                 ensure(carryLen + curEnd - from);
                 cur.getChars(from - curBase, n, carry, carryLen);
                 if (carryMasked != null) java.util.Arrays.fill(carryMasked, carryLen, carryLen + curEnd - from, false);
@@ -99,6 +105,12 @@ public final class TextStream implements CharStream {
             curBase = carryBase + carryLen;
         }
         seekN = 0;
+    }
+
+    /** No surrogate pair in s[from, to), nor half of one at either end (O(1) for a Latin-1 string). */
+    private static boolean pairFree(String s, int from, int to) {
+        return to == from || s.codePointCount(from, to) == to - from
+                && !Character.isLowSurrogate(s.charAt(from)) && !Character.isHighSurrogate(s.charAt(to - 1));
     }
 
     /** Drops the dead prefix of the carry when it is large (amortised: only big, mostly dead prefixes move). */
@@ -185,8 +197,8 @@ public final class TextStream implements CharStream {
         b = Math.min(b, total);
         if (b <= a) return 0;
         if (a >= curBase) return cur.codePointCount(a - curBase, b - curBase);
-        if (b <= curBase) return Character.codePointCount(carry, a - carryBase, b - a);
-        int n = Character.codePointCount(carry, a - carryBase, curBase - a) + cur.codePointCount(0, b - curBase);
+        if (b <= curBase) return carryPairFree ? b - a : Character.codePointCount(carry, a - carryBase, b - a);
+        int n = (carryPairFree ? curBase - a : Character.codePointCount(carry, a - carryBase, curBase - a)) + cur.codePointCount(0, b - curBase);
         if (Character.isHighSurrogate(carry[carryLen - 1]) && Character.isLowSurrogate(cur.charAt(0))) n--; // a pair across the seam
         return n;
     }
