@@ -17,6 +17,11 @@ public final class Deltas {
 
     public static List<DeltaMessage> of(List<ParseEvent> events) {
         if (events.isEmpty()) return List.of();
+        if (events.size() == 1) {                  // the common case while streaming: one piece of text
+            ParseEvent e = events.get(0);
+            if (e instanceof ParseEvent.Text t) return List.of(new DeltaMessage(t.text(), null, null));
+            if (e instanceof ParseEvent.Reasoning r) return List.of(new DeltaMessage(null, r.text(), null));
+        }
         List<DeltaMessage> out = new ArrayList<>(events.size());
         for (int i = 0; i < events.size(); i++) {
             ParseEvent e = events.get(i);
@@ -33,6 +38,6 @@ public final class Deltas {
                 out.add(new DeltaMessage(null, null, new ToolCallDelta(a.index(), null, null, a.fragment())));
             }
         }
-        return out;
+        return List.copyOf(out);
     }
 }

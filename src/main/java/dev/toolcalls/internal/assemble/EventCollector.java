@@ -63,6 +63,15 @@ public final class EventCollector {
     }
 
     public List<ParseEvent> drain() {
+        if (done.isEmpty()) {                      // the common case while streaming: one piece, or nothing
+            if (kind == Kind.NONE) return List.of();
+            if (kind == Kind.TEXT && first != null) {
+                ParseEvent e = new ParseEvent.Text(first);
+                first = null;
+                kind = Kind.NONE;
+                return List.of(e);
+            }
+        }
         flush();
         int n = done.size();
         if (n == 0) return List.of();

@@ -69,7 +69,14 @@ public final class FastRuns {
         }
 
         /** Whether the run goes on over this code point. */
-        boolean takes(int cp) { return cp < 128 ? ascii[cp] : set.contains(cp); }
+        boolean takes(int cp) {
+            if (cp < 128) return ascii[cp];
+            if (stops != null) {
+                for (char s : stops) if (s == cp) return false;
+                return true;
+            }
+            return set.contains(cp);
+        }
 
         /** Runs the rule's mode commands on the lexer; false (and nothing done) when one would pop an empty mode stack. */
         public boolean command(org.antlr.v4.runtime.Lexer lexer) {

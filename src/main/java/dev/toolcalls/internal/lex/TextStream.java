@@ -220,7 +220,7 @@ public final class TextStream implements CharStream {
         if (g >= lim) return lim;
         int i = g - curBase, n = lim - curBase;
         char[] stops = run.stops;
-        if (stops != null) {
+        if (stops != null && n - i > 16) {
             int best = n;
             for (char s : stops) {
                 int k = next(s, i);
