@@ -75,8 +75,8 @@ public final class Corpora {
             return events + s.finishEvents().size();
         }
 
-        /** Where a call could start, as searched by the floor (see {@link #probe(String)}). */
-        public String probe() { return Corpora.probe(opener); }
+        /** The opener as the floor searches it in this text (see {@link Corpora#probe(String, String)}). */
+        public String probe() { return Corpora.probe(opener, text); }
 
         public int length() { return text.length(); }
 
@@ -420,12 +420,15 @@ public final class Corpora {
     }
 
     /**
-     * The opener as the floor searches it: cut before its first character outside Latin-1
-     * (DeepSeek's {@code <｜tool▁calls▁begin｜>} is searched as {@code <}). {@code String.indexOf}
-     * answers -1 without scanning when a Latin-1 string is searched for a character it cannot
-     * hold, which would make the floor of ASCII prose zero.
+     * The opener as the floor searches it in a text: the whole opener, but in a text of Latin-1
+     * characters only, cut before its first character outside Latin-1 (DeepSeek's
+     * {@code <｜tool▁calls▁begin｜>} is searched as {@code <} in ASCII prose):
+     * {@code String.indexOf} answers -1 without scanning when a Latin-1 string is searched for a
+     * character it cannot hold, which would make the floor of ASCII prose zero. (An opener that
+     * starts outside Latin-1 cannot occur in such a text at all; its floor there is zero.)
      */
-    public static String probe(String opener) {
+    public static String probe(String opener, String text) {
+        for (int i = 0; i < text.length(); i++) if (text.charAt(i) > 0xFF) return opener;
         int i = 0;
         while (i < opener.length() && opener.charAt(i) <= 0xFF) i++;
         return i == 0 ? opener : opener.substring(0, i);
