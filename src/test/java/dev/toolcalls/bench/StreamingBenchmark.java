@@ -1,7 +1,5 @@
 package dev.toolcalls.bench;
 
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -20,23 +18,27 @@ import org.openjdk.jmh.annotations.Warmup;
 import dev.toolcalls.ChatMessage;
 import dev.toolcalls.Format;
 import dev.toolcalls.Formats;
-import dev.toolcalls.IdGenerator;
-import dev.toolcalls.ParseOptions;
 import dev.toolcalls.StreamParser;
-import dev.toolcalls.Tools;
-import dev.toolcalls.suite.SuiteCase;
 
 /**
  * Time to parse about 1 MB of a format's output, streamed in small chunks and in one piece. The
  * output is the format's own valid regression cases from {@code tests-data/<format>/}, joined by
- * newlines and repeated, so any format can be measured without writing a generator for it.
- * Divide the corpus size (printed at setup) by the time per operation for characters per second.
+ * newlines and repeated ({@link Corpora#corpus}), so any format can be measured without writing a
+ * generator for it. Benchmarks: {@code streamInChunks} ({@code feed}, OpenAI deltas),
+ * {@code streamEvents} ({@code feedEvents}, what the matrix reports), {@code batch}
+ * ({@code Format.parse}). Secondary results: {@code ·chars} ns per character, {@code ·chunks} ns
+ * per chunk.
  *
- * <pre>mvn -B -q -Pbench -DskipTests test-compile exec:exec -Dbench.args="StreamingBenchmark -p format=hermes"</pre>
+ * <p>Allocation: everything the benchmark does not measure (the corpus, its chunks, the options)
+ * is built in setup, so with {@code -prof gc} the {@code gc.alloc.rate.norm} of
+ * {@code streamEvents} is what parsing allocates per operation; divide it by the chunks (printed
+ * at setup) for bytes per chunk.
+ *
+ * <pre>mvn -B -q -Pbench -DskipTests test-compile exec:exec -Dbench.args="StreamingBenchmark -p format=hermes -p chunk=4 -prof gc"</pre>
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Fork(1)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
@@ -44,50 +46,47 @@ public class StreamingBenchmark {
     @Param({"hermes"})
     public String format;
 
-    @Param({"4"})
+    /** Code points per chunk. */
+    @Param({"1", "4", "64"})
     public int chunk;
 
     @Param({"1000000"})
     public int size;
 
     private Format f;
+    private Corpora.Output corpus;
     private String text;
     private List<String> chunks;
-    private final ParseOptions options = ParseOptions.defaults().withIds(() -> IdGenerator.seeded(0));
 
     @Setup
     public void setUp() {
         f = Formats.get(format);
-        List<String> valid = new ArrayList<>();
-        for (SuiteCase c : SuiteCase.load(Path.of("tests-data")).getOrDefault(f.name(), List.of())) {
-            if (c.expected().has("error") || c.expected().has("lenient") || c.expected().has("tools")) continue;
-            try {
-                f.parse(c.input() + "\n", Tools.none(), options);
-                valid.add(c.input() + "\n");
-            } catch (RuntimeException e) {
-                // a case that only parses at the very end of an output (e.g. a false alarm tag prefix) is left out
-            }
-        }
-        if (valid.isEmpty()) throw new IllegalStateException("no valid cases for " + format + " in tests-data");
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; b.length() < size; i++) b.append(valid.get(i % valid.size()));
-        text = b.toString();
-        ChatMessage m = f.parse(text, Tools.none(), options);
-        chunks = new ArrayList<>();
-        for (int i = 0; i < text.length(); i += chunk) chunks.add(text.substring(i, Math.min(text.length(), i + chunk)));
-        System.out.printf("%n%s corpus: %d chars, %d tool calls, %d chunks of %d%n", format, text.length(), m.toolCalls().size(), chunks.size(), chunk);
+        corpus = Corpora.corpus(f, size);
+        text = corpus.text();
+        chunks = Corpora.chunks(text, chunk);
+        System.out.printf("%n%s corpus: %d chars, %d tool calls, %d chunks of %d%n", format, text.length(), corpus.expected().toolCalls().size(), chunks.size(), chunk);
     }
 
     @Benchmark
-    public int streamInChunks() {
-        StreamParser s = f.newStream(Tools.none(), options);
+    public int streamInChunks(Counters.Chunks n) {
+        n.chars += text.length();
+        n.chunks += chunks.size();
+        StreamParser s = f.newStream(corpus.tools(), corpus.options());
         int deltas = 0;
         for (String c : chunks) deltas += s.feed(c).size();
         return deltas + s.finish().size();
     }
 
     @Benchmark
-    public ChatMessage batch() {
-        return f.parse(text, Tools.none(), options);
+    public int streamEvents(Counters.Chunks n) {
+        n.chars += text.length();
+        n.chunks += chunks.size();
+        return corpus.stream(chunks);
+    }
+
+    @Benchmark
+    public ChatMessage batch(Counters.Chars n) {
+        n.chars += text.length();
+        return corpus.parse();
     }
 }

@@ -1,0 +1,113 @@
+package dev.toolcalls.bench;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.IntSupplier;
+
+import org.junit.jupiter.api.Test;
+
+import dev.toolcalls.Format;
+import dev.toolcalls.Formats;
+
+/**
+ * Speed regression guard, cheap enough for every build (issue 17): parsing a fixed corpus and
+ * plain prose, in batch and streamed in 4-character chunks, must stay within a bound of the
+ * {@code String.indexOf} floor measured over the same string in the same run. Only ratios are
+ * checked, never absolute times, so a slow or busy machine slows both sides alike; each side is
+ * the best of several repetitions after a warm-up, and a bound that is exceeded is measured
+ * again before the test fails. The message prints every measured ratio.
+ */
+class SpeedGuardTest {
+    // Bounds on (time to parse) ÷ (time of the indexOf floor over the same string).
+    // Measured with per-character lexer simulation (before the grammar-derived fast paths) on the
+    // 2-core development machine (AMD EPYC, AVX-512), 200 000 characters each: this test alone
+    // (three runs) corpus batch 133-137, corpus stream 193-201, prose batch 88-93, prose stream
+    // 363-384; inside the whole suite (mvn verify: other formats loaded and compiled first) 159,
+    // 222, 147, 440. The bounds are about 4x the suite's figures, so a busy CI machine never trips
+    // them (a CPU with narrower vector units makes the floor slower and the ratios smaller); today
+    // they catch only a gross regression (quadratic work, a costly step per character).
+    // TIGHTEN THEM once the fast paths land (issue 17): prose should then be within a few times the
+    // floor, and a bound of ~4x the new ratios catches a return to per-character lexer simulation.
+    static final double MAX_CORPUS_BATCH_OVER_FLOOR = 600;
+    static final double MAX_CORPUS_STREAM4_OVER_FLOOR = 900;
+    static final double MAX_PROSE_BATCH_OVER_FLOOR = 600;
+    static final double MAX_PROSE_STREAM4_OVER_FLOOR = 1800;
+
+    /** Characters of the corpus (hermes' own cases, repeated) and of the prose. */
+    static final int SIZE = 200_000;
+    static final long WARMUP_NANOS = 3_000_000_000L;
+    static final int ROUNDS = 12;
+    static final int ATTEMPTS = 3;
+
+    private static volatile int sink;
+
+    /** A parse and the floor it is held to (the index of its text's floor). */
+    private record Subject(String name, IntSupplier parse, int floor, double bound) { }
+
+    @Test
+    void batchAndStreamingStayWithinTheirBoundsOfTheIndexOfFloor() {
+        Format hermes = Formats.get("hermes");
+        Corpora.Output corpus = Corpora.corpus(hermes, SIZE);
+        Corpora.Output prose = Corpora.shape(hermes, "prose", SIZE);
+        List<Subject> subjects = new ArrayList<>();
+        List<IntSupplier> floors = new ArrayList<>();
+        for (Corpora.Output o : List.of(corpus, prose)) {
+            String text = o.text(), probe = o.probe();
+            List<String> chunks = Corpora.chunks(text, 4);
+            boolean isCorpus = o == corpus;
+            floors.add(() -> Corpora.indexOfAll(text, probe));
+            subjects.add(new Subject(o.kind() + " batch", () -> o.parse().toolCalls().size(), floors.size() - 1,
+                    isCorpus ? MAX_CORPUS_BATCH_OVER_FLOOR : MAX_PROSE_BATCH_OVER_FLOOR));
+            subjects.add(new Subject(o.kind() + " stream4", () -> o.stream(chunks), floors.size() - 1,
+                    isCorpus ? MAX_CORPUS_STREAM4_OVER_FLOOR : MAX_PROSE_STREAM4_OVER_FLOOR));
+        }
+
+        // warm-up, round robin so that every path is compiled before any is measured
+        long end = System.nanoTime() + WARMUP_NANOS;
+        while (System.nanoTime() < end) {
+            for (Subject s : subjects) sink += s.parse().getAsInt();
+            for (IntSupplier f : floors) for (int i = 0; i < 50; i++) sink += f.getAsInt();
+        }
+
+        double[] parse = new double[subjects.size()], floor = new double[floors.size()];
+        java.util.Arrays.fill(parse, Double.MAX_VALUE);
+        java.util.Arrays.fill(floor, Double.MAX_VALUE);
+        List<String> over = List.of();
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+            // best of the rounds (and of the earlier attempts): interference only ever adds time
+            for (int round = 0; round < ROUNDS; round++) {
+                for (int i = 0; i < subjects.size(); i++) parse[i] = Math.min(parse[i], nanosPerRun(subjects.get(i).parse(), 1));
+                for (int i = 0; i < floors.size(); i++) {
+                    // the floor takes microseconds: time enough runs of it to take about a millisecond
+                    double guess = floor[i] == Double.MAX_VALUE ? 20_000 : Math.max(1, floor[i]);
+                    floor[i] = Math.min(floor[i], nanosPerRun(floors.get(i), (int) Math.max(1, Math.min(100_000, 1_000_000 / guess))));
+                }
+            }
+            over = new ArrayList<>();
+            for (int i = 0; i < subjects.size(); i++)
+                if (parse[i] / floor[subjects.get(i).floor()] > subjects.get(i).bound()) over.add(subjects.get(i).name());
+            if (over.isEmpty()) break;
+        }
+
+        StringBuilder report = new StringBuilder("parse time ÷ indexOf floor over the same " + SIZE + " characters (hermes):");
+        for (int i = 0; i < subjects.size(); i++) {
+            Subject s = subjects.get(i);
+            report.append(String.format(Locale.ROOT, "%n  %-15s %8.1f  (bound %.0f; parse %.2f ms, floor %.1f µs)", s.name(),
+                    parse[i] / floor[s.floor()], s.bound(), parse[i] / 1e6, floor[s.floor()] / 1e3));
+        }
+        System.out.println(report);
+        if (!over.isEmpty()) fail("slower than the bound relative to the indexOf floor: " + over + "\n" + report);
+    }
+
+    private static double nanosPerRun(IntSupplier op, int runs) {
+        int s = 0;
+        long t0 = System.nanoTime();
+        for (int i = 0; i < runs; i++) s += op.getAsInt();
+        long t = System.nanoTime() - t0;
+        sink += s;
+        return (double) t / runs;
+    }
+}
