@@ -21,20 +21,19 @@ import dev.toolcalls.Formats;
  * again before the test fails. The message prints every measured ratio.
  */
 class SpeedGuardTest {
-    // Bounds on (time to parse) ÷ (time of the indexOf floor over the same string).
-    // Measured with per-character lexer simulation (before the grammar-derived fast paths) on the
-    // 2-core development machine (AMD EPYC, AVX-512), 200 000 characters each: this test alone
-    // (three runs) corpus batch 133-137, corpus stream 193-201, prose batch 88-93, prose stream
-    // 363-384; inside the whole suite (mvn verify: other formats loaded and compiled first) 159,
-    // 222, 147, 440. The bounds are about 4x the suite's figures, so a busy CI machine never trips
-    // them (a CPU with narrower vector units makes the floor slower and the ratios smaller); today
-    // they catch only a gross regression (quadratic work, a costly step per character).
-    // TIGHTEN THEM once the fast paths land (issue 17): prose should then be within a few times the
-    // floor, and a bound of ~4x the new ratios catches a return to per-character lexer simulation.
-    static final double MAX_CORPUS_BATCH_OVER_FLOOR = 600;
-    static final double MAX_CORPUS_STREAM4_OVER_FLOOR = 900;
-    static final double MAX_PROSE_BATCH_OVER_FLOOR = 600;
-    static final double MAX_PROSE_STREAM4_OVER_FLOOR = 1800;
+    // Bounds on (time to parse) ÷ (time of the indexOf floor over the same string), 200 000
+    // characters each, on the 2-core development machine (AMD EPYC, AVX-512) while it was busy.
+    // Before the grammar-derived fast paths (per-character lexer simulation everywhere): corpus
+    // batch 133-159, corpus stream 193-222, prose batch 88-147, prose stream 363-440. With them:
+    // corpus batch ~118, corpus stream ~197, prose batch ~2.4, prose stream ~190 (4-character
+    // chunks: the floor is one search over the whole string, the stream makes 50 000 calls).
+    // Prose batch is the sharp one: a return to simulating plain text costs ~40x and trips it; the
+    // others are ~3x today's ratios, so a busy CI machine never trips them but quadratic work or
+    // a costly step per character or per chunk does.
+    static final double MAX_CORPUS_BATCH_OVER_FLOOR = 400;
+    static final double MAX_CORPUS_STREAM4_OVER_FLOOR = 650;
+    static final double MAX_PROSE_BATCH_OVER_FLOOR = 15;
+    static final double MAX_PROSE_STREAM4_OVER_FLOOR = 650;
 
     /** Characters of the corpus (hermes' own cases, repeated) and of the prose. */
     static final int SIZE = 200_000;
