@@ -180,14 +180,30 @@ public final class StreamParser {
     private void pump() {
         while (true) {
             int type = lexer.next();
-            if (type == LexerDriver.NEED_MORE) return;
-            if (type == LexerDriver.STUCK) { stuck(); continue; }
-            if (type == LexerDriver.TOO_LONG)
+            if (type == LexerDriver.NEED_MORE) { flushText(); return; }
+            if (type == LexerDriver.STUCK) { flushText(); stuck(); continue; }
+            if (type == LexerDriver.TOO_LONG) {
+                flushText();
                 fail(ToolCallParseException.Kind.LIMIT_EXCEEDED, lexer.position(), "a token longer than " + options.maxTokenLength()
                         + " code points has not ended (ParseOptions.withMaxTokenLength)");
+            }
             Role role = model.roleOfType(type);
             if (role == Role.INHERIT) role = inherited;
             else inherited = role;
+            if ((role == Role.CONTENT || role == Role.REASONING) && !calls.isOpen()) {
+                // text outside a call: consecutive pieces (runs, and the blanks or stray characters between them)
+                // are taken as one range and cut from the output once, not copied piece by piece
+                int from = lexer.tokenStart();
+                if (pendingRole != role || pendingEnd != from) {
+                    flushText();
+                    pendingRole = role;
+                    pendingStart = from;
+                }
+                pendingEnd = lexer.tokenEnd();
+                leftDefaultMode = false;
+                continue;
+            }
+            flushText();
             String text = lexer.tokenText();
             if (calls.isOpen() && (role == Role.CALL_BEGIN || implicitCallEnd && (role == Role.CONTENT || role == Role.REASONING)))
                 endOpenCall(); // a new call ends the open one; in formats without end markers, so does text
@@ -214,6 +230,18 @@ public final class StreamParser {
             }
             if (!calls.isOpen()) leftDefaultMode = false;
         }
+    }
+
+    /** Text outside calls not yet handed on: [pendingStart, pendingEnd) of the output, of pendingRole (null: none). */
+    private Role pendingRole;
+    private int pendingStart, pendingEnd;
+
+    private void flushText() {
+        if (pendingRole == null) return;
+        String text = lexer.text(pendingStart, pendingEnd);
+        if (pendingRole == Role.CONTENT) content.add(text);
+        else reasoning.add(text);
+        pendingRole = null;
     }
 
     /** Roles whose tokens must be whole to mean anything. */

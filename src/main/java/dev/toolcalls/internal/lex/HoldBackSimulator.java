@@ -171,14 +171,17 @@ public final class HoldBackSimulator extends LexerATNSimulator {
 
     private static boolean anyAlive(ATNConfigSet reach) {
         if (reach == null) return false;
-        for (ATNConfig c : reach) if (!(c.state instanceof RuleStopState)) return true;
+        java.util.List<ATNConfig> all = reach.configs;
+        for (int i = 0, n = all.size(); i < n; i++) if (!(all.get(i).state instanceof RuleStopState)) return true;
         return false;
     }
 
     private boolean mayGrow(ATNConfigSet reach) {
         if (reach == null) return false;
         int acceptedRule = acceptedRule();
-        for (ATNConfig c : reach) {
+        java.util.List<ATNConfig> all = reach.configs;
+        for (int i = 0, n = all.size(); i < n; i++) {
+            ATNConfig c = all.get(i);
             if (c.state instanceof RuleStopState) continue;
             int alive = model.ruleForAlt(mode, c.alt);
             if (acceptedRule < 0 || !model.cuttable(acceptedRule, alive)) return true;
@@ -188,7 +191,9 @@ public final class HoldBackSimulator extends LexerATNSimulator {
 
     private int acceptedRule() {
         if (accepted == null || accepted.configs == null) return -1;
-        for (ATNConfig c : accepted.configs) {
+        java.util.List<ATNConfig> all = accepted.configs.configs;
+        for (int i = 0, n = all.size(); i < n; i++) {
+            ATNConfig c = all.get(i);
             if (c.state instanceof RuleStopState) return model.ruleForAlt(mode, c.alt);
         }
         return -1;
