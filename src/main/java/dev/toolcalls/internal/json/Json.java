@@ -13,14 +13,17 @@ import com.google.gson.stream.JsonToken;
 
 /** The JSON the runtime needs: compact writing, strict validation, JSON string decoding. */
 public final class Json {
-    public static final Gson GSON = new GsonBuilder().disableHtmlEscaping().create();
+    /** Gson is made on first use (a parse that writes no JSON never loads it: cold start). */
+    private static final class Gsons {
+        static final Gson GSON = new GsonBuilder().disableHtmlEscaping().create();
+        static final Gson WRITER = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
+        static final TypeAdapter<JsonElement> ELEMENT = GSON.getAdapter(JsonElement.class);
+    }
     /** Writes JSON trees as built: a JsonNull member (a message's null content) is kept. */
-    private static final Gson WRITER = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
-    private static final TypeAdapter<JsonElement> ELEMENT = GSON.getAdapter(JsonElement.class);
 
     private Json() { }
 
-    public static String write(JsonElement e) { return WRITER.toJson(e); }
+    public static String write(JsonElement e) { return Gsons.WRITER.toJson(e); }
 
     /** Parses JSON the runtime itself wrote (or already validated); a failure is a bug, not bad input. */
     public static JsonElement parse(String text) {
@@ -51,7 +54,7 @@ public final class Json {
         r.setStrictness(Strictness.LENIENT); // already validated; lenient reading has no number-length limit
         r.setNestingLimit(Integer.MAX_VALUE);
         try {
-            return ELEMENT.read(r);
+            return Gsons.ELEMENT.read(r);
         } catch (IOException | RuntimeException ex) {
             throw new IllegalStateException("valid JSON that Gson could not read: " + ex.getMessage(), ex);
         }
