@@ -161,35 +161,33 @@ public final class FastRuns {
         Set<Config> c0 = new HashSet<>();
         boolean[] accept = new boolean[1];
         if (!closure(atn, atn.ruleToStartState[rule], List.of(), c0, accept, new HashSet<>(), List.of(), commands) || accept[0]) return null;
-        Set<Config> c1 = null;
-        IntervalSet first = new IntervalSet();
-        for (Config c : c0) {
+        IntervalSet first = new IntervalSet(), again = new IntervalSet();
+        Set<Config> c1 = step(atn, c0, null, first, commands);      // after one character
+        if (c1 == null || step(atn, c1, c1, again, commands) == null) return null; // every further character leads back there
+        return first.equals(again) && !first.isNil() ? first : null;
+    }
+
+    /**
+     * Where every character transition out of {@code from} leads: one set of configurations that
+     * reaches the rule's end, the same for all (and equal to {@code expected} when given), else
+     * null. The transitions' characters are added to {@code chars}.
+     */
+    private static Set<Config> step(ATN atn, Set<Config> from, Set<Config> expected, IntervalSet chars, List<List<LexerAction>> commands) {
+        Set<Config> common = expected;
+        for (Config c : from) {
             ATNState s = atn.states.get(c.state);
             for (int i = 0; i < s.getNumberOfTransitions(); i++) {
                 Transition t = s.transition(i);
                 if (t.isEpsilon()) continue;
-                first.addAll(label(t));
+                chars.addAll(label(t));
                 Set<Config> to = new HashSet<>();
                 boolean[] acc = new boolean[1];
                 if (!closure(atn, t.target, c.stack, to, acc, new HashSet<>(), List.of(), commands) || !acc[0]) return null;
-                if (c1 == null) c1 = to;
-                else if (!c1.equals(to)) return null;
+                if (common == null) common = to;
+                else if (!common.equals(to)) return null;
             }
         }
-        if (c1 == null) return null;
-        IntervalSet again = new IntervalSet();
-        for (Config c : c1) {
-            ATNState s = atn.states.get(c.state);
-            for (int i = 0; i < s.getNumberOfTransitions(); i++) {
-                Transition t = s.transition(i);
-                if (t.isEpsilon()) continue;
-                again.addAll(label(t));
-                Set<Config> to = new HashSet<>();
-                boolean[] acc = new boolean[1];
-                if (!closure(atn, t.target, c.stack, to, acc, new HashSet<>(), List.of(), commands) || !acc[0] || !c1.equals(to)) return null;
-            }
-        }
-        return first.equals(again) && !first.isNil() ? first : null;
+        return common;
     }
 
     /**
