@@ -144,9 +144,6 @@ public final class FastRuns {
         return false;
     }
 
-    /** Modes with run rules, with the rules' types (for tests and {@code check}). */
-    public int runsOf(int mode) { return runs[mode] == null ? 0 : runs[mode].length; }
-
     // ---- ATN analysis ------------------------------------------------------------------------
 
     private record Config(int state, List<Integer> stack) { }
