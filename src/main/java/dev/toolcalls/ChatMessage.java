@@ -35,7 +35,7 @@ public record ChatMessage(String content, String reasoningContent, List<ToolCall
         }
         List<ToolCall> calls = new ArrayList<>();
         for (int i = 0; i < ids.size(); i++) calls.add(new ToolCall(ids.get(i), names.get(i), args.get(i).toString()));
-        return new ChatMessage(orNull(List.of(content.toString())), orNull(List.of(reasoning.toString())), calls);
+        return new ChatMessage(orNull(content.toString()), orNull(reasoning.toString()), calls);
     }
 
     /** The message that events make: text, reasoning, and the calls that ended. */
@@ -47,12 +47,15 @@ public record ChatMessage(String content, String reasoningContent, List<ToolCall
             else if (e instanceof ParseEvent.Reasoning r) reasoning.add(r.text());
             else if (e instanceof ParseEvent.ToolCallEnd end) calls.add(end.toolCall());
         }
-        return new ChatMessage(orNull(content), orNull(reasoning), calls);
+        return new ChatMessage(orNull(joined(content)), orNull(joined(reasoning)), calls);
     }
 
-    /** The pieces joined (a single piece as it is), or null when that is blank. */
-    private static String orNull(List<String> pieces) {
-        String text = pieces.size() == 1 ? pieces.get(0) : String.join("", pieces);
+    /** The pieces joined; a single piece as it is (a long text is not copied). */
+    private static String joined(List<String> pieces) {
+        return pieces.size() == 1 ? pieces.get(0) : String.join("", pieces);
+    }
+
+    private static String orNull(String text) {
         return text.isBlank() ? null : text;
     }
 

@@ -366,33 +366,28 @@ public final class BenchMatrix {
             return c != 0 ? -c : Integer.compare(Integer.parseInt(x[1]), Integer.parseInt(y[1]));
         });
         for (Map<String, Double> c : t.values()) columns.addAll(c.keySet());
-        out.println();
-        out.println("Threads sharing one Format, each streaming (4-character chunks) or parsing its own copy of the corpus: M characters/s, all threads together");
-        out.println();
-        StringBuilder head = new StringBuilder("| format |"), rule = new StringBuilder("|---|");
-        for (String c : columns) {
-            String[] k = c.split("\\.t");
-            head.append(' ').append(k[0]).append(", ").append(k[1]).append(k[1].equals("1") ? " thread |" : " threads |");
-            rule.append("---|");
-        }
-        out.println(head);
-        out.println(rule);
-        for (Map.Entry<String, Map<String, Double>> e : t.entrySet()) {
-            StringBuilder line = new StringBuilder("| " + e.getKey() + " |");
-            for (String c : columns) line.append(' ').append(fmt(e.getValue().get(c))).append(" |");
-            out.println(line);
-        }
+        printGrid("Threads sharing one Format, each streaming (4-character chunks) or parsing its own copy of the corpus: M characters/s, all threads together",
+                "format", columns, c -> {
+                    String[] k = c.split("\\.t");
+                    return k[0] + ", " + k[1] + (k[1].equals("1") ? " thread" : " threads");
+                }, t, out);
     }
 
     private static void printDegenerate(Map<String, Map<String, Double>> t, PrintStream out) {
         Set<String> columns = new TreeSet<>();
         for (Map<String, Double> c : t.values()) columns.addAll(c.keySet());
+        printGrid("Degenerate outputs (one huge held token): ms per output", "shape", columns, c -> c.replace(".", " "), t, out);
+    }
+
+    /** A titled table: one row per key of {@code t}, one column per entry of {@code columns}. */
+    private static void printGrid(String title, String rowHeader, Set<String> columns, java.util.function.UnaryOperator<String> label,
+                                  Map<String, Map<String, Double>> t, PrintStream out) {
         out.println();
-        out.println("Degenerate outputs (one huge held token): ms per output");
+        out.println(title);
         out.println();
-        StringBuilder head = new StringBuilder("| shape |"), rule = new StringBuilder("|---|");
+        StringBuilder head = new StringBuilder("| " + rowHeader + " |"), rule = new StringBuilder("|---|");
         for (String c : columns) {
-            head.append(' ').append(c.replace(".", " ")).append(" |");
+            head.append(' ').append(label.apply(c)).append(" |");
             rule.append("---|");
         }
         out.println(head);

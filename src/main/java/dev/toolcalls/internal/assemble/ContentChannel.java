@@ -31,17 +31,10 @@ public final class ContentChannel {
     public void add(String text) {
         if (policy == Policy.VERBATIM) {
             if (sentAny) { out.accept(text); return; }
-            if (held.length() == 0 && !text.isEmpty() && !Character.isWhitespace(text.codePointAt(0))) {
-                out.accept(text);  // nothing held: the text goes as it is
-                sentAny = true;
-                return;
-            }
-            held.append(text);
-            if (firstNonWhitespace(text, 0) < text.length()) {
-                out.accept(held.toString());
-                held.setLength(0);
-                sentAny = true;
-            }
+            if (firstNonWhitespace(text, 0) == text.length()) { held.append(text); return; }
+            out.accept(held.length() == 0 ? text : held.append(text).toString()); // nothing held: the text as it is
+            held.setLength(0);
+            sentAny = true;
             return;
         }
         int i = 0;

@@ -16,28 +16,33 @@ public final class Deltas {
     private Deltas() { }
 
     public static List<DeltaMessage> of(List<ParseEvent> events) {
-        if (events.isEmpty()) return List.of();
-        if (events.size() == 1) {                  // the common case while streaming: one piece of text
-            ParseEvent e = events.get(0);
-            if (e instanceof ParseEvent.Text t) return List.of(new DeltaMessage(t.text(), null, null));
-            if (e instanceof ParseEvent.Reasoning r) return List.of(new DeltaMessage(null, r.text(), null));
+        int n = events.size();
+        if (n == 0) return List.of();
+        if (n == 1) {                              // the common case while streaming: no list to build
+            DeltaMessage d = delta(events.get(0), "");
+            return d == null ? List.of() : List.of(d);
         }
-        List<DeltaMessage> out = new ArrayList<>(events.size());
-        for (int i = 0; i < events.size(); i++) {
+        List<DeltaMessage> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
             ParseEvent e = events.get(i);
-            if (e instanceof ParseEvent.Text t) out.add(new DeltaMessage(t.text(), null, null));
-            else if (e instanceof ParseEvent.Reasoning r) out.add(new DeltaMessage(null, r.text(), null));
-            else if (e instanceof ParseEvent.ToolCallStart s) {
-                String first = "";
-                if (i + 1 < events.size() && events.get(i + 1) instanceof ParseEvent.ToolCallArguments a && a.index() == s.index()) {
-                    first = a.fragment();
-                    i++;
-                }
-                out.add(new DeltaMessage(null, null, new ToolCallDelta(s.index(), s.id(), s.name(), first)));
-            } else if (e instanceof ParseEvent.ToolCallArguments a) {
-                out.add(new DeltaMessage(null, null, new ToolCallDelta(a.index(), null, null, a.fragment())));
+            String first = "";
+            if (e instanceof ParseEvent.ToolCallStart s && i + 1 < n
+                    && events.get(i + 1) instanceof ParseEvent.ToolCallArguments a && a.index() == s.index()) {
+                first = a.fragment();
+                i++;
             }
+            DeltaMessage d = delta(e, first);
+            if (d != null) out.add(d);
         }
-        return List.copyOf(out);
+        return out;
+    }
+
+    /** The delta of one event (a call's start carrying {@code firstArguments}); null for a call's end. */
+    private static DeltaMessage delta(ParseEvent e, String firstArguments) {
+        if (e instanceof ParseEvent.Text t) return new DeltaMessage(t.text(), null, null);
+        if (e instanceof ParseEvent.Reasoning r) return new DeltaMessage(null, r.text(), null);
+        if (e instanceof ParseEvent.ToolCallStart s) return new DeltaMessage(null, null, new ToolCallDelta(s.index(), s.id(), s.name(), firstArguments));
+        if (e instanceof ParseEvent.ToolCallArguments a) return new DeltaMessage(null, null, new ToolCallDelta(a.index(), null, null, a.fragment()));
+        return null;
     }
 }

@@ -64,29 +64,29 @@ public final class EventCollector {
 
     public List<ParseEvent> drain() {
         if (done.isEmpty()) {                      // the common case while streaming: one piece, or nothing
-            if (kind == Kind.NONE) return List.of();
-            if (kind == Kind.TEXT && first != null) {
-                ParseEvent e = new ParseEvent.Text(first);
-                first = null;
-                kind = Kind.NONE;
-                return List.of(e);
-            }
+            ParseEvent e = pending();
+            return e == null ? List.of() : List.of(e);
         }
         flush();
-        int n = done.size();
-        if (n == 0) return List.of();
-        List<ParseEvent> out = n == 1 ? List.of(done.get(0)) : List.copyOf(done);
+        List<ParseEvent> out = List.copyOf(done);
         done.clear();
         return out;
     }
 
     private void flush() {
-        switch (kind) {
-            case TEXT: done.add(new ParseEvent.Text(taken())); break;
-            case REASONING: done.add(new ParseEvent.Reasoning(taken())); break;
-            case ARGUMENTS: done.add(new ParseEvent.ToolCallArguments(index, taken())); break;
-            default: break;
-        }
+        ParseEvent e = pending();
+        if (e != null) done.add(e);
+    }
+
+    /** The piece being collected as an event (null if none), and collecting starts over. */
+    private ParseEvent pending() {
+        Kind k = kind;
         kind = Kind.NONE;
+        switch (k) {
+            case TEXT: return new ParseEvent.Text(taken());
+            case REASONING: return new ParseEvent.Reasoning(taken());
+            case ARGUMENTS: return new ParseEvent.ToolCallArguments(index, taken());
+            default: return null;
+        }
     }
 }

@@ -25,7 +25,7 @@ import org.antlr.v4.runtime.misc.IntervalSet;
  * Runs a lexer mode can take without simulating the lexer, derived from the grammar's ATN at load.
  *
  * <p>A token rule whose language is exactly {@code [set]+} (a plain loop, possibly through
- * fragments) and which carries no mode command is a <em>run rule</em>. When the character at the
+ * fragments) and whose commands, if any, are mode commands is a <em>run rule</em>. When the character at the
  * commit point can begin that rule and no other rule of the mode, maximal munch makes the token
  * exactly the longest run of the set's characters from there: no other rule can match at all, and
  * the loop takes every character of the set. So the token is found by a search for the first
@@ -42,6 +42,8 @@ public final class FastRuns {
         public final boolean streamable;
         /** The rule's mode commands, in order, run after the token (none for a streamable rule). */
         final LexerAction[] commands;
+        /** How many of them pop a mode. */
+        private final int pops;
         /** Characters outside the run when they are few (at most four BMP non-surrogates), else null. */
         final char[] stops;
         final boolean[] ascii = new boolean[128];
@@ -50,6 +52,7 @@ public final class FastRuns {
 
         Run(int type, boolean streamable, IntervalSet set, IntervalSet start, List<LexerAction> commands) {
             this.commands = commands.stream().filter(a -> !(a instanceof LexerTypeAction)).toArray(LexerAction[]::new);
+            this.pops = (int) commands.stream().filter(a -> a instanceof LexerPopModeAction).count();
             this.type = type;
             this.streamable = streamable;
             this.set = set;
@@ -80,8 +83,6 @@ public final class FastRuns {
 
         /** Runs the rule's mode commands on the lexer; false (and nothing done) when one would pop an empty mode stack. */
         public boolean command(org.antlr.v4.runtime.Lexer lexer) {
-            int pops = 0;
-            for (LexerAction a : commands) if (a instanceof LexerPopModeAction) pops++;
             if (pops > lexer._modeStack.size()) return false;
             for (LexerAction a : commands) {
                 if (a instanceof LexerModeAction) lexer.mode(((LexerModeAction) a).getMode());

@@ -94,19 +94,12 @@ public final class HoldBackSimulator extends LexerATNSimulator {
                 if (!in.isComplete()) {
                     accepted = acc;
                     if (mayGrow(s.configs)) {
-                        resumeState = s;
-                        resumeAccepted = acc;
-                        resumeAcceptAt = accAt;
-                        resumeStart = start;
-                        resumeIndex = g;
-                        resumeMode = mode;
-                        lastState = s;
                         // leave prevAccept as ANTLR's own match would have, for a resume through execATN
                         in.seek(acc != null ? accAt : start);
                         captureSimState(prevAccept, in, acc);
                         in.seek(start);
                         in.addWork(g - from);
-                        return HOLD;
+                        return hold(s, acc, accAt, start, g, mode);
                     }
                 } else {
                     truncated = anyAlive(s.configs);
@@ -138,6 +131,17 @@ public final class HoldBackSimulator extends LexerATNSimulator {
         return acc.prediction;
     }
 
+    /** Remembers a token held back at the end of the data, to resume it from {@code state} at {@code at}. */
+    private int hold(DFAState state, DFAState acc, int accAt, int start, int at, int mode) {
+        resumeState = state;
+        resumeAccepted = acc;
+        resumeAcceptAt = accAt;
+        resumeStart = start;
+        resumeIndex = at;
+        resumeMode = mode;
+        return HOLD;
+    }
+
     /** Whether a token held back at the end of the data waits at {@code start} in {@code mode}, to be resumed. */
     public boolean holding(int start, int mode) { return resumeState != null && start == resumeStart && mode == resumeMode; }
 
@@ -153,15 +157,8 @@ public final class HoldBackSimulator extends LexerATNSimulator {
 
     @Override
     protected int failOrAccept(SimState prevAccept, CharStream input, ATNConfigSet reach, int t) {
-        if (t == IntStream.EOF && !stream.isComplete() && mayGrow(reach)) {
-            resumeState = lastState;
-            resumeAccepted = accepted;
-            resumeAcceptAt = acceptedAt;
-            resumeStart = startIndex;
-            resumeIndex = input.index();
-            resumeMode = mode;
-            return HOLD;
-        }
+        if (t == IntStream.EOF && !stream.isComplete() && mayGrow(reach))
+            return hold(lastState, accepted, acceptedAt, startIndex, input.index(), mode);
         if (t == IntStream.EOF && stream.isComplete()) truncated = anyAlive(reach);
         return super.failOrAccept(prevAccept, input, reach, t);
     }

@@ -342,10 +342,10 @@ public final class LexerAnalysis {
 
     // ---- markers that content runs over ---------------------------------------------------------
 
-    private final Map<Integer, IntervalSet> continueChars = new HashMap<>(), firstChars = new HashMap<>();
+    private final Map<Integer, IntervalSet> continueChars = new HashMap<>();
 
     /** Code points a token of this rule can begin with. */
-    public IntervalSet firstChars(int rule) { return firstChars.computeIfAbsent(rule, model::firstCharsOf); }
+    public IntervalSet firstChars(int rule) { return model.firstCharsOf(rule); }
 
     /** Code points a token of this rule can take after its first one. */
     public IntervalSet continueChars(int rule) { return continueChars.computeIfAbsent(rule, this::computeContinueChars); }

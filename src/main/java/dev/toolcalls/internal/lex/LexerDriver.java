@@ -23,8 +23,8 @@ public final class LexerDriver {
 
     private final TextStream input = new TextStream();
     private final FastRuns runs;
-    /** The last token was a run found by search, and ran into the real end of the output. */
-    private boolean runTruncated, lastWasRun;
+    /** The last token was a run found by search. */
+    private boolean lastWasRun;
     private final Lexer lexer;
     private final HoldBackSimulator simulator;
     private int tokenStart, tokenEnd;
@@ -74,7 +74,6 @@ public final class LexerDriver {
                     input.skipTo(stop);
                     runWork += stop - start;
                     lastWasRun = true;
-                    runTruncated = atEnd && input.isComplete();
                     tokenStart = start;
                     tokenEnd = stop;
                     input.discardBefore(tokenStart, KEEP);
@@ -135,7 +134,7 @@ public final class LexerDriver {
     private long runWork;
 
     /** The last token ended at the real end of the output and could have grown: the output was cut inside it. */
-    public boolean tokenTruncated() { return lastWasRun ? runTruncated : simulator.truncated(); }
+    public boolean tokenTruncated() { return lastWasRun ? tokenEnd >= input.end() && input.isComplete() : simulator.truncated(); }
 
     public int tokenEnd() { return tokenEnd; }
 

@@ -204,11 +204,19 @@ public final class LexerModel {
         }
     }
 
+    /** Per rule, the code points its tokens can begin with, computed once (the overlap check and the runs both ask). */
+    private IntervalSet[] firstChars;
+
     /** Code points a token of this rule can begin with (ANTLR's LL(1) analysis works on token types, not characters). */
-    private IntervalSet firstChars(int rule) {
-        IntervalSet out = new IntervalSet();
-        firstChars(atn.ruleToStartState[rule], new ArrayDeque<>(), new HashSet<>(), out);
-        return out;
+    private synchronized IntervalSet firstChars(int rule) {
+        if (firstChars == null) firstChars = new IntervalSet[ruleNames.length];
+        if (firstChars[rule] == null) {
+            IntervalSet out = new IntervalSet();
+            firstChars(atn.ruleToStartState[rule], new ArrayDeque<>(), new HashSet<>(), out);
+            out.setReadonly(true);
+            firstChars[rule] = out;
+        }
+        return firstChars[rule];
     }
 
     private void firstChars(ATNState s, Deque<ATNState> returns, Set<Long> seen, IntervalSet out) {

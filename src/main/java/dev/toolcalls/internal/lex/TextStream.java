@@ -81,20 +81,16 @@ public final class TextStream implements CharStream {
         if (n > 0) {
             int from = Math.max(keepFrom, curBase);
             int curEnd = curBase + n;
-            if (from > curBase) advanceCount(Math.min(from, curEnd));
-            if (from >= curEnd) {                 // none of it is needed: drop the carry and the chunk
-                advanceCount(curEnd);
-                carryBase = curEnd;
+            if (from > curBase) {                 // the carry is dead, and the chunk below from
+                int dropTo = Math.min(from, curEnd);
+                advanceCount(dropTo);
+                carryBase = dropTo;
                 carryLen = 0;
                 carryPairFree = true;
             } else {
-                if (from > curBase) {             // the carry is dead too: start it at from
-                    carryBase = from;
-                    carryLen = 0;
-                    carryPairFree = true;
-                } else {
-                    compact();
-                }
+                compact();
+            }
+            if (from < curEnd) {
                 if (carryPairFree && !pairFree(cur, from - curBase, n)) carryPairFree = false;
                 ensure(carryLen + curEnd - from);
                 cur.getChars(from - curBase, n, carry, carryLen);
@@ -213,7 +209,7 @@ public final class TextStream implements CharStream {
         int lim = end();
         int g = from;
         while (g < lim && g < curBase) {             // in the carry: one by one
-            int c = codePointAt(g, lim);
+            int c = codePointAt(g);
             if (!run.takes(c)) return g;
             g += Character.charCount(c);
         }
@@ -246,7 +242,7 @@ public final class TextStream implements CharStream {
     }
 
     /** The code point at g as the lexer sees it (STAND_IN where masked). */
-    private int codePointAt(int g, int lim) {
+    private int codePointAt(int g) {
         char c = charAt(g);
         if (g < curBase && carryMasked != null && carryMasked[g - carryBase]) return STAND_IN;
         if (Character.isHighSurrogate(c) && g + 1 < curBase + cur.length()) {
@@ -304,31 +300,17 @@ public final class TextStream implements CharStream {
             char c = cur.charAt(g - curBase);
             if (!Character.isSurrogate(c)) return c;
         }
-        return codePointAt(g, 0);
+        return codePointAt(g);
     }
 
     /** Counts work done outside {@link #consume()} (a match walked over the DFA directly). */
     void addWork(int n) { consumed += n; }
 
+    /** The lexer simulator looks one code point ahead and no further (or back). */
     @Override public int LA(int i) {
         if (i == 1) return peek(p);
         if (i == 0) return 0;
-        // not used by the lexer simulator; answered by stepping code points
-        int g = p;
-        int lim = end();
-        if (i > 0) {
-            for (int k = 1; k < i; k++) {
-                if (g >= lim) return IntStream.EOF;
-                g += Character.charCount(codePointAt(g, lim));
-            }
-            return g >= lim ? IntStream.EOF : codePointAt(g, lim);
-        }
-        for (int k = 0; k < -i; k++) {
-            if (g <= carryBase) return IntStream.EOF;
-            g--;
-            if (g > carryBase && Character.isLowSurrogate(charAt(g)) && Character.isHighSurrogate(charAt(g - 1))) g--;
-        }
-        return codePointAt(g, lim);
+        throw new UnsupportedOperationException("LA(" + i + "): the lexer reads one code point ahead only");
     }
 
     @Override public int mark() { return -1; }
