@@ -1,0 +1,11 @@
+/** The replay server: recorded model outputs served over HTTP in the three wire protocols, on Jetty. */
+module dev.toolcalls.server {
+    requires dev.toolcalls;
+    requires com.google.gson;
+    requires org.eclipse.jetty.server;
+    requires org.eclipse.jetty.http;
+    requires org.eclipse.jetty.io;
+    requires org.eclipse.jetty.util;
+
+    exports dev.toolcalls.server;
+}

@@ -1,0 +1,90 @@
+package dev.toolcalls.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.openai.core.JsonValue;
+import com.openai.core.ObjectMappers;
+import com.openai.helpers.ChatCompletionAccumulator;
+import com.openai.models.chat.completions.ChatCompletion;
+import com.openai.models.chat.completions.ChatCompletionChunk;
+import com.openai.models.chat.completions.ChatCompletionMessage;
+import com.openai.models.chat.completions.ChatCompletionMessageToolCall;
+
+import dev.toolcalls.Format;
+import dev.toolcalls.Formats;
+import dev.toolcalls.suite.SuiteCase;
+
+/** What an OpenAI client makes of our output, read with the official SDK's own classes. */
+final class SdkAssertions {
+    static final JsonMapper MAPPER = ObjectMappers.jsonMapper();
+
+    private SdkAssertions() { }
+
+    /** The cases of one registered format in one suite directory. */
+    record FormatCases(java.nio.file.Path dir, dev.toolcalls.Format format, List<dev.toolcalls.suite.SuiteCase> cases) { }
+
+    /** Every registered format's cases, from tests-data/ and the runtime's fixture suite. */
+    static List<FormatCases> suites() {
+        List<FormatCases> out = new ArrayList<>();
+        for (java.nio.file.Path dir : List.of(java.nio.file.Path.of("tests-data"), java.nio.file.Path.of("src/tests/src/test/resources/suite"))) {
+            if (!java.nio.file.Files.isDirectory(dir)) continue;
+            for (java.util.Map.Entry<String, List<dev.toolcalls.suite.SuiteCase>> e : dev.toolcalls.suite.SuiteCase.load(dir).entrySet())
+                dev.toolcalls.Formats.find(e.getKey()).ifPresent(f -> out.add(new FormatCases(dir.resolve(e.getKey()), f, e.getValue())));
+        }
+        return out;
+    }
+
+    /** A message as a client sees it: content, reasoning, and calls as "id name arguments". */
+    record Seen(Optional<String> content, Optional<String> reasoning, List<String> calls, String finishReason) { }
+
+    static ChatCompletionChunk chunk(String json) {
+        try {
+            return MAPPER.readValue(json, ChatCompletionChunk.class).validate();
+        } catch (Exception e) {
+            throw new AssertionError("the SDK rejects our chunk " + json + ": " + e, e);
+        }
+    }
+
+    static ChatCompletion completion(String json) {
+        try {
+            return MAPPER.readValue(json, ChatCompletion.class).validate();
+        } catch (Exception e) {
+            throw new AssertionError("the SDK rejects our completion " + json + ": " + e, e);
+        }
+    }
+
+    /** Accumulates chunks with the SDK's ChatCompletionAccumulator (reasoning_content, an extension field, by hand). */
+    static Seen accumulate(List<ChatCompletionChunk> chunks) {
+        ChatCompletionAccumulator acc = ChatCompletionAccumulator.create();
+        StringBuilder reasoning = new StringBuilder();
+        for (ChatCompletionChunk c : chunks) {
+            acc.accumulate(c);
+            for (ChatCompletionChunk.Choice choice : c.choices()) {
+                JsonValue r = choice.delta()._additionalProperties().get("reasoning_content");
+                if (r != null) r.asString().ifPresent(reasoning::append);
+            }
+        }
+        ChatCompletion done = acc.chatCompletion();
+        return seen(done, reasoning.length() == 0 ? Optional.empty() : Optional.of(reasoning.toString()));
+    }
+
+    static Seen seen(ChatCompletion completion) {
+        JsonValue r = completion.choices().get(0).message()._additionalProperties().get("reasoning_content");
+        return seen(completion, r == null ? Optional.empty() : r.asString());
+    }
+
+    private static Seen seen(ChatCompletion completion, Optional<String> reasoning) {
+        assertEquals(1, completion.choices().size());
+        ChatCompletionMessage m = completion.choices().get(0).message();
+        List<String> calls = new ArrayList<>();
+        for (ChatCompletionMessageToolCall t : m.toolCalls().orElse(List.of())) {
+            calls.add(t.asFunction().id() + " " + t.asFunction().function().name() + " " + t.asFunction().function().arguments());
+        }
+        return new Seen(m.content(), reasoning, calls, completion.choices().get(0).finishReason().asString());
+    }
+}
