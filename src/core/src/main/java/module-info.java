@@ -6,7 +6,7 @@
  * server and command line.
  */
 module dev.toolcalls {
-    requires transitive org.antlr.antlr4.runtime;
+    requires org.antlr.antlr4.runtime;
     requires com.google.gson;
 
     exports dev.toolcalls;

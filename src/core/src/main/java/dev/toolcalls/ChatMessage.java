@@ -3,13 +3,12 @@ package dev.toolcalls;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.toolcalls.internal.json.Json;
-import dev.toolcalls.internal.json.WireJson;
 
 /**
  * A parsed assistant message: {@code {"content": string|null, "tool_calls": [...]}}, plus
  * {@code "reasoning_content"} when the format has reasoning and the output some.
- * Content is the text outside calls; it is null when there is none but whitespace.
+ * Content is the text outside calls; it is null when there is none but whitespace. Its JSON:
+ * {@link dev.toolcalls.protocol.ValueJson#message}.
  */
 public record ChatMessage(String content, String reasoningContent, List<ToolCall> toolCalls) {
     public ChatMessage {
@@ -58,7 +57,4 @@ public record ChatMessage(String content, String reasoningContent, List<ToolCall
     private static String orNull(String text) {
         return text.isBlank() ? null : text;
     }
-
-    /** Compact JSON with OpenAI field names; {@code content} is written even when null. */
-    public String toJson() { return Json.write(WireJson.message(this)); }
 }

@@ -91,7 +91,7 @@ public final class Format {
      * Where this format came from: the path of its format file ({@code grammars/NAME/NAME.json (bundled)}
      * for a bundled one, the file under a loaded folder otherwise), or the provider that made it.
      */
-    public String source() { return origin; }
+    public String origin() { return origin; }
 
     /**
      * Why this format cannot be used, if it cannot: its format file or grammar is broken, or its
@@ -156,8 +156,8 @@ public final class Format {
      */
     public List<ParseEvent> parseEvents(String text, Tools tools, ParseOptions options) {
         StreamParser s = newStream(tools, options);
-        List<ParseEvent> first = s.feedEvents(text);
-        List<ParseEvent> rest = s.finishEvents();
+        List<ParseEvent> first = s.feed(text);
+        List<ParseEvent> rest = s.finish();
         if (rest.isEmpty()) return first;
         List<ParseEvent> all = new ArrayList<>(first);
         all.addAll(rest);

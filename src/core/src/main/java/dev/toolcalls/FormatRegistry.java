@@ -117,8 +117,8 @@ public final class FormatRegistry {
             }
             Format registered = f;
             if (holder != null) {
-                FormatException clash = new FormatException("format name '" + taken + "' of " + f.name() + " (" + f.source()
-                        + ") is already taken by format " + holder.name() + " (" + holder.source() + "); " + f.name()
+                FormatException clash = new FormatException("format name '" + taken + "' of " + f.name() + " (" + f.origin()
+                        + ") is already taken by format " + holder.name() + " (" + holder.origin() + "); " + f.name()
                         + " is disabled: rename it or drop the alias");
                 registered = f.disabled(clash);
                 found.add(clash);

@@ -7,9 +7,6 @@ import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.function.Function;
 
-import org.antlr.v4.runtime.CharStream;
-import org.antlr.v4.runtime.Lexer;
-
 import dev.toolcalls.internal.format.BundledFormat;
 import dev.toolcalls.internal.format.BundledSources;
 import dev.toolcalls.internal.format.CompiledFormat;
@@ -18,6 +15,7 @@ import dev.toolcalls.internal.format.FormatFolders;
 import dev.toolcalls.internal.format.FormatSource;
 import dev.toolcalls.internal.format.GrammarText;
 import dev.toolcalls.internal.grammar.BundledFormats;
+import dev.toolcalls.internal.lex.LexerData;
 
 /**
  * The registry of formats, by name and alias (case-insensitive), for the whole process.
@@ -125,19 +123,26 @@ public final class Formats {
     }
 
     /**
-     * A format from its parts, checked at once: the text of its format file, a factory of its
-     * lexer (a generated ANTLR lexer's constructor, e.g. {@code MyLexer::new}, or a
-     * {@code LexerInterpreter}), and the role files of the shared grammars it includes, by name
-     * (return null for an unknown one). For {@link FormatProvider}s and tests.
+     * A format from data, checked at once: the text of its format file, the text of its lexer's
+     * interpreter data (the {@code NameLexer.interp} file the ANTLR tool writes for the grammar the
+     * format file names in {@code "lexer"}: {@code java -jar toolcalls.jar check --format-dir DIR
+     * --write-interp}, or the antlr4 Maven plugin), and the role files of the shared grammars it
+     * includes, by name (return null for an unknown one). For {@link FormatProvider}s: a jar of
+     * formats needs no generated code and no ANTLR tool.
+     *
+     * <pre>{@code
+     * Format acme = Formats.define(read("acme/acme.json"), read("acme/AcmeLexer.interp"), include -> null);
+     * }</pre>
      *
      * @throws FormatException naming the format and what is wrong with it
      */
-    public static Format define(String formatFile, Function<CharStream, ? extends Lexer> lexer, Function<String, String> includes) {
+    public static Format define(String formatFile, String lexerInterp, Function<String, String> includes) {
         FormatSource source;
         CompiledFormat c;
         try {
             FormatFile file = FormatFile.parse(formatFile, "format file");
-            source = new FormatSource(file.name(), null, file, lexer, include -> {
+            LexerData data = LexerData.parse(lexerInterp, file.lexer(), "interpreter data of format " + file.name());
+            source = new FormatSource(file.name(), null, file, data::newLexer, include -> {
                 String roles = includes.apply(include);
                 return roles == null ? null : FormatFile.parse(roles, "role file " + include);
             }, () -> GrammarText.fileOnly("(grammar of format " + file.name() + ")"), List.of());

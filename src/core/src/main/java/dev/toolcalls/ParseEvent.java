@@ -1,8 +1,5 @@
 package dev.toolcalls;
 
-import dev.toolcalls.internal.json.Json;
-import dev.toolcalls.internal.json.WireJson;
-
 /**
  * What parsing an output yields, neutral of any wire protocol: text, reasoning, and each tool
  * call as a start (index, id, complete name), argument fragments, and an end with the whole call.
@@ -39,10 +36,4 @@ public sealed interface ParseEvent {
         /** The call as a message's tool call. */
         public ToolCall toolCall() { return new ToolCall(id, name, arguments); }
     }
-
-    /**
-     * {@code {"type": "text"|"reasoning"|"tool_call_start"|"tool_call_arguments"|"tool_call_end", ...}}
-     * with the record's fields (snake_case).
-     */
-    default String toJson() { return Json.write(WireJson.event(this)); }
 }

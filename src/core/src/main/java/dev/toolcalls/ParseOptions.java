@@ -34,16 +34,17 @@ public final class ParseOptions {
         ERROR
     }
 
-    private static final ParseOptions DEFAULTS = new ParseOptions(false, IdGenerator::random, null, 16 << 20, 1 << 20, 512, UnknownTool.KEEP);
+    private static final ParseOptions DEFAULTS = new ParseOptions(false, IdGenerator::random, null, 16 << 20, 1 << 20, 512, UnknownTool.KEEP, false);
 
     private final boolean lenient;
     private final Supplier<? extends IdGenerator> ids;
     private final Boolean thinking;
     private final int maxTokenLength, maxNameLength, maxNesting;
     private final UnknownTool unknownTool;
+    private final boolean specialTokensMarked;
 
     private ParseOptions(boolean lenient, Supplier<? extends IdGenerator> ids, Boolean thinking, int maxTokenLength, int maxNameLength,
-                         int maxNesting, UnknownTool unknownTool) {
+                         int maxNesting, UnknownTool unknownTool, boolean specialTokensMarked) {
         this.lenient = lenient;
         this.ids = ids;
         this.thinking = thinking;
@@ -51,6 +52,7 @@ public final class ParseOptions {
         this.maxNameLength = maxNameLength;
         this.maxNesting = maxNesting;
         this.unknownTool = unknownTool;
+        this.specialTokensMarked = specialTokensMarked;
     }
 
     public static ParseOptions defaults() { return DEFAULTS; }
@@ -61,12 +63,12 @@ public final class ParseOptions {
      * honest answer, lenient or not.
      */
     public ParseOptions withLenient(boolean lenient) {
-        return new ParseOptions(lenient, ids, thinking, maxTokenLength, maxNameLength, maxNesting, unknownTool);
+        return new ParseOptions(lenient, ids, thinking, maxTokenLength, maxNameLength, maxNesting, unknownTool, specialTokensMarked);
     }
 
     /** Where ids come from: called once per response. */
     public ParseOptions withIds(Supplier<? extends IdGenerator> ids) {
-        return new ParseOptions(lenient, Objects.requireNonNull(ids), thinking, maxTokenLength, maxNameLength, maxNesting, unknownTool);
+        return new ParseOptions(lenient, Objects.requireNonNull(ids), thinking, maxTokenLength, maxNameLength, maxNesting, unknownTool, specialTokensMarked);
     }
 
     /**
@@ -74,27 +76,27 @@ public final class ParseOptions {
      * output then starts inside reasoning. Null (the default) leaves it to the format.
      */
     public ParseOptions withThinking(Boolean thinking) {
-        return new ParseOptions(lenient, ids, thinking, maxTokenLength, maxNameLength, maxNesting, unknownTool);
+        return new ParseOptions(lenient, ids, thinking, maxTokenLength, maxNameLength, maxNesting, unknownTool, specialTokensMarked);
     }
 
     /** The longest token that may stay undecided, in code points (at least 16). */
     public ParseOptions withMaxTokenLength(int codePoints) {
-        return new ParseOptions(lenient, ids, thinking, atLeast(codePoints, 16, "maxTokenLength"), maxNameLength, maxNesting, unknownTool);
+        return new ParseOptions(lenient, ids, thinking, atLeast(codePoints, 16, "maxTokenLength"), maxNameLength, maxNesting, unknownTool, specialTokensMarked);
     }
 
     /** The longest function name, in code points (at least 1). */
     public ParseOptions withMaxNameLength(int codePoints) {
-        return new ParseOptions(lenient, ids, thinking, maxTokenLength, atLeast(codePoints, 1, "maxNameLength"), maxNesting, unknownTool);
+        return new ParseOptions(lenient, ids, thinking, maxTokenLength, atLeast(codePoints, 1, "maxNameLength"), maxNesting, unknownTool, specialTokensMarked);
     }
 
     /** The deepest nesting of arrays and objects in arguments (at least 1). */
     public ParseOptions withMaxNesting(int levels) {
-        return new ParseOptions(lenient, ids, thinking, maxTokenLength, maxNameLength, atLeast(levels, 1, "maxNesting"), unknownTool);
+        return new ParseOptions(lenient, ids, thinking, maxTokenLength, maxNameLength, atLeast(levels, 1, "maxNesting"), unknownTool, specialTokensMarked);
     }
 
     /** What to do with calls to functions the request's tools do not name; see {@link UnknownTool}. */
     public ParseOptions withUnknownTool(UnknownTool policy) {
-        return new ParseOptions(lenient, ids, thinking, maxTokenLength, maxNameLength, maxNesting, Objects.requireNonNull(policy));
+        return new ParseOptions(lenient, ids, thinking, maxTokenLength, maxNameLength, maxNesting, Objects.requireNonNull(policy), specialTokensMarked);
     }
 
     private static int atLeast(int value, int min, String what) {
@@ -114,6 +116,19 @@ public final class ParseOptions {
     public int maxNesting() { return maxNesting; }
 
     public UnknownTool unknownTool() { return unknownTool; }
+
+    /**
+     * The caller passes every special token of the output through {@link StreamParser#feedSpecial}
+     * (it holds token ids and knows which are special): from the first piece on, a marker the
+     * format lists as a special token counts only when it arrives that way, and the same letters
+     * in ordinary text are text. Off by default: text is taken as detokenized with special tokens
+     * kept, and a parser switches this on at its first {@code feedSpecial}.
+     */
+    public ParseOptions withSpecialTokensMarked(boolean marked) {
+        return new ParseOptions(lenient, ids, thinking, maxTokenLength, maxNameLength, maxNesting, unknownTool, marked);
+    }
+
+    public boolean specialTokensMarked() { return specialTokensMarked; }
 
     IdGenerator newIdGenerator() { return ids.get(); }
 }

@@ -6,7 +6,6 @@ import java.util.List;
 import dev.toolcalls.internal.assemble.ArgumentWriter;
 import dev.toolcalls.internal.assemble.CallAssembler;
 import dev.toolcalls.internal.assemble.ContentChannel;
-import dev.toolcalls.internal.assemble.Deltas;
 import dev.toolcalls.internal.assemble.EventCollector;
 import dev.toolcalls.internal.format.CompiledFormat;
 import dev.toolcalls.internal.format.FormatRules;
@@ -17,14 +16,16 @@ import dev.toolcalls.internal.lex.Role;
 import dev.toolcalls.internal.lex.SpecialTokens;
 
 /**
- * Parses one response as it streams: feed it the detokenized text chunk by chunk (special tokens
- * kept), send what each call returns, then {@link #finish()}.
+ * Parses one response as it streams: feed it the output piece by piece, send the events each call
+ * returns, then {@link #finish()}. Text comes through {@link #feed} (detokenized with special
+ * tokens kept); a caller that knows the tokens may pass each special token through
+ * {@link #feedSpecial} instead, so that the same letters in ordinary text stay text.
  *
  * <pre>{@code
- * StreamParser stream = Formats.get(formatName).newStream(tools);
+ * StreamParser parser = Formats.get(formatName).newStream(tools);
  * for (String chunk : chunks)
- *     for (DeltaMessage delta : stream.feed(chunk)) send(delta.toJson());
- * for (DeltaMessage delta : stream.finish()) send(delta.toJson());
+ *     for (ParseEvent e : parser.feed(chunk)) send(e);      // or DeltaMessage.of(...), or a WireStream
+ * for (ParseEvent e : parser.finish()) send(e);
  * }</pre>
  *
  * <p>Every chunking of the same text yields the same content, calls, ids (given the same id
@@ -74,6 +75,7 @@ public final class StreamParser {
         boolean thinking = options.thinking() != null ? options.thinking() : rules.thinkingDefault();
         if (options.lenient() && rules.lenientMode() > 0) lexer.setBaseMode(rules.lenientMode());
         if (thinking && rules.thinkingMode() > 0) lexer.startIn(rules.thinkingMode());
+        if (options.specialTokensMarked()) specials = new SpecialTokens(rules.specialTokens());
         this.calls = new CallAssembler(format.name(), rules, options.newIdGenerator(), model.hasIdRole, out,
                 at -> lexer.excerpt(at, EXCERPT_RADIUS), lexer::offset, options, tools.names());
         this.arguments = new ArgumentWriter(fragment -> calls.arguments(fragment, lexer.tokenStart()), tools::definition,
@@ -81,41 +83,19 @@ public final class StreamParser {
     }
 
     /**
-     * The Chat Completions deltas this chunk makes certain, in order; often empty. The same as
-     * {@link #feedEvents} seen as deltas; use one or the other on a parser.
+     * The events this piece of output makes certain, in order; often empty. Under
+     * {@link ParseOptions#withSpecialTokensMarked}, or once {@link #feedSpecial} was called, a
+     * marker the format lists as a special token is text here: it counts only as a special token.
+     *
+     * @throws ToolCallParseException when the output breaks the format; the parser is finished then
      */
-    public List<DeltaMessage> feed(String chunk) { return Deltas.of(feedEvents(chunk)); }
-
-    /** Ends the output: flushes held text and closes the message, as deltas. The parser is done afterwards. */
-    public List<DeltaMessage> finish() { return Deltas.of(finishEvents()); }
-
-    /** The events this chunk makes certain, in order; often empty. */
-    public List<ParseEvent> feedEvents(String chunk) {
+    public List<ParseEvent> feed(String text) {
         enter();
         try {
-            if (specials != null) lexer.append(specials.flush());
-            lexer.append(chunk);
-            return run(false);
-        } finally {
-            busy.set(false);
-        }
-    }
-
-    /**
-     * The same, saying whether the chunk is one special token of the model's vocabulary (as a
-     * tokenizer knows). Once a caller says so, a marker the format lists as a special token counts
-     * only when it arrives as one: the same spelling in ordinary text ({@code special == false}) is
-     * text. Feed special tokens one per call.
-     */
-    public List<ParseEvent> feedEvents(String chunk, boolean special) {
-        enter();
-        try {
-            if (specials == null) specials = new SpecialTokens(rules.specialTokens());
-            if (special) {
-                lexer.append(specials.flush());
-                lexer.append(chunk);
+            if (specials == null) {
+                lexer.append(text);
             } else {
-                SpecialTokens.Release r = specials.ordinary(chunk);
+                SpecialTokens.Release r = specials.ordinary(text);
                 lexer.append(r.text(), r.masked());
             }
             return run(false);
@@ -124,11 +104,32 @@ public final class StreamParser {
         }
     }
 
-    /** {@link #feedEvents(String, boolean)} as deltas. */
-    public List<DeltaMessage> feed(String chunk, boolean special) { return Deltas.of(feedEvents(chunk, special)); }
+    /**
+     * The events of one special token of the model's vocabulary, exactly as the tokenizer decodes
+     * it (for example {@code <tool_call>}), in order. From then on, a marker the format lists as a
+     * special token counts only when it arrives here: the same letters in {@link #feed} text are text.
+     *
+     * @throws ToolCallParseException when the output breaks the format; the parser is finished then
+     */
+    public List<ParseEvent> feedSpecial(String token) {
+        enter();
+        try {
+            if (specials == null) specials = new SpecialTokens(rules.specialTokens());
+            lexer.append(specials.flush());
+            lexer.append(token);
+            return run(false);
+        } finally {
+            busy.set(false);
+        }
+    }
 
-    /** Ends the output: flushes held text and closes the message. The parser is done afterwards. */
-    public List<ParseEvent> finishEvents() {
+    /**
+     * Ends the output: the events of the text still held, and of the calls it closes. The parser is
+     * done afterwards.
+     *
+     * @throws ToolCallParseException when a call is still open or the held text breaks the format
+     */
+    public List<ParseEvent> finish() {
         enter();
         try {
             if (specials != null) lexer.append(specials.flush());
@@ -179,15 +180,15 @@ public final class StreamParser {
 
     private void pump() {
         while (true) {
-            int type = lexer.next();
-            if (type == LexerDriver.NEED_MORE) { flushText(); return; }
-            if (type == LexerDriver.STUCK) { flushText(); stuck(); continue; }
-            if (type == LexerDriver.TOO_LONG) {
+            LexerDriver.Step step = lexer.next();
+            if (step == LexerDriver.Step.NEED_MORE) { flushText(); return; }
+            if (step == LexerDriver.Step.STUCK) { flushText(); stuck(); continue; }
+            if (step == LexerDriver.Step.TOO_LONG) {
                 flushText();
                 fail(ToolCallParseException.Kind.LIMIT_EXCEEDED, lexer.position(), "a token longer than " + options.maxTokenLength()
                         + " code points has not ended (ParseOptions.withMaxTokenLength)");
             }
-            Role role = model.roleOfType(type);
+            Role role = model.roleOfType(lexer.tokenType());
             if (role == Role.INHERIT) role = inherited;
             else inherited = role;
             if ((role == Role.CONTENT || role == Role.REASONING) && !calls.isOpen()) {

@@ -1,7 +1,5 @@
 package dev.toolcalls;
 
-import dev.toolcalls.internal.assemble.Deltas;
-
 import java.util.List;
 
 /**
@@ -9,9 +7,8 @@ import java.util.List;
  * (in code points from the start of the output) and an excerpt of the text around it, e.g.
  * <pre>NAME: unterminated call at offset 3: the call that began at offset 3 is still open at the end of the output, near 'hi &lt;tool_call&gt;{"name": "f"'</pre>
  *
- * <p>A stream parser that threw is finished; {@link #eventsBeforeError()} (as deltas:
- * {@link #deltasBeforeError()}) holds what the
- * failing {@code feed} or {@code finish} had produced before the error, which a server may still send.
+ * <p>A stream parser that threw is finished; {@link #eventsBeforeError()} holds what the failing
+ * {@code feed} or {@code finish} had produced before the error, which a server may still send.
  */
 public class ToolCallParseException extends RuntimeException {
     /** Stable machine-readable kinds, used as {@code error.type} on the command line. */
@@ -29,9 +26,12 @@ public class ToolCallParseException extends RuntimeException {
         /** A call to a function the request's tools do not name, under {@link ParseOptions.UnknownTool#ERROR}. */
         UNKNOWN_TOOL("unknown_tool");
 
-        public final String type;
+        private final String type;
 
         Kind(String type) { this.type = type; }
+
+        /** The stable string of this kind, e.g. {@code malformed_arguments}. */
+        public String type() { return type; }
     }
 
     private final String format;
@@ -68,10 +68,7 @@ public class ToolCallParseException extends RuntimeException {
     /** The message without format, offset and excerpt. */
     public String detail() { return detail; }
 
-    /** The deltas the failing call had produced before the error, which a server may still send. */
-    public List<DeltaMessage> deltasBeforeError() { return Deltas.of(eventsBeforeError); }
-
-    /** The same as events. */
+    /** The events the failing call had produced before the error, which a server may still send. */
     public List<ParseEvent> eventsBeforeError() { return eventsBeforeError; }
 
     ToolCallParseException withEvents(List<ParseEvent> events) {

@@ -13,7 +13,6 @@ import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
-import dev.toolcalls.internal.json.WireJson;
 import dev.toolcalls.protocol.CompletionChunks;
 import dev.toolcalls.protocol.MessagesStream;
 import dev.toolcalls.protocol.ResponsesStream;
@@ -45,7 +44,7 @@ class CutOutputTest {
     }
 
     static void check(Format f, SuiteCase c) {
-        Tools tools = WireJson.tools(c.expected().get("tools"));
+        Tools tools = Tools.parse(String.valueOf(c.expected().get("tools")));
         List<ParseEvent.ToolCallEnd> full = ends(f.parseEvents(c.input(), tools, c.options()));
         String text = c.input();
         int step = Math.max(1, text.length() / 12);

@@ -14,7 +14,6 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
-import dev.toolcalls.internal.json.WireJson;
 import dev.toolcalls.suite.SuiteCase;
 
 /**
@@ -34,7 +33,7 @@ class RunsTest {
             tests.add(DynamicTest.dynamicTest(e.getKey(), () -> {
                 for (SuiteCase c : e.getValue()) {
                     if (c.expected().has("_problem")) continue;
-                    Tools tools = WireJson.tools(c.expected().get("tools"));
+                    Tools tools = Tools.parse(String.valueOf(c.expected().get("tools")));
                     List<List<String>> chunkings = new ArrayList<>();
                     chunkings.add(List.of(c.input()));
                     chunkings.add(chunks(c.input(), null));

@@ -70,7 +70,7 @@ class RuntimeFormatTest {
         Format acme = loaded.get(0);
         assertEquals("acme", acme.name());
         assertEquals(List.of("acme-chat"), acme.aliases());
-        assertTrue(acme.source().endsWith("acme" + java.io.File.separator + "acme.json"), acme.source());
+        assertTrue(acme.origin().endsWith("acme" + java.io.File.separator + "acme.json"), acme.origin());
         assertTrue(acme.problem().isEmpty());
         String text = "Let me look.[[call get_weather {\"city\": \"Paris\"}]] Done.";
         ChatMessage m = acme.parse(text, Tools.none(), SEEDED);

@@ -61,7 +61,7 @@ final class CheckCommand implements Callable<Integer>, Main.IoAware {
             problem.ifPresent(explained::add);
             // a format disabled for its name, or broken in a way the lint did not see, says so too
             if (problem.isPresent() && (lines.isEmpty() || problem.get().getMessage().contains("is already taken by")))
-                lines.add(f.source() + ": format " + f.name() + ": " + problem.get().getMessage());
+                lines.add(f.origin() + ": format " + f.name() + ": " + problem.get().getMessage());
             findings.addAll(lines);
         }
         if (names.isEmpty())

@@ -13,7 +13,7 @@ final class ErrorJson {
     private ErrorJson() { }
 
     static JsonObject of(ToolCallParseException e) {
-        return of(e.kind().type, e.getMessage(), e.offset(), e.format());
+        return of(e.kind().type(), e.getMessage(), e.offset(), e.format());
     }
 
     static JsonObject of(String type, String message, Integer offset, String format) {

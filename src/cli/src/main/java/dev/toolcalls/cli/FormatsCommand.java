@@ -30,7 +30,7 @@ final class FormatsCommand implements Runnable, Main.IoAware {
             problem.ifPresent(shown::add);
             String broken = problem.map(p -> "  DISABLED: " + p.getMessage()).orElse("");
             out.println(f.name() + (f.aliases().isEmpty() ? "" : "  (aliases: " + String.join(", ", f.aliases()) + ")")
-                    + (f.description().isEmpty() ? "" : "  " + f.description()) + (runtime ? "  [" + f.source() + "]" : "") + broken);
+                    + (f.description().isEmpty() ? "" : "  " + f.description()) + (runtime ? "  [" + f.origin() + "]" : "") + broken);
         }
         for (FormatException p : formats.problems()) if (!shown.contains(p)) out.println("problem: " + p.getMessage());
         out.flush();

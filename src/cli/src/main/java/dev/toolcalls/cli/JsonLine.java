@@ -7,7 +7,6 @@ import com.google.gson.JsonObject;
 
 import dev.toolcalls.Tools;
 import dev.toolcalls.internal.json.Json;
-import dev.toolcalls.internal.json.WireJson;
 import dev.toolcalls.server.JsonChecks;
 import dev.toolcalls.server.JsonChecks.Kind;
 
@@ -47,7 +46,7 @@ record JsonLine(String input, Tools tools, Boolean thinking, java.util.List<Chun
         if (t != null && !t.isJsonNull()) {
             if (!t.isJsonArray()) throw new Bad("\"tools\" must be an array, not " + JsonChecks.describe(t));
             try {
-                tools = WireJson.tools(t);
+                tools = Tools.parse(String.valueOf(t));
             } catch (IllegalArgumentException ex) {
                 throw new Bad("\"tools\": " + ex.getMessage());
             }

@@ -3,6 +3,7 @@ package dev.toolcalls.cli;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.toolcalls.ChatMessage;
 import dev.toolcalls.DeltaMessage;
 import dev.toolcalls.Format;
 import dev.toolcalls.ParseEvent;
@@ -10,55 +11,63 @@ import dev.toolcalls.ParseOptions;
 import dev.toolcalls.StreamParser;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.Tools;
-import dev.toolcalls.protocol.MessagesStream;
-import dev.toolcalls.protocol.ResponsesStream;
+import dev.toolcalls.protocol.Protocol;
+import dev.toolcalls.protocol.ValueJson;
 import dev.toolcalls.protocol.WireEvent;
 import dev.toolcalls.protocol.WireStream;
 
 /**
- * What {@code parse --output} prints: the batch object and the streamed lines of each protocol.
- * Ids, model and time are fixed ({@code resp_toolcalls} / {@code msg_toolcalls}, the format's
- * name, 0) so that the same input always prints the same output.
+ * What {@code parse --output} prints: for {@code chat}, the message and its deltas as Chat
+ * Completions carries them ({@code choices[0].message} / {@code choices[0].delta}); for
+ * {@code responses} and {@code messages}, the protocol's batch object and its stream events
+ * ({@link Protocol}); for {@code events}, the parse events. Ids, model and time are fixed
+ * ({@code resp_toolcalls} / {@code msg_toolcalls}, the format's name, 0) so that the same input
+ * always prints the same output.
  */
 enum Output {
-    CHAT, RESPONSES, MESSAGES, EVENTS;
+    CHAT(Protocol.CHAT_COMPLETIONS), RESPONSES(Protocol.RESPONSES), MESSAGES(Protocol.MESSAGES), EVENTS(null);
 
     static final String RESPONSE_ID = "resp_toolcalls", MESSAGE_ID = "msg_toolcalls";
 
-    /** The batch object's JSON for events already parsed (e.g. from chunks with special-token flags). */
+    /** The protocol whose objects this output prints (null: the parse events themselves). */
+    private final Protocol protocol;
+
+    Output(Protocol protocol) { this.protocol = protocol; }
+
+    /** {@code --output}'s value: a protocol's short name, or {@code events}. */
+    static Output byName(String name) {
+        if (name.equalsIgnoreCase("events")) return EVENTS;
+        Protocol p = Protocol.byName(name).orElse(null);
+        if (p == null) return null;
+        for (Output o : values()) if (o.protocol == p) return o;
+        return null;
+    }
+
+    /** The batch object's JSON for a whole output's events. */
     String batch(Format format, List<ParseEvent> events) {
         switch (this) {
-            case CHAT: return dev.toolcalls.ChatMessage.fromEvents(events).toJson();
-            case RESPONSES: return ResponsesStream.response(events, RESPONSE_ID, format.name(), 0, false);
-            case MESSAGES: return MessagesStream.message(events, MESSAGE_ID, format.name(), false);
-            default: {
+            case CHAT: return ValueJson.message(ChatMessage.fromEvents(events));
+            case EVENTS: {
                 List<String> out = new ArrayList<>();
-                for (ParseEvent e : events) out.add(e.toJson());
+                for (ParseEvent e : events) out.add(ValueJson.event(e));
                 return "[" + String.join(",", out) + "]";
             }
+            default: return protocol.response(events, this == RESPONSES ? RESPONSE_ID : MESSAGE_ID, format.name(), 0, false);
         }
     }
 
     /** The batch object's JSON. */
     String batch(Format format, String text, Tools tools, ParseOptions options) {
-        switch (this) {
-            case CHAT: return format.parse(text, tools, options).toJson();
-            case RESPONSES: return ResponsesStream.response(format.parseEvents(text, tools, options), RESPONSE_ID, format.name(), 0, false);
-            case MESSAGES: return MessagesStream.message(format.parseEvents(text, tools, options), MESSAGE_ID, format.name(), false);
-            default: {
-                List<String> events = new ArrayList<>();
-                for (ParseEvent e : format.parseEvents(text, tools, options)) events.add(e.toJson());
-                return "[" + String.join(",", events) + "]";
-            }
-        }
+        if (this == CHAT) return ValueJson.message(format.parse(text, tools, options));
+        return batch(format, format.parseEvents(text, tools, options));
     }
 
     /** One streamed response: each method returns the JSON lines to print. */
     interface Run {
         List<String> feed(String chunk);
 
-        /** A chunk said to be, or not to be, one special token. */
-        List<String> feed(String chunk, boolean special);
+        /** One special token of the model's vocabulary. */
+        List<String> feedSpecial(String token);
 
         List<String> finish();
 
@@ -74,45 +83,46 @@ enum Output {
         switch (this) {
             case CHAT: return new Run() {
                 public List<String> feed(String chunk) { return deltas(parser.feed(chunk)); }
-                public List<String> feed(String chunk, boolean special) { return deltas(parser.feed(chunk, special)); }
+                public List<String> feedSpecial(String token) { return deltas(parser.feedSpecial(token)); }
                 public List<String> finish() { return deltas(parser.finish()); }
-                public List<String> fail(ToolCallParseException e) { return deltas(e.deltasBeforeError()); }
+                public List<String> fail(ToolCallParseException e) { return deltas(e.eventsBeforeError()); }
             };
             case EVENTS: return new Run() {
-                public List<String> feed(String chunk) { return events(parser.feedEvents(chunk)); }
-                public List<String> feed(String chunk, boolean special) { return events(parser.feedEvents(chunk, special)); }
-                public List<String> finish() { return events(parser.finishEvents()); }
+                public List<String> feed(String chunk) { return events(parser.feed(chunk)); }
+                public List<String> feedSpecial(String token) { return events(parser.feedSpecial(token)); }
+                public List<String> finish() { return events(parser.finish()); }
                 public List<String> fail(ToolCallParseException e) { return events(e.eventsBeforeError()); }
             };
             default: {
-                WireStream w = this == RESPONSES ? new ResponsesStream(parser, RESPONSE_ID, format.name(), 0)
-                        : new MessagesStream(parser, MESSAGE_ID, format.name());
+                WireStream w = protocol.stream(this == RESPONSES ? RESPONSE_ID : MESSAGE_ID, format.name(), 0);
                 return new Run() {
-                    public List<String> feed(String chunk) { return wire(w.feed(chunk)); }
-                    public List<String> feed(String chunk, boolean special) { return wire(w.feed(chunk, special)); }
-                    public List<String> finish() { return wire(w.finish(false)); }
-                    public List<String> fail(ToolCallParseException e) { return wire(w.fail(e)); }
-                    public List<String> abort(String message) { return wire(w.abort(message)); }
+                    public List<String> feed(String chunk) { return wire(w.start(), w.events(parser.feed(chunk))); }
+                    public List<String> feedSpecial(String token) { return wire(w.start(), w.events(parser.feedSpecial(token))); }
+                    public List<String> finish() { return wire(w.events(parser.finish()), w.complete(false)); }
+                    public List<String> fail(ToolCallParseException e) { return wire(w.fail(e), List.of()); }
+                    public List<String> abort(String message) { return wire(w.abort(message), List.of()); }
                 };
             }
         }
     }
 
-    private static List<String> deltas(List<DeltaMessage> deltas) {
+    private static List<String> deltas(List<ParseEvent> events) {
+        List<DeltaMessage> deltas = DeltaMessage.of(events);
         List<String> out = new ArrayList<>(deltas.size());
-        for (DeltaMessage d : deltas) out.add(d.toJson());
+        for (DeltaMessage d : deltas) out.add(ValueJson.delta(d));
         return out;
     }
 
     private static List<String> events(List<ParseEvent> events) {
         List<String> out = new ArrayList<>(events.size());
-        for (ParseEvent e : events) out.add(e.toJson());
+        for (ParseEvent e : events) out.add(ValueJson.event(e));
         return out;
     }
 
-    private static List<String> wire(List<WireEvent> events) {
-        List<String> out = new ArrayList<>(events.size());
-        for (WireEvent e : events) out.add(e.json());
+    private static List<String> wire(List<WireEvent> first, List<WireEvent> then) {
+        List<String> out = new ArrayList<>(first.size() + then.size());
+        for (WireEvent e : first) out.add(e.json());
+        for (WireEvent e : then) out.add(e.json());
         return out;
     }
 }

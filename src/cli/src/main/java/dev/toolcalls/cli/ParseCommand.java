@@ -92,12 +92,8 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
             throw new Main.UsageException("--unknown-tool takes keep, text or error");
         }
         unknownPolicy = unknown;
-        Output protocol;
-        try {
-            protocol = Output.valueOf(output.toUpperCase(java.util.Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new Main.UsageException("--output takes chat, responses, messages or events");
-        }
+        Output protocol = Output.byName(output);
+        if (protocol == null) throw new Main.UsageException("--output takes chat, responses, messages or events");
         Format format = formatDirs.registry(err, formatName).find(formatName).orElseThrow(() -> new Main.UsageException(
                 "unknown format '" + formatName + "'; run 'formats' to list them"));
         Tools tools = Tools.none();
@@ -222,7 +218,8 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
             return answer;
         }
         ParseOptions lineOptions = line.thinking() == null ? options() : options().withThinking(line.thinking());
-        if (line.chunks() != null) return answer(protocol, format, line.tools(), lineOptions, line.chunks(), answer);
+        // chunks flagged as special tokens or not: a marker's letters in ordinary chunks are text
+        if (line.chunks() != null) return answer(protocol, format, line.tools(), lineOptions.withSpecialTokensMarked(true), line.chunks(), answer);
         if (!stream) {
             try {
                 answer.add("message", Json.parse(protocol.batch(format, line.input(), line.tools(), lineOptions)));
@@ -250,8 +247,8 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
             StreamParser s = format.newStream(tools, options);
             List<ParseEvent> events = new java.util.ArrayList<>();
             try {
-                for (JsonLine.Chunk c : chunks) events.addAll(s.feedEvents(c.text(), c.special()));
-                events.addAll(s.finishEvents());
+                for (JsonLine.Chunk c : chunks) events.addAll(c.special() ? s.feedSpecial(c.text()) : s.feed(c.text()));
+                events.addAll(s.finish());
                 answer.add("message", Json.parse(protocol.batch(format, events)));
             } catch (ToolCallParseException ex) {
                 answer.add("error", ErrorJson.of(ex));
@@ -262,7 +259,7 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         answer.add("deltas", deltas);
         Output.Run run = protocol.stream(format, tools, options);
         try {
-            for (JsonLine.Chunk c : chunks) for (String d : run.feed(c.text(), c.special())) deltas.add(Json.parse(d));
+            for (JsonLine.Chunk c : chunks) for (String d : c.special() ? run.feedSpecial(c.text()) : run.feed(c.text())) deltas.add(Json.parse(d));
             for (String d : run.finish()) deltas.add(Json.parse(d));
         } catch (ToolCallParseException ex) {
             for (String d : run.fail(ex)) deltas.add(Json.parse(d));

@@ -7,27 +7,22 @@ import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 
 import dev.toolcalls.ParseEvent;
-import dev.toolcalls.StreamParser;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.internal.json.Json;
 
 /**
- * One message of the Anthropic Messages API ({@code /v1/messages}) from a stream parser's events:
- * <pre>{@code
- * MessagesStream out = new MessagesStream(format.newStream(tools), "msg_" + requestId, model);
- * for (WireEvent e : out.start()) sse.send(e);                  // message_start
- * for (String text : generated) for (WireEvent e : out.feed(text)) sse.send(e);
- * for (WireEvent e : out.finish(hitMaxTokens)) sse.send(e);    // ... message_delta (stop_reason), message_stop
- * // on ToolCallParseException ex: for (WireEvent e : out.fail(ex)) sse.send(e);   // ... error
- * }</pre>
+ * One message of the Anthropic Messages API ({@code /v1/messages}) from parse events
+ * ({@link Protocol#MESSAGES}): {@code message_start}, then content blocks, then
+ * {@code message_delta} (with {@code stop_reason}) and {@code message_stop}; a failure ends it with
+ * an {@code error} event.
  * Reasoning becomes {@code thinking} blocks ({@code thinking_delta}, then an empty
  * {@code signature_delta}: a local model has no signature), text {@code text} blocks
  * ({@code text_delta}), each call a {@code tool_use} block ({@code id}, {@code name},
  * {@code input: {}} at its start, {@code input_json_delta} fragments whose concatenation is the
  * input object), all in one {@code index} sequence. {@code stop_reason} is {@code tool_use} when a
  * call was made, {@code max_tokens} when generation was cut, else {@code end_turn}. Text that is
- * only whitespace between blocks opens no block. {@link #message} builds the non-streaming
- * {@code message} object from the same events.
+ * only whitespace between blocks opens no block. {@link Protocol#response} builds the
+ * non-streaming {@code message} object from the same events.
  */
 public final class MessagesStream extends WireStream {
     private enum Kind { NONE, TEXT, THINKING, TOOL }
@@ -42,9 +37,7 @@ public final class MessagesStream extends WireStream {
     private final StringBuilder text = new StringBuilder();
     private String stopReason;
 
-    /** @param parser the message's stream parser (null when only {@link #events} is used) */
-    public MessagesStream(StreamParser parser, String id, String model) {
-        super(parser);
+    MessagesStream(String id, String model) {
         this.id = id;
         this.model = model;
     }
@@ -56,18 +49,14 @@ public final class MessagesStream extends WireStream {
         emit(e);
     }
 
-    @Override void aborted(String type, String message) {
+    @Override void failed(ToolCallParseException e) { aborted(Abort.ERROR, e.getMessage()); }
+
+    @Override void aborted(Abort why, String message) {
         closeBlock();
-        emit(errorObject(type == null ? "api_error" : type, message));
+        emit(errorObject(why == Abort.SHUTDOWN ? "overloaded_error" : "api_error", message));
     }
 
-    /** {@link #abort(String)} with an Anthropic error type of one's own, e.g. {@code overloaded_error} for a server shutting down. */
-    @Override public List<WireEvent> abort(String type, String message) { return super.abort(type, message); }
-
-    /** {@code {"type": "error", "error": {"type": ..., "message": ...}}}, the Messages API's error shape (e.g. type {@code not_found_error}). */
-    public static String error(String type, String message) { return Json.write(errorObject(type, message)); }
-
-    private static JsonObject errorObject(String type, String message) {
+    static JsonObject errorObject(String type, String message) {
         JsonObject err = new JsonObject();
         err.addProperty("type", type);
         err.addProperty("message", message);
@@ -131,10 +120,10 @@ public final class MessagesStream extends WireStream {
     }
 
     /** The non-streaming {@code message} object for a whole output's events. */
-    public static String message(List<ParseEvent> events, String id, String model, boolean truncated) {
-        MessagesStream m = new MessagesStream(null, id, model);
+    static String message(List<ParseEvent> events, String id, String model, boolean truncated) {
+        MessagesStream m = new MessagesStream(id, model);
         m.events(events);
-        m.end(truncated);
+        m.complete(truncated);
         return Json.write(m.message(m.content, m.stopReason));
     }
 

@@ -7,26 +7,21 @@ import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 
 import dev.toolcalls.ParseEvent;
-import dev.toolcalls.StreamParser;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.internal.json.Json;
 
 /**
- * One response of the OpenAI Responses API ({@code /v1/responses}) from a stream parser's events:
- * <pre>{@code
- * ResponsesStream out = new ResponsesStream(format.newStream(tools), "resp_" + requestId, model, created);
- * for (WireEvent e : out.start()) sse.send(e);                  // response.created, response.in_progress
- * for (String text : generated) for (WireEvent e : out.feed(text)) sse.send(e);
- * for (WireEvent e : out.finish(hitMaxTokens)) sse.send(e);    // ... response.completed or response.incomplete
- * // on ToolCallParseException ex: for (WireEvent e : out.fail(ex)) sse.send(e);   // ... response.failed
- * }</pre>
+ * One response of the OpenAI Responses API ({@code /v1/responses}) from parse events
+ * ({@link Protocol#RESPONSES}): {@code response.created} and {@code response.in_progress}, then
+ * output items, then {@code response.completed} (or {@code response.incomplete} when generation
+ * was cut); a failure ends it with {@code response.failed}.
  * Each reasoning span, text span and tool call becomes its own output item with its own
  * {@code output_index}: a {@code reasoning} item ({@code reasoning_text} content), a
  * {@code message} item ({@code output_text} content) or a {@code function_call} item
  * ({@code call_id}, {@code name}, {@code arguments}, {@code status}), opened by
  * {@code response.output_item.added} and closed by {@code response.output_item.done}. Every event
  * carries {@code sequence_number}. Text that is only whitespace between items opens no item.
- * {@link #response} builds the non-streaming {@code response} object from the same events.
+ * {@link Protocol#response} builds the non-streaming {@code response} object from the same events.
  */
 public final class ResponsesStream extends WireStream {
     private enum Kind { NONE, MESSAGE, REASONING, CALL }
@@ -45,12 +40,10 @@ public final class ResponsesStream extends WireStream {
     private final StringBuilder text = new StringBuilder();
 
     /**
-     * @param parser  the response's stream parser (null when only {@link #events} is used)
      * @param id      the response id, e.g. {@code resp_...}
      * @param created seconds since the epoch
      */
-    public ResponsesStream(StreamParser parser, String id, String model, long created) {
-        super(parser);
+    ResponsesStream(String id, String model, long created) {
         this.id = id;
         this.model = model;
         this.created = created;
@@ -62,7 +55,9 @@ public final class ResponsesStream extends WireStream {
         emit("response.in_progress", withResponse("in_progress", null, null));
     }
 
-    @Override void aborted(String type, String message) {
+    @Override void failed(ToolCallParseException e) { aborted(Abort.ERROR, e.getMessage()); }
+
+    @Override void aborted(Abort why, String message) {
         closeItem("incomplete");
         JsonObject error = new JsonObject();
         error.addProperty("code", "server_error");
@@ -97,10 +92,10 @@ public final class ResponsesStream extends WireStream {
     }
 
     /** The non-streaming {@code response} object for a whole output's events. */
-    public static String response(List<ParseEvent> events, String id, String model, long created, boolean truncated) {
-        ResponsesStream r = new ResponsesStream(null, id, model, created);
+    static String response(List<ParseEvent> events, String id, String model, long created, boolean truncated) {
+        ResponsesStream r = new ResponsesStream(id, model, created);
         r.events(events);
-        List<WireEvent> last = r.end(truncated);
+        List<WireEvent> last = r.complete(truncated);
         JsonObject terminal = Json.parse(last.get(last.size() - 1).json()).getAsJsonObject();
         return Json.write(terminal.get("response"));
     }

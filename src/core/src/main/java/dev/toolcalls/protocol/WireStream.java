@@ -4,101 +4,99 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.toolcalls.ParseEvent;
-import dev.toolcalls.StreamParser;
 import dev.toolcalls.ToolCallParseException;
 
 /**
- * One response in a streaming wire protocol with named events, from a stream parser's events:
- * {@link ResponsesStream} (OpenAI Responses API) or {@link MessagesStream} (Anthropic Messages
- * API). A server programs against this type whichever protocol a request chose:
+ * One response in a streaming wire protocol: parse events in, the protocol's wire events out. The
+ * same shape for every {@link Protocol}, so a server programs against this type whichever protocol
+ * a request chose:
  * <pre>{@code
- * WireStream out = anthropic ? new MessagesStream(parser, id, model) : new ResponsesStream(parser, id, model, created);
+ * WireStream out = protocol.stream(id, model, created);
+ * StreamParser parser = format.newStream(tools);
  * send(out.start());
  * try {
- *     for (String text : pieces) send(out.feed(text));
- *     send(out.finish(hitMaxTokens));
+ *     for (String text : pieces) send(out.events(parser.feed(text)));
+ *     send(out.events(parser.finish()));
+ *     send(out.complete(hitMaxTokens));
  * } catch (ToolCallParseException e) {
- *     send(out.fail(e));                       // the protocol's error event ends the stream
+ *     send(out.fail(e));                       // what was certain, then the protocol's error event
  * }
  * }</pre>
- * Every method returns the events it makes certain, in order; the opening events come with the
- * first call of any of them. Not thread-safe: one per response.
+ * Every method returns the wire events it makes certain, in order; the opening events come with the
+ * first call of any of them. A stream ends once, in one of three ways: {@link #complete},
+ * {@link #fail} or {@link #abort}; later endings return nothing. Not thread-safe: one per response.
  */
-public abstract sealed class WireStream permits ResponsesStream, MessagesStream {
-    private final StreamParser parser;
+public abstract sealed class WireStream permits ChatCompletionsStream, ResponsesStream, MessagesStream {
     private final List<WireEvent> out = new ArrayList<>();
     private boolean started, ended;
 
-    WireStream(StreamParser parser) { this.parser = parser; }
+    WireStream() { }
 
-    /** The opening events ({@code response.created}/{@code response.in_progress}, or {@code message_start}). */
+    /** The opening events (Chat Completions: the {@code role} chunk; Responses: {@code response.created}, {@code response.in_progress}; Messages: {@code message_start}). */
     public final List<WireEvent> start() {
         begin();
         return drain();
     }
 
-    /** The events this text makes certain. @throws ToolCallParseException as {@link StreamParser#feedEvents} */
-    public final List<WireEvent> feed(String text) {
+    /** The wire events of parse events (from {@code StreamParser.feed}, {@code feedSpecial} or {@code finish}). */
+    public final List<WireEvent> events(List<ParseEvent> events) {
         begin();
-        convert(parser.feedEvents(text));
+        if (!ended) convert(events);
         return drain();
     }
 
-    /** The same for a chunk said to be, or not to be, one special token ({@link StreamParser#feedEvents(String, boolean)}). */
-    public final List<WireEvent> feed(String text, boolean special) {
+    /**
+     * Ends the response normally: closes the open item and sends the terminal events.
+     *
+     * @param truncated generation was cut (max tokens): the protocol's "length" finish
+     */
+    public final List<WireEvent> complete(boolean truncated) {
         begin();
-        convert(parser.feedEvents(text, special));
-        return drain();
-    }
-
-    /** The remaining events and the terminal ones; {@code truncated}: generation was cut (max tokens). */
-    public final List<WireEvent> finish(boolean truncated) {
-        begin();
-        convert(parser.finishEvents());
-        return end(truncated);
-    }
-
-    /** The events a failing feed or finish had produced, the open item closed, then the protocol's error event. */
-    public final List<WireEvent> fail(ToolCallParseException e) {
-        begin();
-        convert(e.eventsBeforeError());
         if (!ended) {
             ended = true;
-            aborted(null, e.getMessage());
+            ended(truncated);
         }
         return drain();
     }
 
     /**
-     * Ends the stream for a cause outside the parser (unreadable input, a server shutting down):
-     * the open item closed, then the protocol's error event with the message. Nothing when the
-     * stream has already ended.
+     * Ends the response on a parse error: the events the failing call had produced before it, the
+     * open item closed, then the protocol's error event (Chat Completions: an {@code error} chunk).
      */
-    public final List<WireEvent> abort(String message) { return abort(null, message); }
-
-    /** The same with the protocol's own error type where it has one (Anthropic: e.g. {@code overloaded_error}). */
-    List<WireEvent> abort(String type, String message) {
+    public final List<WireEvent> fail(ToolCallParseException e) {
         begin();
         if (!ended) {
+            convert(e.eventsBeforeError());
             ended = true;
-            aborted(type, message);
+            failed(e);
         }
         return drain();
     }
 
-    /** Wire events for parse events, for callers that drive the parser themselves. */
-    public final List<WireEvent> events(List<ParseEvent> events) {
-        begin();
-        convert(events);
-        return drain();
+    /**
+     * Ends the response for a cause outside the parser (unreadable input, an upstream that failed):
+     * the open item closed, then the protocol's error event with the message.
+     */
+    public final List<WireEvent> abort(String message) {
+        return abortWith(Abort.ERROR, message);
     }
 
-    /** Closes the open item and sends the terminal events (once). */
-    public final List<WireEvent> end(boolean truncated) {
+    /**
+     * Ends the response because the server is going away: as {@link #abort}, with the protocol's
+     * error for an overloaded or stopping server where it has one (Anthropic: {@code overloaded_error}).
+     */
+    public final List<WireEvent> shutdown(String message) {
+        return abortWith(Abort.SHUTDOWN, message);
+    }
+
+    /** Why a stream was ended from outside. */
+    enum Abort { ERROR, SHUTDOWN }
+
+    private List<WireEvent> abortWith(Abort why, String message) {
         begin();
         if (!ended) {
             ended = true;
-            ended(truncated);
+            aborted(why, message);
         }
         return drain();
     }
@@ -118,12 +116,16 @@ public abstract sealed class WireStream permits ResponsesStream, MessagesStream 
     /** Closes what is open and queues the terminal events. */
     abstract void ended(boolean truncated);
 
-    /** Closes what is open and queues the error event; {@code type} null for the protocol's generic one. */
-    abstract void aborted(String type, String message);
+    /** Closes what is open and queues the error event of a parse error. */
+    abstract void failed(ToolCallParseException e);
+
+    /** Closes what is open and queues the error event of an outside cause. */
+    abstract void aborted(Abort why, String message);
 
     final void queue(WireEvent e) { out.add(e); }
 
     private List<WireEvent> drain() {
+        if (out.isEmpty()) return List.of();
         List<WireEvent> r = List.copyOf(out);
         out.clear();
         return r;

@@ -53,7 +53,6 @@ import dev.toolcalls.StreamParser;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.Tools;
 import dev.toolcalls.internal.json.Json;
-import dev.toolcalls.internal.json.WireJson;
 import dev.toolcalls.protocol.CompletionChunks;
 import dev.toolcalls.protocol.MessagesStream;
 import dev.toolcalls.protocol.ResponsesStream;
@@ -474,7 +473,7 @@ public final class ReplayServer implements AutoCloseable {
         }
         Tools tools;
         try {
-            tools = WireJson.tools(chatTools(protocol, body.get("tools")));
+            tools = Tools.parse(String.valueOf(chatTools(protocol, body.get("tools"))));
         } catch (IllegalArgumentException e) {
             ex.error(400, "invalid tools: " + e.getMessage(), "invalid_request_error", "invalid_tools", "tools");
             return;
@@ -504,7 +503,7 @@ public final class ReplayServer implements AutoCloseable {
                     case MESSAGES -> MessagesStream.message(events, id, replyModel, false);
                 };
             } catch (ToolCallParseException e) {
-                ex.error(500, e.getMessage(), "tool_call_parse_error", e.kind().type, null);
+                ex.error(500, e.getMessage(), "tool_call_parse_error", e.kind().type(), null);
                 return;
             }
             ex.send(200, answer);
@@ -605,7 +604,7 @@ public final class ReplayServer implements AutoCloseable {
                 finished = true;
                 if (protocol == Protocol.CHAT) {
                     for (String c : chunks.wrap(e.deltasBeforeError())) sse.append(chatEvent(c));
-                    sse.append(chatEvent(errorJson(e.getMessage(), "tool_call_parse_error", e.kind().type, null)));
+                    sse.append(chatEvent(errorJson(e.getMessage(), "tool_call_parse_error", e.kind().type(), null)));
                 } else {
                     events(sse, responses != null ? responses.fail(e) : messages.fail(e));
                 }

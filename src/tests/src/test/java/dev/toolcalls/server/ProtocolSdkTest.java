@@ -30,7 +30,6 @@ import dev.toolcalls.Formats;
 import dev.toolcalls.ParseEvent;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.Tools;
-import dev.toolcalls.internal.json.WireJson;
 import dev.toolcalls.protocol.MessagesStream;
 import dev.toolcalls.protocol.ResponsesStream;
 import dev.toolcalls.protocol.WireEvent;
@@ -103,7 +102,7 @@ class ProtocolSdkTest {
     // ---- Responses ---------------------------------------------------------------------------------
 
     static void responses(Format f, SuiteCase c) throws Exception {
-        Tools tools = WireJson.tools(c.expected().get("tools"));
+        Tools tools = Tools.parse(String.valueOf(c.expected().get("tools")));
         List<ParseEvent> events = f.parseEvents(c.input(), tools, c.options());
         boolean calls = events.stream().anyMatch(e -> e instanceof ParseEvent.ToolCallEnd);
         Seen want = expected(events, "completed");
@@ -150,7 +149,7 @@ class ProtocolSdkTest {
     // ---- Messages ----------------------------------------------------------------------------------
 
     static void messages(Format f, SuiteCase c) throws Exception {
-        Tools tools = WireJson.tools(c.expected().get("tools"));
+        Tools tools = Tools.parse(String.valueOf(c.expected().get("tools")));
         List<ParseEvent> events = f.parseEvents(c.input(), tools, c.options());
         boolean calls = events.stream().anyMatch(e -> e instanceof ParseEvent.ToolCallEnd);
         Seen want = expected(events, calls ? "tool_use" : "end_turn");

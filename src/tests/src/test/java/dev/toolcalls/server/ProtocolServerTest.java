@@ -36,7 +36,7 @@ import org.junit.jupiter.api.TestFactory;
 
 import dev.toolcalls.Formats;
 import dev.toolcalls.ParseEvent;
-import dev.toolcalls.internal.json.WireJson;
+import dev.toolcalls.Tools;
 import dev.toolcalls.suite.SuiteCase;
 
 /**
@@ -94,7 +94,7 @@ class ProtocolServerTest {
                     AnthropicClient anthropic = anthropic(server);
                     try {
                         for (SuiteCase c : valid) {
-                            List<ParseEvent> events = s.format().parseEvents(c.input(), WireJson.tools(c.expected().get("tools")), c.options());
+                            List<ParseEvent> events = s.format().parseEvents(c.input(), Tools.parse(String.valueOf(c.expected().get("tools"))), c.options());
                             boolean calls = events.stream().anyMatch(e -> e instanceof ParseEvent.ToolCallEnd);
                             ProtocolSdkTest.Seen response = ProtocolSdkTest.expected(events, "completed");
                             assertEquals(response, ProtocolSdkTest.seen(openai.responses().create(responseParams(c))), c.name() + " /v1/responses");

@@ -27,8 +27,7 @@ import dev.toolcalls.ToolCall;
 import dev.toolcalls.ToolCallDelta;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.Tools;
-import dev.toolcalls.internal.assemble.Deltas;
-import dev.toolcalls.internal.json.WireJson;
+import dev.toolcalls.protocol.ValueJson;
 
 /**
  * Runs one case the way every case is run: batch, 1-character chunks, every split of the output
@@ -74,7 +73,7 @@ public final class CaseRunner {
         if (format.isEmpty()) { problems.add("no registered format named '" + c.format() + "'"); return problems; }
         Tools tools;
         try {
-            tools = WireJson.tools(c.expected().get("tools"));
+            tools = Tools.parse(String.valueOf(c.expected().get("tools")));
         } catch (IllegalArgumentException e) {
             problems.add("bad tools in expectation: " + e.getMessage());
             return problems;
@@ -167,8 +166,8 @@ public final class CaseRunner {
         DeltaChecker checker = new DeltaChecker(label, problems);
         EventChecker events = new EventChecker(label, problems);
         try {
-            for (String chunk : chunks) checker.accept(events.accept(s.feedEvents(chunk)), all);
-            checker.accept(events.accept(s.finishEvents()), all);
+            for (String chunk : chunks) checker.accept(events.accept(s.feed(chunk)), all);
+            checker.accept(events.accept(s.finish()), all);
         } catch (ToolCallParseException e) {
             checker.accept(events.accept(e.eventsBeforeError()), all);
             return new Outcome(null, e);
@@ -176,7 +175,7 @@ public final class CaseRunner {
         events.finished();
         ChatMessage fromDeltas = ChatMessage.fromDeltas(all);
         if (!fromDeltas.equals(events.message()))
-            problems.add(label + ": deltas reassemble to " + fromDeltas.toJson() + " but events to " + events.message().toJson());
+            problems.add(label + ": deltas reassemble to " + ValueJson.message(fromDeltas) + " but events to " + ValueJson.message(events.message()));
         return new Outcome(fromDeltas, null);
     }
 
@@ -222,7 +221,7 @@ public final class CaseRunner {
                     problems.add(label + ": empty text or reasoning event");
                 }
             }
-            return Deltas.of(events);
+            return DeltaMessage.of(events);
         }
 
         void finished() {
@@ -252,20 +251,20 @@ public final class CaseRunner {
 
         private void check(DeltaMessage d) {
             int kinds = (d.isContent() ? 1 : 0) + (d.isReasoning() ? 1 : 0) + (d.isToolCall() ? 1 : 0);
-            if (kinds != 1) problems.add(label + ": a delta must be exactly one of content, reasoning or a tool call: " + d.toJson());
+            if (kinds != 1) problems.add(label + ": a delta must be exactly one of content, reasoning or a tool call: " + ValueJson.delta(d));
             if (d.isContent() && d.content().isEmpty()) problems.add(label + ": empty content delta");
             if (d.isReasoning() && d.reasoningContent().isEmpty()) problems.add(label + ": empty reasoning delta");
             ToolCallDelta t = d.toolCall();
             if (t == null) return;
             if (!seen.containsKey(t.index())) {
                 if (t.index() != seen.size()) problems.add(label + ": call index " + t.index() + " appears after " + seen.size() + " calls");
-                if (t.id() == null || t.id().isEmpty()) problems.add(label + ": first delta of call " + t.index() + " has no id: " + d.toJson());
+                if (t.id() == null || t.id().isEmpty()) problems.add(label + ": first delta of call " + t.index() + " has no id: " + ValueJson.delta(d));
                 if (!"function".equals(t.type())) problems.add(label + ": first delta of call " + t.index() + " has no type function");
-                if (t.name() == null || t.name().isEmpty()) problems.add(label + ": first delta of call " + t.index() + " has no complete name: " + d.toJson());
+                if (t.name() == null || t.name().isEmpty()) problems.add(label + ": first delta of call " + t.index() + " has no complete name: " + ValueJson.delta(d));
                 if (t.arguments() == null) problems.add(label + ": first delta of call " + t.index() + " has no arguments field");
                 seen.put(t.index(), true);
             } else {
-                if (t.id() != null || t.name() != null) problems.add(label + ": a later delta of call " + t.index() + " repeats id or name: " + d.toJson());
+                if (t.id() != null || t.name() != null) problems.add(label + ": a later delta of call " + t.index() + " repeats id or name: " + ValueJson.delta(d));
                 if (t.arguments() == null || t.arguments().isEmpty()) problems.add(label + ": a later delta of call " + t.index() + " has no arguments fragment");
             }
         }
@@ -276,12 +275,12 @@ public final class CaseRunner {
         if (x.has("error")) {
             JsonObject err = x.getAsJsonObject("error");
             if (batch.error() == null) {
-                problems.add("batch: expected error " + err + " but parsed " + batch.message().toJson());
+                problems.add("batch: expected error " + err + " but parsed " + ValueJson.message(batch.message()));
                 return;
             }
             String type = err.has("type") ? err.get("type").getAsString() : null;
-            if (type != null && !type.equals(batch.error().kind().type))
-                problems.add("batch: expected error type " + type + " but got " + batch.error().kind().type + ": " + batch.error().getMessage());
+            if (type != null && !type.equals(batch.error().kind().type()))
+                problems.add("batch: expected error type " + type + " but got " + batch.error().kind().type() + ": " + batch.error().getMessage());
             if (err.has("offset") && err.get("offset").getAsInt() != batch.error().offset())
                 problems.add("batch: expected error offset " + err.get("offset").getAsInt() + " but got " + batch.error().offset() + ": " + batch.error().getMessage());
             return;
@@ -301,7 +300,7 @@ public final class CaseRunner {
             problems.add("batch: reasoning_content " + quote(m.reasoningContent()) + " but expected " + quote(wantR));
         JsonArray wantCalls = x.has("tool_calls") ? x.getAsJsonArray("tool_calls") : new JsonArray();
         if (wantCalls.size() != m.toolCalls().size()) {
-            problems.add("batch: " + m.toolCalls().size() + " tool calls but expected " + wantCalls.size() + ": " + m.toJson());
+            problems.add("batch: " + m.toolCalls().size() + " tool calls but expected " + wantCalls.size() + ": " + ValueJson.message(m));
             return;
         }
         for (int i = 0; i < wantCalls.size(); i++) {
@@ -327,13 +326,13 @@ public final class CaseRunner {
     private void compare(Outcome batch, Outcome streamed, String label, List<String> problems) {
         if (batch.error() != null || streamed.error() != null) {
             if (batch.error() == null) problems.add(label + ": stream failed but batch did not: " + streamed.error().getMessage());
-            else if (streamed.error() == null) problems.add(label + ": batch failed but stream did not: " + streamed.message().toJson());
+            else if (streamed.error() == null) problems.add(label + ": batch failed but stream did not: " + ValueJson.message(streamed.message()));
             else if (batch.error().kind() != streamed.error().kind() || batch.error().offset() != streamed.error().offset())
                 problems.add(label + ": stream failed with '" + streamed.error().getMessage() + "' but batch with '" + batch.error().getMessage() + "'");
             return;
         }
         if (!batch.message().equals(streamed.message()))
-            problems.add(label + ": stream reassembles to " + streamed.message().toJson() + " but batch is " + batch.message().toJson());
+            problems.add(label + ": stream reassembles to " + ValueJson.message(streamed.message()) + " but batch is " + ValueJson.message(batch.message()));
     }
 
     /** Cuts text into chunks of 1..maxChunk UTF-16 units (so surrogate pairs get split too); null random = 1 each. */

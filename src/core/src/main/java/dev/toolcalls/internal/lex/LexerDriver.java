@@ -8,16 +8,23 @@ import org.antlr.v4.runtime.Token;
  * Pulls tokens from a format's lexer over output that arrives in chunks.
  *
  * <p>Each call to {@link #next()} lexes one token from the commit point: a final token moves the
- * commit point past it; a token that may still grow is left uncommitted ({@link #NEED_MORE}) and
+ * commit point past it; a token that may still grow is left uncommitted ({@link Step#NEED_MORE}) and
  * lexed again from the same point when more data arrives. Only this uncommitted tail is ever
  * re-lexed, and streamable tokens are cut at the end of the data, so the tail stays short and the
  * total work is linear in the output length whatever the chunking.
  */
 public final class LexerDriver {
-    public static final int NEED_MORE = -100;
-    public static final int STUCK = -101;
-    /** A token still undecided at the end of the data is longer than the limit. */
-    public static final int TOO_LONG = -102;
+    /** What {@link #next()} found. */
+    public enum Step {
+        /** A token: {@link #tokenType()}, {@link #tokenStart()}, {@link #tokenEnd()}. */
+        TOKEN,
+        /** Nothing more can be decided yet: all data is committed, or the tail may still grow. */
+        NEED_MORE,
+        /** No rule matches at the commit point; {@link #stuckAt()} tells where matching failed. */
+        STUCK,
+        /** A token still undecided at the end of the data is longer than the limit. */
+        TOO_LONG
+    }
     /** Code points kept below the commit point, for error excerpts. */
     private static final int KEEP = 80;
 
@@ -27,7 +34,7 @@ public final class LexerDriver {
     private boolean lastWasRun;
     private final Lexer lexer;
     private final HoldBackSimulator simulator;
-    private int tokenStart, tokenEnd;
+    private int tokenStart, tokenEnd, tokenType;
     /** The mode stack before the token being matched (restored when the grammar pops too far). */
     private int[] saved = new int[8];
     private int stuckAt;
@@ -54,15 +61,11 @@ public final class LexerDriver {
     public void complete() { input.complete(); }
 
 
-    /**
-     * The next token's type, or {@link #NEED_MORE} when nothing more can be decided yet (all data
-     * committed, or the tail may still grow), or {@link #STUCK} when no rule matches at the commit
-     * point ({@link #stuckAt()} tells where matching failed).
-     */
-    public int next() {
+    /** Lexes from the commit point: a token, or why there is none now. */
+    public Step next() {
         int start = input.index();
         int end = input.end();
-        if (start >= end) return NEED_MORE;
+        if (start >= end) return Step.NEED_MORE;
         lastWasRun = false;
         if (runs != null) {
             int mode = lexer._mode;
@@ -77,7 +80,8 @@ public final class LexerDriver {
                     tokenStart = start;
                     tokenEnd = stop;
                     input.discardBefore(tokenStart, KEEP);
-                    return run.type;
+                    tokenType = run.type;
+                    return Step.TOKEN;
                 }
                 // a run that is not streamable and may still grow: the simulator holds it back
             }
@@ -93,7 +97,7 @@ public final class LexerDriver {
         } catch (LexerNoViableAltException e) {
             stuckAt = input.index();
             input.seek(start);
-            return STUCK;
+            return Step.STUCK;
         } catch (java.util.EmptyStackException e) {
             // the grammar pops a mode it never pushed here: the format does not allow this text here
             lexer._mode = mode;
@@ -102,17 +106,21 @@ public final class LexerDriver {
             simulator.forgetHeld();
             stuckAt = start;
             input.seek(start);
-            return STUCK;
+            return Step.STUCK;
         }
         if (t == HoldBackSimulator.HOLD || t == Token.EOF) {
             input.seek(start);
-            return t == HoldBackSimulator.HOLD && tooLong(start, input.end()) ? TOO_LONG : NEED_MORE;
+            return t == HoldBackSimulator.HOLD && tooLong(start, input.end()) ? Step.TOO_LONG : Step.NEED_MORE;
         }
         tokenStart = start;
         tokenEnd = input.index();
         input.discardBefore(tokenStart, KEEP);
-        return lexer._type != Token.INVALID_TYPE ? lexer._type : t;
+        tokenType = lexer._type != Token.INVALID_TYPE ? lexer._type : t;
+        return Step.TOKEN;
     }
+
+    /** The type of the last token {@link #next()} found. */
+    public int tokenType() { return tokenType; }
 
     /** More than the limit of code points in [from, to) (UTF-16 length bounds it from above). */
     private boolean tooLong(int from, int to) {
@@ -140,7 +148,7 @@ public final class LexerDriver {
 
     public String tokenText() { return input.text(tokenStart, tokenEnd); }
 
-    /** Where matching gave up after {@link #STUCK}; {@link #end()} when it ran out of data. */
+    /** Where matching gave up after {@link Step#STUCK}; {@link #end()} when it ran out of data. */
     public int stuckAt() { return stuckAt; }
 
     /** Commit point: where the next token starts. */

@@ -1,7 +1,6 @@
-package dev.toolcalls.internal.json;
+package dev.toolcalls.protocol;
 
 import com.google.gson.JsonArray;
-import com.google.gson.JsonElement;
 import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
@@ -11,28 +10,49 @@ import dev.toolcalls.DeltaMessage;
 import dev.toolcalls.ParseEvent;
 import dev.toolcalls.ToolCall;
 import dev.toolcalls.ToolCallDelta;
-import dev.toolcalls.Tools;
+import dev.toolcalls.internal.json.Json;
 
 /**
- * The API's value types as OpenAI Chat Completions JSON trees, for the protocol adapters, the
- * command line and the replay server. The API itself hands out only strings and records.
+ * The API's values as JSON: a message, a tool call and a delta in the shape of OpenAI Chat
+ * Completions ({@code choices[0].message}, {@code tool_calls[i]}, {@code choices[0].delta}), and a
+ * parse event as {@code {"type": ..., fields}}. Compact, with exact field names.
+ *
+ * <pre>{@code
+ * String json = ValueJson.message(format.parse(text, tools));
+ * for (ParseEvent e : parser.feed(chunk)) log(ValueJson.event(e));
+ * }</pre>
  */
-public final class WireJson {
-    private WireJson() { }
+public final class ValueJson {
+    private ValueJson() { }
+
+    /** {@code {"content": string|null, "reasoning_content"?: ..., "tool_calls": [...]}}; {@code content} is written even when null. */
+    public static String message(ChatMessage m) { return Json.write(messageTree(m)); }
+
+    /** {@code {"id", "type": "function", "function": {"name", "arguments"}}}. */
+    public static String toolCall(ToolCall c) { return Json.write(toolCallTree(c)); }
+
+    /** One of {@code {"content"}}, {@code {"reasoning_content"}} or {@code {"tool_calls": [one]}}. */
+    public static String delta(DeltaMessage d) { return Json.write(deltaTree(d)); }
+
+    /**
+     * {@code {"type": "text"|"reasoning"|"tool_call_start"|"tool_call_arguments"|"tool_call_end", ...}}
+     * with the event's fields (snake_case).
+     */
+    public static String event(ParseEvent e) { return Json.write(eventTree(e)); }
 
     /** {@code {"content": string|null, "reasoning_content"?: ..., "tool_calls": [...]}}. */
-    public static JsonObject message(ChatMessage m) {
+    static JsonObject messageTree(ChatMessage m) {
         JsonObject o = new JsonObject();
         o.add("content", m.content() == null ? JsonNull.INSTANCE : new JsonPrimitive(m.content()));
         if (m.reasoningContent() != null) o.addProperty("reasoning_content", m.reasoningContent());
         JsonArray calls = new JsonArray();
-        for (ToolCall c : m.toolCalls()) calls.add(toolCall(c));
+        for (ToolCall c : m.toolCalls()) calls.add(toolCallTree(c));
         o.add("tool_calls", calls);
         return o;
     }
 
     /** {@code {"id", "type": "function", "function": {"name", "arguments"}}}. */
-    public static JsonObject toolCall(ToolCall c) {
+    static JsonObject toolCallTree(ToolCall c) {
         JsonObject function = new JsonObject();
         function.addProperty("name", c.name());
         function.addProperty("arguments", c.arguments());
@@ -44,20 +64,20 @@ public final class WireJson {
     }
 
     /** One of {@code {"content"}}, {@code {"reasoning_content"}} or {@code {"tool_calls": [one]}}. */
-    public static JsonObject delta(DeltaMessage d) {
+    static JsonObject deltaTree(DeltaMessage d) {
         JsonObject o = new JsonObject();
         if (d.content() != null) o.addProperty("content", d.content());
         if (d.reasoningContent() != null) o.addProperty("reasoning_content", d.reasoningContent());
         if (d.toolCall() != null) {
             JsonArray calls = new JsonArray();
-            calls.add(toolCallDelta(d.toolCall()));
+            calls.add(toolCallDeltaTree(d.toolCall()));
             o.add("tool_calls", calls);
         }
         return o;
     }
 
     /** {@code {"index", "id"?, "type"?, "function": {"name"?, "arguments"?}}}. */
-    public static JsonObject toolCallDelta(ToolCallDelta t) {
+    static JsonObject toolCallDeltaTree(ToolCallDelta t) {
         JsonObject o = new JsonObject();
         o.addProperty("index", t.index());
         if (t.id() != null) {
@@ -72,7 +92,7 @@ public final class WireJson {
     }
 
     /** A parse event as {@code {"type": ..., fields}}. */
-    public static JsonObject event(ParseEvent e) {
+    static JsonObject eventTree(ParseEvent e) {
         JsonObject o = new JsonObject();
         if (e instanceof ParseEvent.Text t) {
             o.addProperty("type", "text");
@@ -97,10 +117,5 @@ public final class WireJson {
             o.addProperty("arguments", end.arguments());
         }
         return o;
-    }
-
-    /** A request's {@code tools} member: absent or null means none. */
-    public static Tools tools(JsonElement tools) {
-        return tools == null || tools.isJsonNull() ? Tools.none() : Tools.parse(tools.toString());
     }
 }
