@@ -65,7 +65,7 @@ public final class FormatRegistry {
                 }
                 String origin = "format provider " + p.getClass().getName();
                 try {
-                    for (Format f : p.formats()) found.add(f.from(origin));
+                    for (Format f : p.formats()) found.add(made(f).from(origin));
                 } catch (RuntimeException | LinkageError e) {
                     problems.add(new FormatException(origin + " failed, its formats are not registered: " + e, e));
                 }
@@ -86,6 +86,8 @@ public final class FormatRegistry {
     /**
      * This registry and these formats. A format whose name or an alias is taken by one already
      * registered is kept disabled; the ones before it are not affected.
+     *
+     * @throws IllegalArgumentException for a format not made by {@link Formats} (define, load, bundled)
      */
     public FormatRegistry withFormats(Collection<Format> more) {
         return with(more, List.of(), Set.of());
@@ -109,6 +111,7 @@ public final class FormatRegistry {
         List<FormatException> found = new ArrayList<>(problems);
         found.addAll(moreProblems);
         for (Format f : more) {
+            made(f);
             Format holder = null;
             String taken = null;
             for (String key : keys(f)) {
@@ -120,7 +123,7 @@ public final class FormatRegistry {
                 FormatException clash = new FormatException("format name '" + taken + "' of " + f.name() + " (" + f.origin()
                         + ") is already taken by format " + holder.name() + " (" + holder.origin() + "); " + f.name()
                         + " is disabled: rename it or drop the alias");
-                registered = f.disabled(clash);
+                registered = made(f).disabled(clash);
                 found.add(clash);
             }
             all.add(registered);
@@ -129,6 +132,12 @@ public final class FormatRegistry {
         Set<Path> dirs = new HashSet<>(folders);
         dirs.addAll(moreFolders);
         return new FormatRegistry(List.copyOf(all), Map.copyOf(names), List.copyOf(found), Set.copyOf(dirs));
+    }
+
+    /** A format the library made (the only kind a registry holds). */
+    private static GrammarFormat made(Format f) {
+        if (f instanceof GrammarFormat g) return g;
+        throw new IllegalArgumentException("format " + f.name() + " was not made by Formats.define or Formats.load");
     }
 
     private static List<String> keys(Format f) {
@@ -156,7 +165,7 @@ public final class FormatRegistry {
      */
     public Optional<Format> find(String name) {
         Format f = byName.get(name.toLowerCase(Locale.ROOT));
-        if (f != null) f.compiled();
+        if (f != null) made(f).compiled();
         return Optional.ofNullable(f);
     }
 
@@ -186,7 +195,7 @@ public final class FormatRegistry {
     public List<FormatException> problems() {
         List<FormatException> out = new ArrayList<>(problems);
         for (Format f : formats) {
-            if (!f.loadedAtRunTime()) continue;
+            if (!made(f).loadedAtRunTime()) continue;
             f.problem().filter(p -> !out.contains(p)).ifPresent(out::add);
         }
         return List.copyOf(out);

@@ -58,7 +58,7 @@ public final class Formats {
         List<Format> out = new ArrayList<>();
         for (BundledFormat b : BundledFormats.all()) {
             String origin = "grammars/" + b.name() + "/" + b.name() + ".json (bundled)";
-            out.add(new Format(b.name(), b.aliases(), b.description(), origin, () -> BundledSources.of(b)));
+            out.add(new GrammarFormat(b.name(), b.aliases(), b.description(), origin, () -> BundledSources.of(b)));
         }
         return out;
     }
@@ -104,7 +104,7 @@ public final class Formats {
         List<Format> out = new ArrayList<>();
         for (FormatSource s : FormatFolders.load(dir)) {
             FormatFile f = s.file();
-            out.add(Format.fromFolder(s.name(), f == null ? List.of() : f.aliases(), f == null ? "" : f.description(), s.formatFile(), s));
+            out.add(GrammarFormat.fromFolder(s.name(), f == null ? List.of() : f.aliases(), f == null ? "" : f.description(), s.formatFile(), s));
         }
         return out;
     }
@@ -152,6 +152,6 @@ public final class Formats {
         } catch (IllegalArgumentException e) {
             throw new FormatException(e.getMessage(), e);
         }
-        return Format.built("format file of " + c.file().name(), source, c);
+        return GrammarFormat.built("format file of " + c.file().name(), source, c);
     }
 }

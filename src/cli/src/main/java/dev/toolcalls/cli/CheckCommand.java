@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
 import dev.toolcalls.Format;
 import dev.toolcalls.FormatException;
 import dev.toolcalls.FormatRegistry;
-import dev.toolcalls.internal.format.FormatAccess;
+import dev.toolcalls.internal.format.FormatDefinition;
 import dev.toolcalls.internal.format.FormatFolders;
 import dev.toolcalls.tools.FormatLinter;
 
@@ -56,7 +56,7 @@ final class CheckCommand implements Callable<Integer>, Main.IoAware {
         List<String> findings = new ArrayList<>();
         Set<FormatException> explained = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Format f : targets) {
-            List<String> lines = FormatLinter.lint(FormatAccess.source(f), cases);
+            List<String> lines = FormatLinter.lint(FormatDefinition.of(f).source(), cases);
             java.util.Optional<FormatException> problem = f.problem();
             problem.ifPresent(explained::add);
             // a format disabled for its name, or broken in a way the lint did not see, says so too

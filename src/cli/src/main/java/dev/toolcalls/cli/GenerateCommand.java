@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 
 import dev.toolcalls.Format;
 import dev.toolcalls.internal.format.CompiledFormat;
-import dev.toolcalls.internal.format.FormatAccess;
+import dev.toolcalls.internal.format.FormatDefinition;
 import dev.toolcalls.tools.OutputGenerator;
 
 @Command(name = "generate", sortOptions = false,
@@ -41,7 +41,7 @@ final class GenerateCommand implements Callable<Integer>, Main.IoAware {
         if (count < 0) throw new Main.UsageException("--count must not be negative");
         Format format = formatDirs.registry(err, formatName).find(formatName).orElseThrow(() -> new Main.UsageException(
                 "unknown format '" + formatName + "'; run 'formats' to list them"));
-        CompiledFormat c = FormatAccess.compiled(format);
+        CompiledFormat c = FormatDefinition.of(format).compiled();
         OutputGenerator generator = new OutputGenerator(c.model(), c.rules().thinkingDefault() ? c.rules().thinkingMode() : -1,
                 c.rules().implicitCallEnd());
         Random random = new Random(seed);

@@ -21,7 +21,7 @@ import picocli.CommandLine.Parameters;
 
 import dev.toolcalls.Format;
 import dev.toolcalls.internal.format.BundledSources;
-import dev.toolcalls.internal.format.FormatAccess;
+import dev.toolcalls.internal.format.FormatDefinition;
 import dev.toolcalls.internal.format.FormatSource;
 
 @Command(name = "new", sortOptions = false,
@@ -55,7 +55,7 @@ final class NewCommand implements Callable<Integer>, Main.IoAware {
         if (Files.exists(grammars)) throw new Main.UsageException(grammars + " already exists");
         if (Files.exists(cases) && !isEmptyDir(cases)) throw new Main.UsageException(cases + " already exists");
 
-        FormatSource source = FormatAccess.source(from);
+        FormatSource source = FormatDefinition.of(from).source();
         String oldLexer = source.file().lexer();
         String newLexer = lexerName(name);
         String grammarFile = source.grammar().get().file();
