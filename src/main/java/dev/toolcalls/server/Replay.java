@@ -1,0 +1,351 @@
+package dev.toolcalls.server;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.util.IteratingCallback;
+import org.eclipse.jetty.util.thread.Scheduler;
+
+import dev.toolcalls.ChatMessage;
+import dev.toolcalls.Format;
+import dev.toolcalls.IdGenerator;
+import dev.toolcalls.ParseEvent;
+import dev.toolcalls.ParseOptions;
+import dev.toolcalls.StreamParser;
+import dev.toolcalls.ToolCallParseException;
+import dev.toolcalls.Tools;
+import dev.toolcalls.internal.json.Json;
+import dev.toolcalls.internal.json.WireJson;
+import dev.toolcalls.protocol.CompletionChunks;
+import dev.toolcalls.protocol.MessagesStream;
+import dev.toolcalls.protocol.ResponsesStream;
+import dev.toolcalls.protocol.WireEvent;
+import dev.toolcalls.server.ReplayServer.Protocol;
+
+/**
+ * The replay: a request body and a recorded output become the protocol's batch body, or its
+ * stream of wire events written chunk by chunk. Every use of the protocol classes is here.
+ * <p>
+ * With a replay directory, the file whose name (without extension) equals the request's
+ * {@code model}; a request for the format's own name (or an alias, or no model) takes the files in
+ * name order, round-robin; with a replay file, always that file. Streams are cut like
+ * {@code parse --stream}.
+ */
+final class Replay {
+    private final Format format;
+    private final Map<String, Path> files = new LinkedHashMap<>();
+    private final boolean single;
+    private final int chunkMax;
+    private final long chunkSeed;
+    private final long delayMs;
+    private final Scheduler scheduler;
+    private final Deadlines deadlines;
+    private final PrintStream log;
+    private final Set<Streamed> streams = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger next = new AtomicInteger();
+
+    /** Reads the replay directory (or takes the one file). */
+    Replay(Format format, Path replay, int chunkMax, long chunkSeed, long delayMs, Scheduler scheduler, Deadlines deadlines,
+            PrintStream log) throws IOException {
+        if (chunkMax < 1) throw new IllegalArgumentException("chunks are at least 1 code point long");
+        if (delayMs < 0) throw new IllegalArgumentException("the delay must not be negative");
+        this.format = format;
+        this.chunkMax = chunkMax;
+        this.chunkSeed = chunkSeed;
+        this.delayMs = delayMs;
+        this.scheduler = scheduler;
+        this.deadlines = deadlines;
+        this.log = log;
+        if (Files.isDirectory(replay)) {
+            single = false;
+            try (Stream<Path> list = Files.list(replay)) {
+                for (Path p : list.filter(Files::isRegularFile).sorted().toList()) {
+                    String name = p.getFileName().toString();
+                    if (name.endsWith(".json")) continue; // expectation files beside recorded outputs
+                    files.put(name.contains(".") ? name.substring(0, name.lastIndexOf('.')) : name, p);
+                }
+            }
+            if (files.isEmpty()) throw new IOException("no replay files in " + replay);
+        } else if (Files.isRegularFile(replay)) {
+            single = true;
+            String name = replay.getFileName().toString();
+            files.put(name.contains(".") ? name.substring(0, name.lastIndexOf('.')) : name, replay);
+        } else {
+            throw new IOException("no such replay file or directory: " + replay);
+        }
+    }
+
+    /** The replayable names. */
+    List<String> models() { return new ArrayList<>(files.keySet()); }
+
+    /** Answers a protocol request whose whole body has arrived. */
+    void reply(Exchange ex, String text) {
+        Protocol protocol = ex.protocol;
+        JsonObject body;
+        try {
+            JsonElement e = Json.parseStrict(text);
+            if (!e.isJsonObject()) {
+                ex.error(400, "the request body must be a JSON object", "invalid_request_error", "invalid_json", null);
+                return;
+            }
+            body = e.getAsJsonObject();
+        } catch (Json.NotJson e) {
+            ex.error(400, "the request body is not valid JSON: " + JsonChecks.plain(e.getMessage()), "invalid_request_error", "invalid_json", null);
+            return;
+        }
+        RequestCheck.Invalid invalid = RequestCheck.check(protocol, body);
+        if (invalid != null) {
+            ex.error(400, invalid.message(), "invalid_request_error", "invalid_type", invalid.param());
+            return;
+        }
+        String model = body.has("model") ? body.get("model").getAsString() : "";
+        Path file = pick(model);
+        if (file == null) {
+            ex.error(404, "The model '" + model + "' does not exist; replayable: " + String.join(", ", files.keySet())
+                    + " (or '" + format.name() + "' for all, round-robin)", "invalid_request_error", "model_not_found", "model");
+            return;
+        }
+        Tools tools;
+        try {
+            tools = WireJson.tools(chatTools(protocol, body.get("tools")));
+        } catch (IllegalArgumentException e) {
+            ex.error(400, "invalid tools: " + e.getMessage(), "invalid_request_error", "invalid_tools", "tools");
+            return;
+        }
+        String output;
+        try {
+            output = BodyReader.decode(Files.readAllBytes(file), "replay file " + file.getFileName());
+        } catch (IOException | RuntimeException e) {
+            log.println("toolcalls serve: cannot read replay file " + file + ": " + e.getMessage());
+            ex.error(500, "the replay file for model '" + (model.isEmpty() ? format.name() : model) + "' cannot be read: "
+                    + e.getMessage() + " (the server log has the path)", "server_error", "replay_unreadable", null);
+            return;
+        }
+        boolean stream = body.has("stream") && !body.get("stream").isJsonNull() && body.get("stream").getAsBoolean();
+        String id = (protocol == Protocol.CHAT ? "chatcmpl-" : protocol == Protocol.RESPONSES ? "resp_" : "msg_")
+                + IdGenerator.random().alphanumeric(24);
+        long created = System.currentTimeMillis() / 1000;
+        String replyModel = model.isEmpty() ? format.name() : model;
+        ParseOptions options = ParseOptions.defaults().withIds(() -> IdGenerator.seeded(0)).withThinking(thinking(body));
+        if (!stream) {
+            String answer;
+            try {
+                List<ParseEvent> events = format.parseEvents(output, tools, options);
+                answer = switch (protocol) {
+                    case CHAT -> CompletionChunks.completion(ChatMessage.fromEvents(events), id, replyModel, created, false);
+                    case RESPONSES -> ResponsesStream.response(events, id, replyModel, created, false);
+                    case MESSAGES -> MessagesStream.message(events, id, replyModel, false);
+                };
+            } catch (ToolCallParseException e) {
+                ex.error(500, e.getMessage(), "tool_call_parse_error", e.kind().type, null);
+                return;
+            }
+            ex.send(200, answer);
+            return;
+        }
+        ex.response.setStatus(200);
+        ex.response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream; charset=utf-8");
+        ex.response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
+        Streamed streamed = new Streamed(ex, format.newStream(tools, options), protocol, id, replyModel, created, Chunker.split(output, chunkMax, chunkSeed));
+        streams.add(streamed);
+        streamed.iterate();
+    }
+
+    /**
+     * At the shutdown deadline: a stream waiting out its delay goes on now, to its failure event.
+     *
+     * @return the streams still running, which end with their protocol's failure event
+     */
+    int endStreams() {
+        int ended = 0;
+        for (Streamed s : streams) if (s.endNow()) ended++;
+        return ended;
+    }
+
+    /**
+     * One streamed reply, written chunk by chunk without holding a thread: each write's completion
+     * (or the delay's timer) runs the next step. A client that stops reading is dropped by the idle
+     * timeout; one that disconnects fails the pending write; either ends the exchange.
+     */
+    private final class Streamed extends IteratingCallback {
+        private final Exchange ex;
+        private final Protocol protocol;
+        private final List<String> pieces;
+        private final CompletionChunks chunks;
+        private final ResponsesStream responses;
+        private final MessagesStream messages;
+        private int nextPiece;
+        private boolean started, finished, pause;
+        private volatile Scheduler.Task timer;
+
+        Streamed(Exchange ex, StreamParser parser, Protocol protocol, String id, String model, long created, List<String> pieces) {
+            this.ex = ex;
+            this.protocol = protocol;
+            this.pieces = pieces;
+            this.chunks = protocol == Protocol.CHAT ? new CompletionChunks(parser, id, model, created) : null;
+            this.responses = protocol == Protocol.RESPONSES ? new ResponsesStream(parser, id, model, created) : null;
+            this.messages = protocol == Protocol.MESSAGES ? new MessagesStream(parser, id, model) : null;
+        }
+
+        @Override protected Action process() {
+            while (true) {
+                if (finished) return Action.SUCCEEDED;
+                if (pause) {
+                    pause = false;
+                    if (delayMs > 0 && !deadlines.pastDrainDeadline()) {
+                        timer = scheduler.schedule(this::succeeded, delayMs, TimeUnit.MILLISECONDS);
+                        return Action.SCHEDULED;
+                    }
+                }
+                String text = step();
+                if (text.isEmpty() && !finished) continue;
+                ex.response.write(finished, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), this);
+                return Action.SCHEDULED;
+            }
+        }
+
+        /** The SSE text of the next step; sets {@code finished} at the last one. */
+        private String step() {
+            StringBuilder sse = new StringBuilder();
+            if (deadlines.pastDrainDeadline()) {
+                finished = true;
+                String message = "the server is shutting down; the stream was ended before its end";
+                if (protocol == Protocol.CHAT) sse.append(chatEvent(Errors.openAi(message, "server_error", "shutting_down", null)));
+                else events(sse, responses != null ? responses.abort(message) : messages.abort("overloaded_error", message));
+                return sse.toString();
+            }
+            try {
+                if (!started) {
+                    started = true;
+                    if (protocol != Protocol.CHAT) events(sse, responses != null ? responses.start() : messages.start());
+                } else if (nextPiece < pieces.size()) {
+                    String piece = pieces.get(nextPiece++);
+                    if (protocol == Protocol.CHAT) for (String c : chunks.feed(piece)) sse.append(chatEvent(c));
+                    else events(sse, responses != null ? responses.feed(piece) : messages.feed(piece));
+                    pause = true;
+                } else {
+                    finished = true;
+                    if (protocol == Protocol.CHAT) {
+                        for (String c : chunks.finish(false)) sse.append(chatEvent(c));
+                        sse.append("data: [DONE]\n\n");
+                    } else {
+                        events(sse, responses != null ? responses.finish(false) : messages.finish(false));
+                    }
+                }
+            } catch (ToolCallParseException e) {
+                finished = true;
+                if (protocol == Protocol.CHAT) {
+                    for (String c : chunks.wrap(e.deltasBeforeError())) sse.append(chatEvent(c));
+                    sse.append(chatEvent(Errors.openAi(e.getMessage(), "tool_call_parse_error", e.kind().type, null)));
+                } else {
+                    events(sse, responses != null ? responses.fail(e) : messages.fail(e));
+                }
+            }
+            return sse.toString();
+        }
+
+        /** At the shutdown deadline: a stream waiting out its delay goes on now, to its failure event. */
+        boolean endNow() {
+            Scheduler.Task t = timer;
+            if (t != null && t.cancel()) {
+                succeeded();
+                return true;
+            }
+            return !finished;
+        }
+
+        @Override protected void onCompleteSuccess() {
+            streams.remove(this);
+            ex.done.succeeded();
+        }
+
+        @Override protected void onCompleteFailure(Throwable cause) {
+            streams.remove(this);
+            // the client went away or stalled past the idle timeout; anything else is a bug worth a line on stderr
+            if (!(cause instanceof IOException || cause instanceof TimeoutException))
+                log.println("toolcalls serve: internal error while streaming " + Request.getPathInContext(ex.request) + ": " + cause);
+            ex.done.failed(cause);
+        }
+    }
+
+    private static String chatEvent(String json) { return "data: " + json + "\n\n"; }
+
+    private static void events(StringBuilder sse, List<WireEvent> events) {
+        for (WireEvent e : events) sse.append(e.sse());
+    }
+
+    /** Anthropic's error object, {@code {"type": "error", "error": {"type", "message"}}} (see {@link Errors#body}). */
+    static String messagesError(String type, String message) { return MessagesStream.error(type, message); }
+
+    /**
+     * A request's tools in Chat Completions shape: Responses tools are {@code {"type": "function",
+     * "name", "description", "parameters"}}, Anthropic tools {@code {"name", "description", "input_schema"}}.
+     */
+    static JsonElement chatTools(Protocol protocol, JsonElement tools) {
+        if (protocol == Protocol.CHAT || tools == null || !tools.isJsonArray()) return tools;
+        JsonArray out = new JsonArray();
+        for (JsonElement t : tools.getAsJsonArray()) {
+            if (!t.isJsonObject()) throw new IllegalArgumentException("a tool must be an object");
+            JsonObject o = t.getAsJsonObject();
+            JsonElement type = o.get("type");
+            if (type != null && !JsonChecks.is(type, JsonChecks.Kind.STRING)) throw new IllegalArgumentException("a tool's type must be a string");
+            if (protocol == Protocol.RESPONSES && type != null && !"function".equals(type.getAsString())) continue; // built-in tools
+            JsonObject function = new JsonObject();
+            for (String key : new String[] {"name", "description"}) if (o.has(key)) function.add(key, o.get(key));
+            JsonElement schema = o.get(protocol == Protocol.RESPONSES ? "parameters" : "input_schema");
+            if (schema != null) function.add("parameters", schema);
+            JsonObject wrapped = new JsonObject();
+            wrapped.addProperty("type", "function");
+            wrapped.add("function", function);
+            out.add(wrapped);
+        }
+        return out;
+    }
+
+    /**
+     * vLLM's and SGLang's way to say it: {@code "chat_template_kwargs": {"enable_thinking": false}};
+     * Anthropic's: {@code "thinking": {"type": "enabled"|"disabled"}}.
+     */
+    static Boolean thinking(JsonObject body) {
+        JsonElement anthropic = body.get("thinking");
+        if (anthropic != null && anthropic.isJsonObject() && anthropic.getAsJsonObject().has("type"))
+            return !"disabled".equals(anthropic.getAsJsonObject().get("type").getAsString());
+        JsonElement kwargs = body.get("chat_template_kwargs");
+        if (kwargs == null || !kwargs.isJsonObject()) return null;
+        for (String key : new String[] {"enable_thinking", "thinking"}) {
+            JsonElement v = kwargs.getAsJsonObject().get(key);
+            if (v != null && v.isJsonPrimitive() && v.getAsJsonPrimitive().isBoolean()) return v.getAsBoolean();
+        }
+        return null;
+    }
+
+    private Path pick(String model) {
+        if (single) return files.values().iterator().next();
+        Path exact = files.get(model);
+        if (exact != null) return exact;
+        boolean all = model.isEmpty() || model.equalsIgnoreCase(format.name())
+                || format.aliases().stream().anyMatch(a -> a.equalsIgnoreCase(model));
+        if (!all) return null;
+        List<Path> list = new ArrayList<>(files.values());
+        return list.get(Math.floorMod(next.getAndIncrement(), list.size()));
+    }
+}
