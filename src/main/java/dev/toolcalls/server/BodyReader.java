@@ -8,6 +8,7 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
 
 import org.eclipse.jetty.http.HttpHeader;
@@ -15,7 +16,8 @@ import org.eclipse.jetty.io.Content;
 
 /**
  * A request body, read without holding a thread: limited in size (413), in time (408, when
- * {@link Deadlines} says so), and strict UTF-8 (400). The whole body, decoded, goes on to the reply.
+ * {@link Deadlines} says the request timeout passed, or when the idle timeout finds it stalled), and
+ * strict UTF-8 (400). The whole body, decoded, goes on to the reply.
  */
 final class BodyReader implements Runnable {
     private final Exchange ex;
@@ -62,6 +64,11 @@ final class BodyReader implements Runnable {
             if (Content.Chunk.isFailure(chunk)) {
                 Throwable failure = chunk.getFailure();
                 chunk.release();
+                if (failure instanceof TimeoutException) { // the idle timeout: the body stopped arriving, the client waits
+                    if (ex.settle()) ex.error(408, "the request body stopped arriving: nothing for " + limits.idleTimeoutMs()
+                            + " ms (serve --idle-timeout-ms)", "invalid_request_error", "request_timeout", null);
+                    return;
+                }
                 if (ex.settle()) ex.done.failed(failure); // the client went away or broke HTTP; no one to answer
                 return;
             }
@@ -94,7 +101,7 @@ final class BodyReader implements Runnable {
 
     /** The request timeout passed before the whole body arrived. */
     void timeout() {
-        if (ex.settle()) ex.error(408, "the request body did not arrive within " + limits.requestTimeoutMs() + " ms",
+        if (ex.settle()) ex.error(408, "the request body did not arrive within " + limits.requestTimeoutMs() + " ms (serve --request-timeout-ms)",
                 "invalid_request_error", "request_timeout", null);
     }
 

@@ -24,8 +24,9 @@ import dev.toolcalls.server.ReplayServer.Protocol;
  *     {@code {"error": {"message", "type", "param", "code"}}}, {@code type} {@code invalid_request_error}
  *     for a 4xx and {@code server_error} for a 5xx, {@code code} the specific cause.</li>
  * <li>Anthropic (Messages): {@code {"type": "error", "error": {"type", "message"}}}, {@code type} from
- *     the status: {@code not_found_error} (404), {@code request_too_large} (413), {@code overloaded_error}
- *     (503), {@code api_error} (other 5xx), {@code invalid_request_error} (other 4xx).</li>
+ *     the status: {@code not_found_error} (404), {@code request_timeout} (408), {@code request_too_large}
+ *     (413), {@code overloaded_error} (503), {@code api_error} (other 5xx), {@code invalid_request_error}
+ *     (other 4xx).</li>
  * </ul>
  */
 final class Errors {
@@ -48,6 +49,7 @@ final class Errors {
         if (protocol != Protocol.MESSAGES) return openAi(message, type, code, param);
         String anthropicType = switch (status) {
             case 404 -> "not_found_error";
+            case 408 -> "request_timeout";
             case 413 -> "request_too_large";
             case 503 -> "overloaded_error";
             default -> status >= 500 ? "api_error" : "invalid_request_error";
