@@ -10,11 +10,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 import com.google.gson.JsonArray;
@@ -62,16 +64,24 @@ final class Replay {
     private final PrintStream log;
     private final Set<Streamed> streams = ConcurrentHashMap.newKeySet();
     private final AtomicInteger next = new AtomicInteger();
+    private final OptionalLong idSeed;
+    private final AtomicLong responses = new AtomicLong();
 
-    /** Reads the replay directory (or takes the one file). */
-    Replay(Format format, Path replay, int chunkMax, long chunkSeed, long delayMs, Scheduler scheduler, Deadlines deadlines,
-            PrintStream log) throws IOException {
+    /**
+     * Reads the replay directory (or takes the one file).
+     *
+     * @param idSeed empty: every response's ids from the library's strong default; a seed: each response's ids
+     *               from a generator of its own, seeded from this seed and the response's number
+     */
+    Replay(Format format, Path replay, int chunkMax, long chunkSeed, long delayMs, OptionalLong idSeed, Scheduler scheduler,
+            Deadlines deadlines, PrintStream log) throws IOException {
         if (chunkMax < 1) throw new IllegalArgumentException("chunks are at least 1 code point long");
         if (delayMs < 0) throw new IllegalArgumentException("the delay must not be negative");
         this.format = format;
         this.chunkMax = chunkMax;
         this.chunkSeed = chunkSeed;
         this.delayMs = delayMs;
+        this.idSeed = idSeed;
         this.scheduler = scheduler;
         this.deadlines = deadlines;
         this.log = log;
@@ -141,11 +151,11 @@ final class Replay {
             return;
         }
         boolean stream = body.has("stream") && !body.get("stream").isJsonNull() && body.get("stream").getAsBoolean();
-        String id = (protocol == Protocol.CHAT ? "chatcmpl-" : protocol == Protocol.RESPONSES ? "resp_" : "msg_")
-                + IdGenerator.random().alphanumeric(24);
+        IdGenerator ids = ids();
+        String id = (protocol == Protocol.CHAT ? "chatcmpl-" : protocol == Protocol.RESPONSES ? "resp_" : "msg_") + ids.alphanumeric(24);
         long created = System.currentTimeMillis() / 1000;
         String replyModel = model.isEmpty() ? format.name() : model;
-        ParseOptions options = ParseOptions.defaults().withIds(() -> IdGenerator.seeded(0)).withThinking(thinking(body));
+        ParseOptions options = ParseOptions.defaults().withIds(() -> ids).withThinking(thinking(body));
         if (!stream) {
             String answer;
             try {
@@ -168,6 +178,19 @@ final class Replay {
         Streamed streamed = new Streamed(ex, format.newStream(tools, options), protocol, id, replyModel, created, Chunker.split(output, chunkMax, chunkSeed));
         streams.add(streamed);
         streamed.iterate();
+    }
+
+    /**
+     * The ids of one response (its own id, then its calls'): the library's strong default; or, with a
+     * seed, a generator of the response's own, so that the responses of a run, in the order they are
+     * answered, get the same ids in every run, and no two responses the same.
+     */
+    private IdGenerator ids() {
+        if (idSeed.isEmpty()) return IdGenerator.random();
+        long z = idSeed.getAsLong() + responses.getAndIncrement() * 0x9E3779B97F4A7C15L; // SplitMix64: unrelated seeds for neighbours
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return IdGenerator.seeded(z ^ (z >>> 31));
     }
 
     /**

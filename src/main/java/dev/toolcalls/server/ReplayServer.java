@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -38,7 +39,9 @@ import dev.toolcalls.Format;
  * timeout, bodies are limited. {@link #close} is graceful: no new requests, in-flight ones get until
  * the shutdown deadline, and a stream still running then ends with its protocol's failure event.
  * <p>
- * Ids come from a fixed seed per request, so a replay answers the same way every time. A request's
+ * Every response gets ids of its own (its id and its calls'), random by default, so a client that
+ * keys tool results by call id across the turns of a conversation sees no two alike; with an id seed,
+ * a run answered in the same order gives the same ids every time. A request's
  * {@code chat_template_kwargs.enable_thinking} (as vLLM and SGLang take it) sets thinking on or off.
  * <p>
  * This class binds, starts and stops; the parts: {@link Routes} (which path and method goes where),
@@ -90,19 +93,28 @@ public final class ReplayServer implements AutoCloseable {
         this(format, replay, host, port, chunkMax, chunkSeed, delayMs, Limits.defaults(), System.err);
     }
 
+    /** The server with random ids (see {@link #ReplayServer(Format, Path, String, int, int, long, long, Limits, PrintStream, OptionalLong)}). */
+    public ReplayServer(Format format, Path replay, String host, int port, int chunkMax, long chunkSeed, long delayMs,
+            Limits limits, PrintStream log) throws IOException {
+        this(format, replay, host, port, chunkMax, chunkSeed, delayMs, limits, log, OptionalLong.empty());
+    }
+
     /**
      * Binds the port (0: a free one) and reads the replay directory; {@link #start} starts serving.
      *
-     * @param log where failures the client cannot see in full are reported (unreadable replay files, internal errors)
+     * @param log    where failures the client cannot see in full are reported (unreadable replay files, internal errors)
+     * @param idSeed empty: random ids (the library's strong default); a seed: each response draws its ids from a
+     *               generator seeded from it and the response's number, so a run is reproducible and no two
+     *               responses get the same ids
      * @throws IOException the replay path has no files, or the address cannot be bound
      */
     public ReplayServer(Format format, Path replay, String host, int port, int chunkMax, long chunkSeed, long delayMs,
-            Limits limits, PrintStream log) throws IOException {
+            Limits limits, PrintStream log, OptionalLong idSeed) throws IOException {
         this.limits = limits;
         this.log = log;
         this.deadlines = new Deadlines(limits.requestTimeoutMs());
         this.scheduler = new ScheduledExecutorScheduler("toolcalls-serve-timer", true);
-        this.replay = new Replay(format, replay, chunkMax, chunkSeed, delayMs, scheduler, deadlines, log);
+        this.replay = new Replay(format, replay, chunkMax, chunkSeed, delayMs, idSeed, scheduler, deadlines, log);
         this.routes = new Routes(this.replay, deadlines, limits, log);
 
         QueuedThreadPool pool = new QueuedThreadPool(THREADS, 2);
