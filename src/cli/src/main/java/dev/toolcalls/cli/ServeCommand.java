@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
@@ -40,6 +42,11 @@ final class ServeCommand implements Callable<Integer>, Main.IoAware {
 
     @Option(names = "--delay-ms", paramLabel = "D", description = "pause between streamed chunks (default 0)")
     long delayMs = 0;
+
+    @Option(names = "--seed", paramLabel = "N",
+            description = "reproducible ids: each response draws its ids from a generator seeded from N and the response's number, "
+                    + "so a run answered in the same order gives the same ids (default: random ids, different in every response)")
+    Long seed;
 
     @Mixin FormatDirs formatDirs = new FormatDirs();
 
@@ -83,7 +90,8 @@ final class ServeCommand implements Callable<Integer>, Main.IoAware {
                 "unknown format '" + formatName + "'; run 'formats' to list them"));
         ReplayServer server;
         try {
-            server = new ReplayServer(format, replay, host, port, chunkMax, chunkSeed, delayMs, limits, err);
+            server = new ReplayServer(format, replay, host, port, chunkMax, chunkSeed, delayMs, limits, err,
+                    seed == null ? OptionalLong.empty() : OptionalLong.of(seed));
         } catch (IOException e) {
             throw new Main.UsageException("cannot serve: " + e.getMessage());
         }
@@ -93,10 +101,14 @@ final class ServeCommand implements Callable<Integer>, Main.IoAware {
             stopped.countDown();
         }, "toolcalls-serve-shutdown"));
         server.start();
-        java.util.List<String> models = server.models();
-        out.println("toolcalls replay server: http://" + host + ":" + server.port() + "/v1 (format " + format.name() + ", "
+        List<String> models = server.models();
+        String root = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + server.port();
+        out.println("toolcalls replay server: " + root + "/v1 (format " + format.name() + ", "
                 + models.size() + " replayable model" + (models.size() == 1 ? "" : "s")
                 + (models.size() <= 8 ? ": " + String.join(", ", models) : "; GET /v1/models lists them") + ")");
+        // each SDK's base URL: the OpenAI SDKs append /chat/completions or /responses, the Anthropic SDK /v1/messages
+        out.println("  base URL for the OpenAI SDKs (chat completions, responses): " + root + "/v1");
+        out.println("  base URL for the Anthropic SDK (messages):                  " + root);
         out.flush();
         stopped.await();
         return 0;

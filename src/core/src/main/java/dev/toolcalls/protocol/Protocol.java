@@ -95,6 +95,7 @@ public enum Protocol {
         if (this != MESSAGES) return Json.write(ChatCompletionsStream.errorObject(message, type, code, param));
         String anthropicType = switch (status) {
             case 404 -> "not_found_error";
+            case 408 -> "request_timeout";
             case 413 -> "request_too_large";
             case 503 -> "overloaded_error";
             default -> status >= 500 ? "api_error" : "invalid_request_error";

@@ -16,7 +16,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 
 import dev.toolcalls.server.JsonChecks.Kind;
-import dev.toolcalls.server.ReplayServer.Protocol;
+import dev.toolcalls.protocol.Protocol;
 
 /**
  * The fields of a request body that each protocol documents, checked by kind: a field of the wrong
@@ -46,7 +46,7 @@ final class RequestCheck {
             Field.of("metadata", OBJECT, NULL));
 
     private static final Map<Protocol, List<Field>> FIELDS = Map.of(
-            Protocol.CHAT, List.of(
+            Protocol.CHAT_COMPLETIONS, List.of(
                     Field.arrayOf("messages", OBJECT, ARRAY),
                     Field.of("max_tokens", INTEGER, NULL),
                     Field.of("max_completion_tokens", INTEGER, NULL),

@@ -55,7 +55,7 @@ class OpenAiSdkTest {
     }
 
     static void check(Format f, SuiteCase c) {
-        Tools tools = dev.toolcalls.internal.json.Tools.parse(String.valueOf(c.expected().get("tools")));
+        Tools tools = Tools.parse(String.valueOf(c.expected().get("tools")));
         ChatMessage parsed = f.parse(c.input(), tools, options(c));
         SdkAssertions.Seen batch = SdkAssertions.seen(SdkAssertions.completion(
                 CompletionChunks.completion(parsed, "chatcmpl-test", "replay", CREATED, false)));

@@ -35,6 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 import dev.toolcalls.Formats;
+import dev.toolcalls.IdGenerator;
 import dev.toolcalls.ParseEvent;
 import dev.toolcalls.Tools;
 import dev.toolcalls.suite.SuiteCase;
@@ -82,6 +83,11 @@ class ProtocolServerTest {
         return b.build();
     }
 
+    /** What the client saw, with generated call ids put back to our parse's (see {@link SdkAssertions#generatedIdsAsWanted}). */
+    static ProtocolSdkTest.Seen generatedIdsAsWanted(ProtocolSdkTest.Seen want, List<String> otherIds, ProtocolSdkTest.Seen got) {
+        return new ProtocolSdkTest.Seen(got.text(), got.reasoning(), SdkAssertions.generatedIdsAsWanted(want.calls(), otherIds, got.calls()), got.stop());
+    }
+
     @TestFactory
     Stream<DynamicNode> everyFormatsCasesThroughBothSdkClients() {
         List<DynamicNode> out = new ArrayList<>();
@@ -94,23 +100,30 @@ class ProtocolServerTest {
                     AnthropicClient anthropic = anthropic(server);
                     try {
                         for (SuiteCase c : valid) {
-                            List<ParseEvent> events = s.format().parseEvents(c.input(), Tools.parse(String.valueOf(c.expected().get("tools"))), c.options());
+                            Tools tools = Tools.parse(String.valueOf(c.expected().get("tools")));
+                            List<ParseEvent> events = s.format().parseEvents(c.input(), tools, c.options());
+                            List<String> otherIds = ProtocolSdkTest.expected(s.format().parseEvents(c.input(), tools,
+                                    c.options().withIds(() -> IdGenerator.seeded(1))), "").calls();
                             boolean calls = events.stream().anyMatch(e -> e instanceof ParseEvent.ToolCallEnd);
                             ProtocolSdkTest.Seen response = ProtocolSdkTest.expected(events, "completed");
-                            assertEquals(response, ProtocolSdkTest.seen(openai.responses().create(responseParams(c))), c.name() + " /v1/responses");
+                            assertEquals(response, generatedIdsAsWanted(response, otherIds, ProtocolSdkTest.seen(openai.responses().create(responseParams(c)))),
+                                    c.name() + " /v1/responses");
                             ResponseAccumulator racc = ResponseAccumulator.create();
                             try (StreamResponse<ResponseStreamEvent> st = openai.responses().createStreaming(responseParams(c))) {
                                 st.stream().forEach(racc::accumulate);
                             }
-                            assertEquals(response, ProtocolSdkTest.seen(racc.response()), c.name() + " /v1/responses streamed");
+                            assertEquals(response, generatedIdsAsWanted(response, otherIds, ProtocolSdkTest.seen(racc.response())),
+                                    c.name() + " /v1/responses streamed");
 
                             ProtocolSdkTest.Seen message = ProtocolSdkTest.expected(events, calls ? "tool_use" : "end_turn");
-                            assertEquals(message, ProtocolSdkTest.seen(anthropic.messages().create(messageParams(c))), c.name() + " /v1/messages");
+                            assertEquals(message, generatedIdsAsWanted(message, otherIds, ProtocolSdkTest.seen(anthropic.messages().create(messageParams(c)))),
+                                    c.name() + " /v1/messages");
                             MessageAccumulator macc = MessageAccumulator.create();
                             try (com.anthropic.core.http.StreamResponse<RawMessageStreamEvent> st = anthropic.messages().createStreaming(messageParams(c))) {
                                 st.stream().forEach(macc::accumulate);
                             }
-                            assertEquals(message, ProtocolSdkTest.seen(macc.message()), c.name() + " /v1/messages streamed");
+                            assertEquals(message, generatedIdsAsWanted(message, otherIds, ProtocolSdkTest.seen(macc.message())),
+                                    c.name() + " /v1/messages streamed");
                         }
                     } finally {
                         openai.close();

@@ -158,6 +158,39 @@ class ReplayServerLimitsTest {
         }
     }
 
+    /**
+     * A body that stalls after its headers, with the request and idle timeouts equal as by default:
+     * whichever fires first, the answer is a 408 {@code request_timeout} in the route's protocol shape.
+     */
+    @Test
+    void aStalledBodyIs408RequestTimeoutInTheRoutesShape() throws Exception {
+        for (long[] timeouts : new long[][] {{800, 800}, {400, 5_000}}) { // {idle, request}: as the defaults; the idle timeout first
+            try (ReplayServer s = server(replays(), 0, new ReplayServer.Limits(64 * 1024, timeouts[0], timeouts[1], 600, 256), System.err)) {
+                for (String path : new String[] {"/v1/chat/completions", "/v1/responses", "/v1/messages"}) {
+                    String what = path + " idle " + timeouts[0] + " request " + timeouts[1];
+                    try (Socket c = connect(s)) {
+                        c.getOutputStream().write(("POST " + path + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"model\": ")
+                                .getBytes(StandardCharsets.US_ASCII));
+                        c.getOutputStream().flush();
+                        String answer = readAll(c.getInputStream());
+                        assertJsonError(answer, 408);
+                        JsonObject o = json(bodyOf(answer));
+                        assertFalse(bodyOf(answer).contains("TimeoutException"), what + ": " + answer);
+                        if (path.equals("/v1/messages")) {
+                            assertEquals("error", o.get("type").getAsString(), what + ": " + answer);
+                            assertEquals("request_timeout", o.getAsJsonObject("error").get("type").getAsString(), what + ": " + answer);
+                        } else {
+                            assertEquals("invalid_request_error", o.getAsJsonObject("error").get("type").getAsString(), what + ": " + answer);
+                            assertEquals("request_timeout", o.getAsJsonObject("error").get("code").getAsString(), what + ": " + answer);
+                        }
+                    }
+                }
+                awaitIdle(s);
+                assertEquals(200, post(s, "/v1/chat/completions", "{\"model\": \"short\"}").statusCode(), "and it keeps serving");
+            }
+        }
+    }
+
     static Socket connect(ReplayServer s) throws IOException {
         Socket c = new Socket();
         c.connect(new InetSocketAddress("127.0.0.1", s.port()), 5000);

@@ -1,6 +1,7 @@
 package dev.toolcalls.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +13,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import com.google.gson.JsonObject;
@@ -23,6 +26,7 @@ import com.openai.core.http.StreamResponse;
 import com.openai.errors.BadRequestException;
 import com.openai.errors.InternalServerException;
 import com.openai.errors.NotFoundException;
+import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.models.Model;
@@ -32,8 +36,8 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
-import dev.toolcalls.ChatMessage;
 import dev.toolcalls.Formats;
+import dev.toolcalls.IdGenerator;
 import dev.toolcalls.Tools;
 import dev.toolcalls.cli.Main;
 import dev.toolcalls.suite.SuiteCase;
@@ -70,14 +74,17 @@ class ReplayServerTest {
                     OpenAIClient client = client(server);
                     try {
                         for (SuiteCase c : valid) {
-                            ChatMessage m = s.format().parse(c.input(), dev.toolcalls.internal.json.Tools.parse(String.valueOf(c.expected().get("tools"))), c.options());
-                            SdkAssertions.Seen want = OpenAiSdkTest.expected(m);
-                            assertEquals(want, SdkAssertions.seen(client.chat().completions().create(params(c.name(), c))), c.name());
+                            Tools tools = Tools.parse(String.valueOf(c.expected().get("tools")));
+                            SdkAssertions.Seen want = OpenAiSdkTest.expected(s.format().parse(c.input(), tools, c.options()));
+                            SdkAssertions.Seen other = OpenAiSdkTest.expected(s.format().parse(c.input(), tools,
+                                    c.options().withIds(() -> IdGenerator.seeded(1))));
+                            assertEquals(want, SdkAssertions.generatedIdsAsWanted(want, other,
+                                    SdkAssertions.seen(client.chat().completions().create(params(c.name(), c)))), c.name());
                             List<ChatCompletionChunk> chunks = new ArrayList<>();
                             try (StreamResponse<ChatCompletionChunk> st = client.chat().completions().createStreaming(params(c.name(), c))) {
                                 st.stream().forEach(chunks::add);
                             }
-                            assertEquals(want, SdkAssertions.accumulate(chunks), c.name() + " streamed");
+                            assertEquals(want, SdkAssertions.generatedIdsAsWanted(want, other, SdkAssertions.accumulate(chunks)), c.name() + " streamed");
                         }
                     } finally {
                         client.close();
@@ -108,6 +115,56 @@ class ReplayServerTest {
         } finally {
             p.destroyForcibly();
         }
+    }
+
+    /** The call ids and response ids of {@code n} answers to the same recorded call, batch and streamed in turn. */
+    static List<String> idsOfAnswers(OpenAIClient client, int n) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            SdkAssertions.Seen seen;
+            if (i % 2 == 0) {
+                ChatCompletion done = client.chat().completions().create(params("call-without-id", null));
+                ids.add(done.id());
+                seen = SdkAssertions.seen(done);
+            } else {
+                List<ChatCompletionChunk> chunks = new ArrayList<>();
+                try (StreamResponse<ChatCompletionChunk> st = client.chat().completions().createStreaming(params("call-without-id", null))) {
+                    st.stream().forEach(chunks::add);
+                }
+                ids.add(chunks.get(0).id());
+                seen = SdkAssertions.accumulate(chunks);
+            }
+            assertEquals(1, seen.calls().size(), seen.toString());
+            ids.add(seen.calls().get(0).substring(0, seen.calls().get(0).indexOf(' ')));
+        }
+        return ids;
+    }
+
+    static List<String> idsOfAnswers(OptionalLong idSeed, int n) throws Exception {
+        try (ReplayServer server = new ReplayServer(Formats.get("toy"), Path.of("src/tests/src/test/resources/suite/toy"), "127.0.0.1", 0, 4, 0, 0,
+                ReplayServer.Limits.defaults(), System.err, idSeed)) {
+            server.start();
+            OpenAIClient client = client(server);
+            try {
+                return idsOfAnswers(client, n);
+            } finally {
+                client.close();
+            }
+        }
+    }
+
+    /** A client that keys tool results by call id across the turns of a conversation sees no two responses alike. */
+    @Test
+    void everyResponseGetsIdsOfItsOwnAndASeedMakesARunReproducible() throws Exception {
+        List<String> random = idsOfAnswers(OptionalLong.empty(), 4);
+        assertEquals(8, Set.copyOf(random).size(), "every response and every call its own id: " + random);
+        assertTrue(random.get(1).startsWith("call_") && random.get(3).startsWith("call_"), random.toString());
+        assertNotEquals(random, idsOfAnswers(OptionalLong.empty(), 4), "random, not the same in every run");
+
+        List<String> seven = idsOfAnswers(OptionalLong.of(7), 4);
+        assertEquals(8, Set.copyOf(seven).size(), "seeded, still every response its own ids: " + seven);
+        assertEquals(seven, idsOfAnswers(OptionalLong.of(7), 4), "the same seed: the same ids, in the same order");
+        assertNotEquals(seven, idsOfAnswers(OptionalLong.of(8), 4), "another seed: other ids");
     }
 
     @Test

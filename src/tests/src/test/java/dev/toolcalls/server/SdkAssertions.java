@@ -42,6 +42,35 @@ final class SdkAssertions {
     /** A message as a client sees it: content, reasoning, and calls as "id name arguments". */
     record Seen(Optional<String> content, Optional<String> reasoning, List<String> calls, String finishReason) { }
 
+    /**
+     * The server's calls ("id name arguments") with each generated id put back to our parse's: a call
+     * whose id two parses with different id seeds ({@code want}, {@code other}) agree on took its id
+     * from the output and must match; one whose id they disagree on got a generated id, and the
+     * server's must have the same shape (the template's text, then as many letters and digits).
+     */
+    static List<String> generatedIdsAsWanted(List<String> want, List<String> other, List<String> got) {
+        if (got.size() != want.size()) return got;
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < got.size(); i++) {
+            String w = want.get(i), g = got.get(i);
+            if (w.equals(other.get(i))) {
+                out.add(g);
+                continue;
+            }
+            String wantId = w.substring(0, w.indexOf(' ')), gotId = g.substring(0, Math.max(0, g.indexOf(' ')));
+            int random = wantId.length();
+            while (random > 0 && Character.isLetterOrDigit(wantId.charAt(random - 1))) random--;
+            boolean shaped = gotId.length() == wantId.length() && gotId.startsWith(wantId.substring(0, random))
+                    && gotId.substring(random).chars().allMatch(ch -> ch < 128 && Character.isLetterOrDigit(ch));
+            out.add(shaped ? wantId + g.substring(gotId.length()) : g);
+        }
+        return out;
+    }
+
+    static Seen generatedIdsAsWanted(Seen want, Seen other, Seen got) {
+        return new Seen(got.content(), got.reasoning(), generatedIdsAsWanted(want.calls(), other.calls(), got.calls()), got.finishReason());
+    }
+
     static ChatCompletionChunk chunk(String json) {
         try {
             return MAPPER.readValue(json, ChatCompletionChunk.class).validate();
