@@ -141,7 +141,7 @@ public final class Formats {
         CompiledFormat c;
         try {
             FormatFile file = FormatFile.parse(formatFile, "format file");
-            LexerData data = LexerData.parse(lexerInterp, file.lexer(), "interpreter data of format " + file.name());
+            LexerData data = LexerData.parse(lexerInterp, file.lexer() != null ? file.lexer() : file.name(), "interpreter data of format " + file.name());
             source = new FormatSource(file.name(), null, file, data::newLexer, include -> {
                 String roles = includes.apply(include);
                 return roles == null ? null : FormatFile.parse(roles, "role file " + include);

@@ -72,15 +72,15 @@ class AllocationTest {
         long best = Long.MAX_VALUE;
         for (int round = 0; round < 30; round++) {
             StreamParser s = f.newStream();
-            s.feedEvents(before);
+            s.feed(before);
             long start = threads.bytes();
             int got = 0;
-            for (String c : chunks) got += s.feedEvents(c).size();
+            for (String c : chunks) got += s.feed(c).size();
             long end = threads.bytes();
             assertEquals(events, got, events == 0 ? "text that has not ended makes nothing certain" : "every chunk of plain text is one event");
             best = Math.min(best, end - start);
-            if (!after.isEmpty()) s.feedEvents(after);
-            s.finishEvents();
+            if (!after.isEmpty()) s.feed(after);
+            s.finish();
         }
         return (double) best / chunks.size();
     }

@@ -27,8 +27,8 @@ class ConcurrencyTest {
                 results.add(pool.submit(() -> {
                     StreamParser s = toy.newStream(Tools.none(), options);
                     List<DeltaMessage> all = new ArrayList<>();
-                    for (int i = 0; i < text.length(); i += step) all.addAll(s.feed(text.substring(i, Math.min(text.length(), i + step))));
-                    all.addAll(s.finish());
+                    for (int i = 0; i < text.length(); i += step) all.addAll(DeltaMessage.of(s.feed(text.substring(i, Math.min(text.length(), i + step)))));
+                    all.addAll(DeltaMessage.of(s.finish()));
                     return ChatMessage.fromDeltas(all);
                 }));
             }

@@ -13,10 +13,10 @@ import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
-import dev.toolcalls.protocol.CompletionChunks;
-import dev.toolcalls.protocol.MessagesStream;
-import dev.toolcalls.protocol.ResponsesStream;
+import dev.toolcalls.protocol.ChatCompletionsStream;
+import dev.toolcalls.protocol.Protocol;
 import dev.toolcalls.protocol.WireEvent;
+import dev.toolcalls.protocol.WireStream;
 import dev.toolcalls.suite.SuiteCase;
 
 /**
@@ -54,8 +54,8 @@ class CutOutputTest {
             boolean failed = false;
             StreamParser s = f.newStream(tools, c.options());
             try {
-                events.addAll(s.feedEvents(prefix));
-                events.addAll(s.finishEvents());
+                events.addAll(s.feed(prefix));
+                events.addAll(s.finish());
             } catch (ToolCallParseException ex) {
                 events.addAll(ex.eventsBeforeError());
                 failed = true;
@@ -73,33 +73,30 @@ class CutOutputTest {
     /** A cut generation in each protocol: the terminal event says so, or the error event ends it. */
     static void protocols(Format f, SuiteCase c, Tools tools, String prefix, boolean failed) {
         String where = c + " cut at " + prefix.length();
-        CompletionChunks chat = new CompletionChunks(f.newStream(tools, c.options()), "chatcmpl-x", "m", 1L);
-        ResponsesStream responses = new ResponsesStream(f.newStream(tools, c.options()), "resp_x", "m", 1L);
-        MessagesStream messages = new MessagesStream(f.newStream(tools, c.options()), "msg_x", "m");
-        try {
-            chat.feed(prefix);
-            List<String> last = chat.finish(true);
-            assertTrue(!failed && last.get(last.size() - 1).contains("\"finish_reason\":\"length\""), where);
-        } catch (ToolCallParseException e) {
-            assertTrue(failed, where + ": chat failed where the parse did not");
-        }
-        List<WireEvent> r = new ArrayList<>();
-        try {
-            r.addAll(responses.feed(prefix));
-            r.addAll(responses.finish(true));
-        } catch (ToolCallParseException e) {
-            r.addAll(responses.fail(e));
-        }
+        List<WireEvent> chat = cut(Protocol.CHAT_COMPLETIONS, f, c, tools, prefix);
+        assertEquals(ChatCompletionsStream.DONE, chat.get(chat.size() - 1).json(), where);
+        String lastChunk = chat.get(chat.size() - 2).json();
+        assertTrue(failed ? lastChunk.startsWith("{\"error\":") : lastChunk.contains("\"finish_reason\":\"length\""), where + ": " + lastChunk);
+        List<WireEvent> r = cut(Protocol.RESPONSES, f, c, tools, prefix);
         assertEquals(failed ? "response.failed" : "response.incomplete", r.get(r.size() - 1).name(), where);
-        List<WireEvent> m = new ArrayList<>();
-        try {
-            m.addAll(messages.feed(prefix));
-            m.addAll(messages.finish(true));
-            assertTrue(m.stream().anyMatch(w -> w.json().contains("\"stop_reason\":\"max_tokens\"")), where);
-        } catch (ToolCallParseException e) {
-            m.addAll(messages.fail(e));
-        }
+        List<WireEvent> m = cut(Protocol.MESSAGES, f, c, tools, prefix);
+        if (!failed) assertTrue(m.stream().anyMatch(w -> w.json().contains("\"stop_reason\":\"max_tokens\"")), where);
         assertEquals(failed ? "error" : "message_stop", m.get(m.size() - 1).name(), where);
+    }
+
+    /** A stream of the protocol for an output cut by max tokens: its terminal events, or its error event. */
+    static List<WireEvent> cut(Protocol protocol, Format f, SuiteCase c, Tools tools, String prefix) {
+        StreamParser parser = f.newStream(tools, c.options());
+        WireStream out = protocol.stream("id_x", "m", 1L);
+        List<WireEvent> wire = new ArrayList<>(out.start());
+        try {
+            wire.addAll(out.events(parser.feed(prefix)));
+            wire.addAll(out.events(parser.finish()));
+            wire.addAll(out.complete(true));
+        } catch (ToolCallParseException e) {
+            wire.addAll(out.fail(e));
+        }
+        return wire;
     }
 
     static List<ParseEvent.ToolCallEnd> ends(List<ParseEvent> events) {

@@ -38,11 +38,11 @@ class EventTimingTest {
         List<ParseEvent> seen = new ArrayList<>();
         int endAt = -1;
         for (int i = 0; i < text.length(); i++) {
-            List<ParseEvent> out = s.feedEvents(text.substring(i, i + 1));
+            List<ParseEvent> out = s.feed(text.substring(i, i + 1));
             seen.addAll(out);
             if (endAt < 0 && out.stream().anyMatch(e -> e instanceof ParseEvent.ToolCallEnd)) endAt = i + 1;
         }
-        seen.addAll(s.finishEvents());
+        seen.addAll(s.finish());
         ParseEvent.ToolCallEnd end = (ParseEvent.ToolCallEnd) seen.stream().filter(e -> e instanceof ParseEvent.ToolCallEnd).findFirst().orElseThrow();
         assertEquals("f", end.name());
         assertTrue(end.arguments().matches("\\{\"a\": ?\"?1\"?\\}"), end.arguments());

@@ -12,6 +12,8 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 
+import dev.toolcalls.protocol.ValueJson;
+
 /** The format-file options, each on a small in-memory grammar, in batch and under many chunkings. */
 class FormatRulesTest {
     static final String TOY = ToyFormats.resource("dev/toolcalls/toy/ToyLexer.g4");
@@ -36,10 +38,10 @@ class FormatRulesTest {
             List<DeltaMessage> all = new ArrayList<>();
             for (int i = 0; i < text.length(); ) {
                 int end = Math.min(text.length(), i + (k == 0 ? 1 : 1 + random.nextInt(6)));
-                all.addAll(s.feed(text.substring(i, end)));
+                all.addAll(DeltaMessage.of(s.feed(text.substring(i, end))));
                 i = end;
             }
-            all.addAll(s.finish());
+            all.addAll(DeltaMessage.of(s.finish()));
             assertEquals(batch, ChatMessage.fromDeltas(all), "chunking " + k);
         }
         return batch;
@@ -52,8 +54,8 @@ class FormatRulesTest {
         assertEquals("a b", parseEveryWay(f, "a<call f>{}</call><call g>{}</call> \n <call h>{}</call>b").content());
         assertNull(parseEveryWay(f, " \n<call f>{}</call>  ").content());
         StreamParser s = f.newStream();
-        assertEquals("x", s.feed(" x  ").get(0).content());   // trailing whitespace waits...
-        assertEquals("  y", s.feed("y").get(0).content());     // ...and comes out when the segment goes on
+        assertEquals("x", DeltaMessage.of(s.feed(" x  ")).get(0).content());   // trailing whitespace waits...
+        assertEquals("  y", DeltaMessage.of(s.feed("y")).get(0).content());     // ...and comes out when the segment goes on
     }
 
     static final String NO_CLOSE = "lexer grammar N;\nTEXT : ~'<'+ ;\nLT : '<' ;\nOPEN : '<call ' -> pushMode(HEAD) ;\n"
@@ -117,10 +119,10 @@ class FormatRulesTest {
         ChatMessage m = parseEveryWay(f, "<think>\nhmm <b> </thin</think>\n\nAnswer <think");
         assertEquals("hmm <b> </thin", m.reasoningContent().strip());
         assertEquals("\n\nAnswer <think", m.content());
-        assertEquals("{\"content\":\"\\n\\nAnswer <think\",\"reasoning_content\":\"\\nhmm <b> </thin\",\"tool_calls\":[]}", m.toJson());
+        assertEquals("{\"content\":\"\\n\\nAnswer <think\",\"reasoning_content\":\"\\nhmm <b> </thin\",\"tool_calls\":[]}", ValueJson.message(m));
         StreamParser s = f.newStream();
-        assertEquals("{\"reasoning_content\":\"\\nhm\"}", s.feed("<think>\nhm").get(0).toJson());
-        assertEquals(0, s.feed("</thi").size());
+        assertEquals("{\"reasoning_content\":\"\\nhm\"}", ValueJson.delta(DeltaMessage.of(s.feed("<think>\nhm")).get(0)));
+        assertEquals(0, DeltaMessage.of(s.feed("</thi")).size());
         assertNull(f.parse("just text").reasoningContent());
     }
 

@@ -64,9 +64,9 @@ class HardeningTest {
         assertEquals(1, HERMES.parse(call("f", "{\"a\": " + deep + "}")).toolCalls().size(), "within the default");
 
         StreamParser s = HERMES.newStream(Tools.none(), ParseOptions.defaults().withMaxTokenLength(1000));
-        s.feedEvents("<tool_call>{\"name\": \"");
+        s.feed("<tool_call>{\"name\": \"");
         ToolCallParseException token = assertThrows(ToolCallParseException.class, () -> {
-            for (int i = 0; i < 100; i++) s.feedEvents("ffffffffffffffffffffffffffffff");
+            for (int i = 0; i < 100; i++) s.feed("ffffffffffffffffffffffffffffff");
         });
         assertEquals(ToolCallParseException.Kind.LIMIT_EXCEEDED, token.kind());
         assertEquals(20, token.offset(), token.getMessage()); // where the name's string begins
@@ -83,14 +83,14 @@ class HardeningTest {
         AtomicReference<Throwable> second = new AtomicReference<>();
         Thread t = new Thread(() -> {
             inside.countDown();
-            s.feedEvents(big);
+            s.feed(big);
         });
         t.start();
         inside.await();
         boolean sawMisuse = false;
         for (int i = 0; i < 2000 && t.isAlive(); i++) {
             try {
-                s.feedEvents("y");
+                s.feed("y");
             } catch (IllegalStateException e) {
                 assertTrue(e.getMessage().contains("two threads"), e.getMessage());
                 sawMisuse = true;
@@ -100,8 +100,8 @@ class HardeningTest {
         t.join();
         release.countDown();
         assertTrue(sawMisuse || second.get() == null, "a concurrent feed either failed fast or did not overlap");
-        s.finishEvents();
-        IllegalStateException after = assertThrows(IllegalStateException.class, () -> s.feedEvents("more"));
+        s.finish();
+        IllegalStateException after = assertThrows(IllegalStateException.class, () -> s.feed("more"));
         assertTrue(after.getMessage().contains("already finished"));
     }
 

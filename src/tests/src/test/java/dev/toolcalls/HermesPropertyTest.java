@@ -64,10 +64,10 @@ class HermesPropertyTest {
                 for (int i = 0; i < input.length(); ) {
                     int n = k == 0 ? 1 : 1 + random.nextInt(12);
                     int end = Math.min(input.length(), i + n);
-                    deltas.addAll(s.feed(input.substring(i, end)));
+                    deltas.addAll(DeltaMessage.of(s.feed(input.substring(i, end))));
                     i = end;
                 }
-                deltas.addAll(s.finish());
+                deltas.addAll(DeltaMessage.of(s.finish()));
                 assertEquals(batch, ChatMessage.fromDeltas(deltas), input);
             }
         }

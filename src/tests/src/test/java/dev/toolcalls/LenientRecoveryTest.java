@@ -22,8 +22,8 @@ class LenientRecoveryTest {
         for (int size = 1; size <= 7; size += 3) {
             StreamParser s = f.newStream(Tools.none(), o);
             List<DeltaMessage> all = new ArrayList<>();
-            for (int i = 0; i < text.length(); i += size) all.addAll(s.feed(text.substring(i, Math.min(text.length(), i + size))));
-            all.addAll(s.finish());
+            for (int i = 0; i < text.length(); i += size) all.addAll(DeltaMessage.of(s.feed(text.substring(i, Math.min(text.length(), i + size)))));
+            all.addAll(DeltaMessage.of(s.finish()));
             ChatMessage streamed = ChatMessage.fromDeltas(all);
             assertEquals(batch.content(), streamed.content());
             assertEquals(batch.toolCalls().stream().map(c -> c.name() + c.arguments()).toList(),
@@ -86,7 +86,7 @@ class LenientRecoveryTest {
                 + "\"roles\": {\"TEXT\": \"content\", \"LT\": \"content\", \"TICK\": \"content\", \"OPEN\": \"call.begin\", \"FENCE_OPEN\": \"call.begin\","
                 + " \"NAME\": \"name\", \"GT\": \"skip\", \"ARG_TEXT\": \"args.json\", \"ARG_LT\": \"args.json\", \"ARG_TICK\": \"args.json\","
                 + " \"CLOSE\": \"call.end\", \"FENCE_CLOSE\": \"call.end\"}, \"streamable\": [\"TEXT\", \"ARG_TEXT\"]}",
-                input -> ToyFormats.interpreter(GRAMMAR, input), name -> null);
+                ToyFormats.interp(GRAMMAR), name -> null);
     }
 
     @Test

@@ -40,8 +40,8 @@ class LinearWorkTest {
         for (int chunk : new int[] {1, 4, 64}) {
             StreamParser s = f.newStream(Tools.none(), ParseOptions.defaults().withThinking(false));
             List<ParseEvent> events = new ArrayList<>();
-            for (int i = 0; i < text.length(); i += chunk) events.addAll(s.feedEvents(text.substring(i, Math.min(text.length(), i + chunk))));
-            events.addAll(s.finishEvents());
+            for (int i = 0; i < text.length(); i += chunk) events.addAll(s.feed(text.substring(i, Math.min(text.length(), i + chunk))));
+            events.addAll(s.finish());
             assertEquals(1, events.stream().filter(e -> e instanceof ParseEvent.ToolCallEnd).count(), format + " " + role);
             long work = s.lexerWork();
             assertTrue(work <= 3L * text.length(), format + " " + role + " in " + chunk + "-character chunks: the lexer examined "

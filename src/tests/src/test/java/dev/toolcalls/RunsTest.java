@@ -75,8 +75,8 @@ class RunsTest {
             for (List<String> chunks : List.of(List.of(prose), chunks(prose, new Random(1)))) {
                 StreamParser s = f.newStream();
                 try {
-                    for (String c : chunks) s.feedEvents(c);
-                    s.finishEvents();
+                    for (String c : chunks) s.feed(c);
+                    s.finish();
                 } catch (ToolCallParseException e) {
                     continue; // a format that reads its default mode as something else than prose
                 }
@@ -98,8 +98,8 @@ class RunsTest {
                 StreamParser s = runs ? f.newStream() : f.newSimulatedStream(Tools.none(), ParseOptions.defaults());
                 ToolCallParseException e = null;
                 try {
-                    for (String c : chunks) s.feedEvents(c);
-                    s.finishEvents();
+                    for (String c : chunks) s.feed(c);
+                    s.finish();
                 } catch (ToolCallParseException x) {
                     e = x;
                 }
@@ -114,8 +114,8 @@ class RunsTest {
     private static String trace(StreamParser s, List<String> chunks) {
         StringBuilder b = new StringBuilder();
         try {
-            for (String c : chunks) b.append(s.feedEvents(c)).append('|');
-            b.append(s.finishEvents());
+            for (String c : chunks) b.append(s.feed(c)).append('|');
+            b.append(s.finish());
         } catch (ToolCallParseException e) {
             b.append("error ").append(e.kind()).append(' ').append(e.offset()).append(' ').append(e.excerpt()).append(' ').append(e.eventsBeforeError());
         }

@@ -18,6 +18,8 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+
+import dev.toolcalls.protocol.ValueJson;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.toolcalls.internal.format.FormatFolders;
@@ -79,8 +81,8 @@ class RuntimeFormatTest {
         assertEquals("{\"city\": \"Paris\"}", m.toolCalls().get(0).arguments());
         StreamParser s = acme.newStream(Tools.none(), SEEDED);
         List<DeltaMessage> deltas = new ArrayList<>();
-        for (int i = 0; i < text.length(); i++) deltas.addAll(s.feed(text.substring(i, i + 1)));
-        deltas.addAll(s.finish());
+        for (int i = 0; i < text.length(); i++) deltas.addAll(DeltaMessage.of(s.feed(text.substring(i, i + 1))));
+        deltas.addAll(DeltaMessage.of(s.finish()));
         assertEquals(m, ChatMessage.fromDeltas(deltas));
         assertTrue(deltas.stream().filter(DeltaMessage::isToolCall).count() > 3, "arguments stream as they arrive: " + deltas);
     }
@@ -122,7 +124,7 @@ class RuntimeFormatTest {
 
     private static String outcome(Format f, SuiteCase c) {
         try {
-            return f.parse(c.input(), Tools.none(), c.options()).toJson();
+            return ValueJson.message(f.parse(c.input(), Tools.none(), c.options()));
         } catch (ToolCallParseException e) {
             return e.kind() + "@" + e.offset();
         }
@@ -133,11 +135,11 @@ class RuntimeFormatTest {
         StreamParser s = f.newStream(Tools.none(), c.options());
         List<String> out = new ArrayList<>();
         try {
-            out.add(s.feed(c.input().substring(0, cut)).toString());
-            out.add(s.feed(c.input().substring(cut)).toString());
-            out.add(s.finish().toString());
+            out.add(DeltaMessage.of(s.feed(c.input().substring(0, cut))).toString());
+            out.add(DeltaMessage.of(s.feed(c.input().substring(cut))).toString());
+            out.add(DeltaMessage.of(s.finish()).toString());
         } catch (ToolCallParseException e) {
-            out.add(e.kind() + "@" + e.offset() + " " + e.deltasBeforeError());
+            out.add(e.kind() + "@" + e.offset() + " " + DeltaMessage.of(e.eventsBeforeError()));
         }
         return out;
     }

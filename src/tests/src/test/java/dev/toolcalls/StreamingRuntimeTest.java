@@ -10,6 +10,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import dev.toolcalls.protocol.ValueJson;
+
 /** The runtime's guarantees, on the test fixture format {@code <call NAME #ID>args</call>}. */
 class StreamingRuntimeTest {
     static final Format TOY = Formats.get("toy");
@@ -20,48 +22,48 @@ class StreamingRuntimeTest {
 
     static String json(List<DeltaMessage> deltas) {
         StringBuilder b = new StringBuilder();
-        for (DeltaMessage d : deltas) b.append(d.toJson()).append('\n');
+        for (DeltaMessage d : deltas) b.append(ValueJson.delta(d)).append('\n');
         return b.toString();
     }
 
     @Test
     void tagPrefixIsHeldThenReleasedAsContentWhenItIsNotATag() {
         StreamParser s = stream();
-        assertEquals("{\"content\":\"a \"}\n", json(s.feed("a <ca")));
-        assertEquals("{\"content\":\"<cat> b\"}\n", json(s.feed("t> b")));
-        assertEquals("", json(s.finish()));
+        assertEquals("{\"content\":\"a \"}\n", json(DeltaMessage.of(s.feed("a <ca"))));
+        assertEquals("{\"content\":\"<cat> b\"}\n", json(DeltaMessage.of(s.feed("t> b"))));
+        assertEquals("", json(DeltaMessage.of(s.finish())));
     }
 
     @Test
     void tagPrefixAtTheVeryEndIsFlushedAtFinish() {
         StreamParser s = stream();
-        assertEquals("{\"content\":\"x \"}\n", json(s.feed("x <call")));
-        assertEquals("{\"content\":\"<call\"}\n", json(s.finish()));
+        assertEquals("{\"content\":\"x \"}\n", json(DeltaMessage.of(s.feed("x <call"))));
+        assertEquals("{\"content\":\"<call\"}\n", json(DeltaMessage.of(s.finish())));
     }
 
     @Test
     void contentFlowsAsItArrivesWithoutWaitingForTheNextTag() {
         StreamParser s = stream();
-        assertEquals("{\"content\":\"Hello\"}\n", json(s.feed("Hello")));
-        assertEquals("{\"content\":\" world\"}\n", json(s.feed(" world")));
+        assertEquals("{\"content\":\"Hello\"}\n", json(DeltaMessage.of(s.feed("Hello"))));
+        assertEquals("{\"content\":\" world\"}\n", json(DeltaMessage.of(s.feed(" world"))));
     }
 
     @Test
     void headerWaitsForTheIdWhenTheFormatCarriesIdsAndCarriesNameOnce() {
         StreamParser s = stream();
-        assertEquals("", json(s.feed("<call get_weather")));
-        assertEquals("", json(s.feed(" #ab")));          // the id may still grow
+        assertEquals("", json(DeltaMessage.of(s.feed("<call get_weather"))));
+        assertEquals("", json(DeltaMessage.of(s.feed(" #ab"))));          // the id may still grow
         assertEquals("{\"tool_calls\":[{\"index\":0,\"id\":\"abc\",\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"\"}}]}\n",
-                json(s.feed("c>")));
-        assertEquals("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"a\\\": \"}}]}\n", json(s.feed("{\"a\": ")));
-        assertEquals("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"1}\"}}]}\n", json(s.feed("1}</cal")));
-        assertEquals("", json(s.feed("l>")));
-        assertEquals("", json(s.finish()));
+                json(DeltaMessage.of(s.feed("c>"))));
+        assertEquals("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"a\\\": \"}}]}\n", json(DeltaMessage.of(s.feed("{\"a\": "))));
+        assertEquals("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"1}\"}}]}\n", json(DeltaMessage.of(s.feed("1}</cal"))));
+        assertEquals("", json(DeltaMessage.of(s.feed("l>"))));
+        assertEquals("", json(DeltaMessage.of(s.finish())));
     }
 
     @Test
     void piecesOfOneFeedAreMergedByKind() {
-        List<DeltaMessage> d = stream().feed("Hi there <call f>{\"a\": 1}</call><call g>{}</call> bye");
+        List<DeltaMessage> d = DeltaMessage.of(stream().feed("Hi there <call f>{\"a\": 1}</call><call g>{}</call> bye"));
         assertEquals(4, d.size(), json(d));
         assertEquals("Hi there ", d.get(0).content());
         assertEquals("f", d.get(1).toolCall().name());
@@ -75,8 +77,8 @@ class StreamingRuntimeTest {
     void whitespaceOnlyContentIsNullAndNeverStreamed() {
         StreamParser s = stream();
         List<DeltaMessage> all = new ArrayList<>();
-        for (char c : "  \n<call f>{}</call>\n  ".toCharArray()) all.addAll(s.feed(String.valueOf(c)));
-        all.addAll(s.finish());
+        for (char c : "  \n<call f>{}</call>\n  ".toCharArray()) all.addAll(DeltaMessage.of(s.feed(String.valueOf(c))));
+        all.addAll(DeltaMessage.of(s.finish()));
         assertTrue(all.stream().noneMatch(DeltaMessage::isContent), json(all));
         assertNull(TOY.parse("  \n<call f>{}</call>\n  ").content());
     }
@@ -84,20 +86,20 @@ class StreamingRuntimeTest {
     @Test
     void leadingWhitespaceIsHeldUntilRealContentThenFlowsVerbatim() {
         StreamParser s = stream();
-        assertEquals("", json(s.feed("\n\n")));
-        assertEquals("{\"content\":\"\\n\\nHello\\n\"}\n", json(s.feed("Hello\n")));
+        assertEquals("", json(DeltaMessage.of(s.feed("\n\n"))));
+        assertEquals("{\"content\":\"\\n\\nHello\\n\"}\n", json(DeltaMessage.of(s.feed("Hello\n"))));
         assertEquals("\n\nHello\n", TOY.parse("\n\nHello\n").content());
     }
 
     @Test
     void surrogatePairSplitAcrossChunksIsNeverEmittedHalf() {
         StreamParser s = stream();
-        assertEquals("", json(s.feed("\uD83D")));
-        assertEquals("😀", s.feed("\uDE00").get(0).content());
+        assertEquals("", json(DeltaMessage.of(s.feed("\uD83D"))));
+        assertEquals("😀", DeltaMessage.of(s.feed("\uDE00")).get(0).content());
         StreamParser a = stream();
-        a.feed("<call e>{\"e\": \"\uD83D");
-        List<DeltaMessage> rest = new ArrayList<>(a.feed("\uDE00\"}</call>"));
-        rest.addAll(a.finish());
+        DeltaMessage.of(a.feed("<call e>{\"e\": \"\uD83D"));
+        List<DeltaMessage> rest = new ArrayList<>(DeltaMessage.of(a.feed("\uDE00\"}</call>")));
+        rest.addAll(DeltaMessage.of(a.finish()));
         for (DeltaMessage d : rest) {
             String args = d.toolCall().arguments();
             assertTrue(args.isEmpty() || !Character.isHighSurrogate(args.charAt(args.length() - 1)));
@@ -115,10 +117,10 @@ class StreamingRuntimeTest {
 
     @Test
     void messageAndDeltaJsonUseOpenAiFieldNames() {
-        assertEquals("{\"content\":null,\"tool_calls\":[]}", TOY.parse("").toJson());
+        assertEquals("{\"content\":null,\"tool_calls\":[]}", ValueJson.message(TOY.parse("")));
         ChatMessage m = TOY.parse("<call f #x1>{\"a\": \"<b>\"}</call>");
         assertEquals("{\"content\":null,\"tool_calls\":[{\"id\":\"x1\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\": \\\"<b>\\\"}\"}}]}",
-                m.toJson());
+                ValueJson.message(m));
     }
 
     @Test
@@ -181,10 +183,10 @@ class StreamingRuntimeTest {
     void anOutputCutInsideANameIsAnUnterminatedCallNotATruncatedName() {
         Format f = ToyFormats.compile(FormatLoadingTest.GRAMMAR, FormatLoadingTest.file(FormatLoadingTest.ROLES, "\"TEXT\""));
         StreamParser s = f.newStream();
-        assertEquals("hi ", s.feed("hi <c>getwea").get(0).content());
+        assertEquals("hi ", DeltaMessage.of(s.feed("hi <c>getwea")).get(0).content());
         ToolCallParseException e = assertThrows(ToolCallParseException.class, s::finish);
         assertEquals(ToolCallParseException.Kind.UNTERMINATED_CALL, e.kind());
-        assertTrue(e.deltasBeforeError().isEmpty(), "no header with a cut name: " + e.deltasBeforeError());
+        assertTrue(DeltaMessage.of(e.eventsBeforeError()).isEmpty(), "no header with a cut name: " + DeltaMessage.of(e.eventsBeforeError()));
         assertEquals("hi <c>getwea", f.parse("hi <c>getwea", Tools.none(), ParseOptions.defaults().withLenient(true)).content());
         assertEquals("get", f.parse("<c>get</c>").toolCalls().get(0).name());
     }
@@ -192,9 +194,9 @@ class StreamingRuntimeTest {
     @Test
     void deltasProducedBeforeAnErrorTravelWithIt() {
         StreamParser s = stream();
-        ToolCallParseException e = assertThrows(ToolCallParseException.class, () -> s.feed("hello <call f!"));
-        assertEquals("hello ", e.deltasBeforeError().get(0).content());
-        assertThrows(IllegalStateException.class, () -> s.feed("more"));
+        ToolCallParseException e = assertThrows(ToolCallParseException.class, () -> DeltaMessage.of(s.feed("hello <call f!")));
+        assertEquals("hello ", DeltaMessage.of(e.eventsBeforeError()).get(0).content());
+        assertThrows(IllegalStateException.class, () -> DeltaMessage.of(s.feed("more")));
     }
 
     @Test
@@ -204,8 +206,8 @@ class StreamingRuntimeTest {
         ChatMessage batch = TOY.parse(text.toString(), Tools.none(), ParseOptions.defaults().withIds(() -> IdGenerator.seeded(0)));
         StreamParser s = stream();
         List<DeltaMessage> all = new ArrayList<>();
-        for (int i = 0; i < text.length(); i += 3) all.addAll(s.feed(text.substring(i, Math.min(text.length(), i + 3))));
-        all.addAll(s.finish());
+        for (int i = 0; i < text.length(); i += 3) all.addAll(DeltaMessage.of(s.feed(text.substring(i, Math.min(text.length(), i + 3)))));
+        all.addAll(DeltaMessage.of(s.finish()));
         assertEquals(batch, ChatMessage.fromDeltas(all));
         assertEquals(2000, batch.toolCalls().size());
     }

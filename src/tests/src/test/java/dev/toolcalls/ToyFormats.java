@@ -9,7 +9,8 @@ import java.util.List;
 
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.Lexer;
-import org.antlr.v4.runtime.LexerInterpreter;
+import org.antlr.runtime.RecognitionException;
+import org.antlr.v4.Tool;
 import org.antlr.v4.tool.LexerGrammar;
 
 /**
@@ -32,29 +33,20 @@ public final class ToyFormats implements FormatProvider {
         LexerGrammar g;
         try {
             g = new LexerGrammar(grammar);
-        } catch (org.antlr.runtime.RecognitionException e) {
+        } catch (RecognitionException e) {
             throw new IllegalArgumentException(e);
         }
         if (g.tool.getNumErrors() > 0) throw new IllegalArgumentException("grammar has errors");
-        return Formats.define(formatJson, input -> lexer(g, input), includes::get);
+        return Formats.define(formatJson, Tool.generateInterpreterData(g), includes::get);
     }
 
-    /** A lexer interpreter for grammar text (compiled once per call: for small tests). */
-    static Lexer interpreter(String grammar, CharStream input) {
-        return GRAMMARS.computeIfAbsent(grammar, text -> {
-            try {
-                return new LexerGrammar(text);
-            } catch (org.antlr.runtime.RecognitionException e) {
-                throw new IllegalArgumentException(e);
-            }
-        }).createLexerInterpreter(input);
-    }
-
-    private static final java.util.Map<String, LexerGrammar> GRAMMARS = new java.util.concurrent.ConcurrentHashMap<>();
-
-    private static Lexer lexer(LexerGrammar g, CharStream input) {
-        LexerInterpreter l = g.createLexerInterpreter(input);
-        return l;
+    /** The interpreter data (the {@code .interp} text) of a lexer grammar, compiled in memory. */
+    static String interp(String grammar) {
+        try {
+            return Tool.generateInterpreterData(new LexerGrammar(grammar));
+        } catch (RecognitionException e) {
+            throw new IllegalArgumentException(e);
+        }
     }
 
     static String resource(String path) {

@@ -71,8 +71,8 @@ public final class Corpora {
         public int stream(List<String> chunks) {
             StreamParser s = format.newStream(tools, options);
             int events = 0;
-            for (int i = 0, n = chunks.size(); i < n; i++) events += s.feedEvents(chunks.get(i)).size();
-            return events + s.finishEvents().size();
+            for (int i = 0, n = chunks.size(); i < n; i++) events += s.feed(chunks.get(i)).size();
+            return events + s.finish().size();
         }
 
         /** The opener as the floor searches it in this text (see {@link Corpora#probe(String, String)}). */
@@ -473,8 +473,8 @@ public final class Corpora {
     public static void checkStream(Output o, int n) {
         StreamParser s = o.format().newStream(o.tools(), o.options());
         List<ParseEvent> events = new ArrayList<>();
-        for (String c : chunks(o.text(), n)) events.addAll(s.feedEvents(c));
-        events.addAll(s.finishEvents());
+        for (String c : chunks(o.text(), n)) events.addAll(s.feed(c));
+        events.addAll(s.finish());
         ChatMessage got = ChatMessage.fromEvents(events);
         if (!got.equals(ChatMessage.fromEvents(o.parseEvents())) || !sameMessage(got, o.expected()))
             throw new IllegalStateException(o + ": streaming it in " + n + "-character chunks does not give what parsing it in one piece gives"

@@ -77,8 +77,8 @@ public class DegenerateBenchmark {
     public int stream4() {
         StreamParser s = f.newStream(Tools.none(), options);
         int events = 0;
-        for (String c : chunks) events += s.feedEvents(c).size();
-        List<ParseEvent> last = s.finishEvents();
+        for (String c : chunks) events += s.feed(c).size();
+        List<ParseEvent> last = s.finish();
         return events + last.size();
     }
 

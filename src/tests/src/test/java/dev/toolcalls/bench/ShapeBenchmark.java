@@ -27,8 +27,8 @@ import dev.toolcalls.Formats;
  * <li>{@code longcall}, {@code longcall_cjk}: one of the format's own cases with one call, its
  *     string argument replaced by a filler that makes the output {@code size} characters.</li>
  * </ul>
- * Benchmarks: {@code batch} ({@code Format.parse}), {@code stream4} ({@code feedEvents} over
- * chunks of 4 code points, then {@code finishEvents}), {@code floorIndexOfOpener} (an
+ * Benchmarks: {@code batch} ({@code Format.parse}), {@code stream4} ({@code feed} over
+ * chunks of 4 code points, then {@code finish}), {@code floorIndexOfOpener} (an
  * {@code indexOf} loop over every occurrence of the format's call opener, {@link Corpora#opener},
  * in the same text) and {@code floorQuoteScan} (an {@code indexOf} loop over every {@code "} and
  * {@code \}, the floor of the long call). Secondary results: {@code ·chars} is ns per character,

@@ -25,7 +25,7 @@ import dev.toolcalls.StreamParser;
  * output is the format's own valid regression cases from {@code tests-data/<format>/}, joined by
  * newlines and repeated ({@link Corpora#corpus}), so any format can be measured without writing a
  * generator for it. Benchmarks: {@code streamInChunks} ({@code feed}, OpenAI deltas),
- * {@code streamEvents} ({@code feedEvents}, what the matrix reports), {@code batch}
+ * {@code streamEvents} ({@code feed}, what the matrix reports), {@code batch}
  * ({@code Format.parse}). Secondary results: {@code ·chars} ns per character, {@code ·chunks} ns
  * per chunk.
  *

@@ -133,10 +133,10 @@ final class FormatFuzz {
         StreamParser s = format.newStream(tools, options);
         List<DeltaMessage> deltas = new ArrayList<>();
         try {
-            for (String chunk : chunks) deltas.addAll(s.feed(chunk));
-            deltas.addAll(s.finish());
+            for (String chunk : chunks) deltas.addAll(DeltaMessage.of(s.feed(chunk)));
+            deltas.addAll(DeltaMessage.of(s.finish()));
         } catch (ToolCallParseException e) {
-            deltas.addAll(e.deltasBeforeError());
+            deltas.addAll(DeltaMessage.of(e.eventsBeforeError()));
         }
         for (DeltaMessage d : deltas) {
             if (!d.isContent()) continue;
@@ -164,8 +164,8 @@ final class FormatFuzz {
             long t1 = System.nanoTime();
             StreamParser s = format.newStream(tools, options);
             try {
-                for (int i = 0; i < text.length(); i++) s.feed(text.substring(i, i + 1));
-                s.finish();
+                for (int i = 0; i < text.length(); i++) DeltaMessage.of(s.feed(text.substring(i, i + 1)));
+                DeltaMessage.of(s.finish());
             } catch (ToolCallParseException e) {
                 // the outcome was compared already; only the time matters here
             }

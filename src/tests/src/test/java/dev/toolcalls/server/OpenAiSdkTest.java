@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import com.openai.models.chat.completions.ChatCompletionChunk;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
@@ -19,13 +21,16 @@ import org.junit.jupiter.api.TestFactory;
 import dev.toolcalls.ChatMessage;
 import dev.toolcalls.Format;
 import dev.toolcalls.Formats;
+import dev.toolcalls.ParseEvent;
 import dev.toolcalls.ParseOptions;
 import dev.toolcalls.StreamParser;
 import dev.toolcalls.ToolCall;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.Tools;
-import dev.toolcalls.protocol.CompletionChunks;
-import dev.toolcalls.protocol.SseWriter;
+import dev.toolcalls.protocol.ChatCompletionsStream;
+import dev.toolcalls.protocol.Protocol;
+import dev.toolcalls.protocol.WireEvent;
+import dev.toolcalls.protocol.WireStream;
 import dev.toolcalls.suite.SuiteCase;
 
 /**
@@ -56,18 +61,33 @@ class OpenAiSdkTest {
 
     static void check(Format f, SuiteCase c) {
         Tools tools = Tools.parse(String.valueOf(c.expected().get("tools")));
-        ChatMessage parsed = f.parse(c.input(), tools, options(c));
+        List<ParseEvent> events = f.parseEvents(c.input(), tools, options(c));
+        ChatMessage parsed = ChatMessage.fromEvents(events);
         SdkAssertions.Seen batch = SdkAssertions.seen(SdkAssertions.completion(
-                CompletionChunks.completion(parsed, "chatcmpl-test", "replay", CREATED, false)));
+                Protocol.CHAT_COMPLETIONS.response(events, "chatcmpl-test", "replay", CREATED, false)));
         assertEquals(expected(parsed), batch, "batch chat.completion as the SDK reads it");
         for (long seed = 0; seed < 4; seed++) {
-            CompletionChunks chunks = new CompletionChunks(f.newStream(tools, options(c)), "chatcmpl-test", "replay", CREATED);
-            List<ChatCompletionChunk> sdk = new ArrayList<>();
-            for (String piece : Chunker.split(c.input(), 8, seed)) for (String json : chunks.feed(piece)) sdk.add(SdkAssertions.chunk(json));
-            for (String json : chunks.finish(false)) sdk.add(SdkAssertions.chunk(json));
+            StreamParser parser = f.newStream(tools, options(c));
+            WireStream chunks = Protocol.CHAT_COMPLETIONS.stream("chatcmpl-test", "replay", CREATED);
+            List<WireEvent> wire = new ArrayList<>(chunks.start());
+            for (String piece : Chunker.split(c.input(), 8, seed)) wire.addAll(chunks.events(parser.feed(piece)));
+            wire.addAll(chunks.events(parser.finish()));
+            wire.addAll(chunks.complete(false));
+            List<ChatCompletionChunk> sdk = sdkChunks(wire);
             assertEquals(batch, SdkAssertions.accumulate(sdk), "chunking seed " + seed);
             assertEquals("assistant", sdk.get(0).choices().get(0).delta().role().map(r -> r.asString()).orElse(null));
         }
+    }
+
+    /** The chunks as the SDK reads them; the stream ends with the [DONE] sentinel, which is no chunk. */
+    static List<ChatCompletionChunk> sdkChunks(List<WireEvent> wire) {
+        assertEquals(ChatCompletionsStream.DONE, wire.get(wire.size() - 1).json(), "the stream ends with [DONE]");
+        List<ChatCompletionChunk> sdk = new ArrayList<>();
+        for (WireEvent e : wire.subList(0, wire.size() - 1)) {
+            assertEquals(null, e.name(), "Chat Completions events carry no SSE event name");
+            sdk.add(SdkAssertions.chunk(e.json()));
+        }
+        return sdk;
     }
 
     static SdkAssertions.Seen expected(ChatMessage m) {
@@ -80,32 +100,51 @@ class OpenAiSdkTest {
     @Test
     void truncatedGenerationFinishesWithLengthAndAnOpenCallFollowsTheErrorPolicy() {
         Format toy = Formats.get("toy");
-        CompletionChunks ok = new CompletionChunks(toy.newStream(), "id", "m", CREATED);
-        ok.feed("Hello the story was cut");
-        List<String> last = ok.finish(true);
-        assertEquals("length", SdkAssertions.chunk(last.get(last.size() - 1)).choices().get(0).finishReason().get().asString());
+        StreamParser okParser = toy.newStream();
+        WireStream ok = Protocol.CHAT_COMPLETIONS.stream("id", "m", CREATED);
+        List<WireEvent> okWire = new ArrayList<>(ok.events(okParser.feed("Hello the story was cut")));
+        okWire.addAll(ok.events(okParser.finish()));
+        okWire.addAll(ok.complete(true));
+        List<ChatCompletionChunk> okChunks = sdkChunks(okWire);
+        assertEquals("length", okChunks.get(okChunks.size() - 1).choices().get(0).finishReason().get().asString());
 
-        CompletionChunks open = new CompletionChunks(toy.newStream(), "id", "m", CREATED);
+        StreamParser open = toy.newStream();
         open.feed("<call f>{\"a\": ");
-        assertThrows(ToolCallParseException.class, () -> open.finish(true));
+        assertThrows(ToolCallParseException.class, open::finish);
 
         StreamParser lenient = toy.newStream(Tools.none(), ParseOptions.defaults().withLenient(true));
-        CompletionChunks kept = new CompletionChunks(lenient, "id", "m", CREATED);
-        List<ChatCompletionChunk> sdk = new ArrayList<>();
-        for (String json : kept.feed("x <call f")) sdk.add(SdkAssertions.chunk(json));
-        for (String json : kept.finish(true)) sdk.add(SdkAssertions.chunk(json));
-        SdkAssertions.Seen seen = SdkAssertions.accumulate(sdk);
+        WireStream kept = Protocol.CHAT_COMPLETIONS.stream("id", "m", CREATED);
+        List<WireEvent> wire = new ArrayList<>(kept.events(lenient.feed("x <call f")));
+        wire.addAll(kept.events(lenient.finish()));
+        wire.addAll(kept.complete(true));
+        SdkAssertions.Seen seen = SdkAssertions.accumulate(sdkChunks(wire));
         assertEquals(Optional.of("x <call f"), seen.content());
         assertEquals("length", seen.finishReason());
         assertTrue(seen.calls().isEmpty());
     }
 
     @Test
-    void sseFramingIsDataLinesThenDone() throws Exception {
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        SseWriter sse = new SseWriter(bytes);
-        sse.event("{\"a\":1}");
-        sse.done();
-        assertEquals("data: {\"a\":1}\n\ndata: [DONE]\n\n", bytes.toString(java.nio.charset.StandardCharsets.UTF_8));
+    void aParseErrorEndsTheStreamWithWhatWasCertainThenAnErrorChunkThenDone() {
+        StreamParser parser = Formats.get("toy").newStream();
+        WireStream chunks = Protocol.CHAT_COMPLETIONS.stream("id", "m", CREATED);
+        List<WireEvent> wire = new ArrayList<>(chunks.start());
+        ToolCallParseException e = assertThrows(ToolCallParseException.class, () -> parser.feed("hello <call f!"));
+        wire.addAll(chunks.fail(e));
+        assertTrue(chunks.complete(false).isEmpty(), "a stream ends once");
+        assertEquals(ChatCompletionsStream.DONE, wire.get(wire.size() - 1).json());
+        JsonObject error = JsonParser.parseString(wire.get(wire.size() - 2).json()).getAsJsonObject().getAsJsonObject("error");
+        assertEquals("tool_call_parse_error", error.get("type").getAsString());
+        assertEquals(e.kind().type(), error.get("code").getAsString());
+        List<WireEvent> certain = new ArrayList<>(wire.subList(0, wire.size() - 2));
+        certain.add(new WireEvent(null, ChatCompletionsStream.DONE));
+        SdkAssertions.Seen seen = SdkAssertions.accumulate(sdkChunks(certain));
+        assertEquals(Optional.of("hello "), seen.content());
+    }
+
+    @Test
+    void sseFramingIsDataLinesThenDone() {
+        assertEquals("data: {\"a\":1}\n\ndata: [DONE]\n\n",
+                new WireEvent(null, "{\"a\":1}").sse() + new WireEvent(null, ChatCompletionsStream.DONE).sse());
+        assertEquals("event: message_stop\ndata: {}\n\n", new WireEvent("message_stop", "{}").sse());
     }
 }

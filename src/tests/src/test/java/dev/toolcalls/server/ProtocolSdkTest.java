@@ -29,10 +29,11 @@ import dev.toolcalls.Format;
 import dev.toolcalls.Formats;
 import dev.toolcalls.ParseEvent;
 import dev.toolcalls.ToolCallParseException;
+import dev.toolcalls.StreamParser;
 import dev.toolcalls.Tools;
-import dev.toolcalls.protocol.MessagesStream;
-import dev.toolcalls.protocol.ResponsesStream;
+import dev.toolcalls.protocol.Protocol;
 import dev.toolcalls.protocol.WireEvent;
+import dev.toolcalls.protocol.WireStream;
 import dev.toolcalls.suite.SuiteCase;
 
 /**
@@ -106,13 +107,11 @@ class ProtocolSdkTest {
         List<ParseEvent> events = f.parseEvents(c.input(), tools, c.options());
         boolean calls = events.stream().anyMatch(e -> e instanceof ParseEvent.ToolCallEnd);
         Seen want = expected(events, "completed");
-        Response batch = OPENAI.readValue(ResponsesStream.response(events, "resp_test", "replay", 1L, false), Response.class).validate();
+        Response batch = OPENAI.readValue(Protocol.RESPONSES.response(events, "resp_test", "replay", 1L, false), Response.class).validate();
         assertEquals(want, seen(batch), "batch response as the SDK reads it");
         for (long seed = 0; seed < 3; seed++) {
-            ResponsesStream stream = new ResponsesStream(f.newStream(tools, c.options()), "resp_test", "replay", 1L);
-            List<WireEvent> wire = new ArrayList<>(stream.start());
-            for (String piece : Chunker.split(c.input(), 8, seed)) wire.addAll(stream.feed(piece));
-            wire.addAll(stream.finish(false));
+            List<WireEvent> wire = SdkAssertions.wire(Protocol.RESPONSES.stream("resp_test", "replay", 1L), f.newStream(tools, c.options()),
+                    Chunker.split(c.input(), 8, seed), false);
             ResponseAccumulator acc = ResponseAccumulator.create();
             Map<String, StringBuilder> deltas = new HashMap<>();
             for (int i = 0; i < wire.size(); i++) {
@@ -153,13 +152,11 @@ class ProtocolSdkTest {
         List<ParseEvent> events = f.parseEvents(c.input(), tools, c.options());
         boolean calls = events.stream().anyMatch(e -> e instanceof ParseEvent.ToolCallEnd);
         Seen want = expected(events, calls ? "tool_use" : "end_turn");
-        Message batch = ANTHROPIC.readValue(MessagesStream.message(events, "msg_test", "replay", false), Message.class).validate();
+        Message batch = ANTHROPIC.readValue(Protocol.MESSAGES.response(events, "msg_test", "replay", 0L, false), Message.class).validate();
         assertEquals(want, seen(batch), "batch message as the SDK reads it");
         for (long seed = 0; seed < 3; seed++) {
-            MessagesStream stream = new MessagesStream(f.newStream(tools, c.options()), "msg_test", "replay");
-            List<WireEvent> wire = new ArrayList<>(stream.start());
-            for (String piece : Chunker.split(c.input(), 8, seed)) wire.addAll(stream.feed(piece));
-            wire.addAll(stream.finish(false));
+            List<WireEvent> wire = SdkAssertions.wire(Protocol.MESSAGES.stream("msg_test", "replay", 0L), f.newStream(tools, c.options()),
+                    Chunker.split(c.input(), 8, seed), false);
             MessageAccumulator acc = MessageAccumulator.create();
             long blocks = 0;
             for (WireEvent w : wire) {
@@ -188,32 +185,30 @@ class ProtocolSdkTest {
     @Test
     void aCutGenerationIsIncompleteOrMaxTokensAndAFailureIsEachProtocolsErrorEvent() throws Exception {
         Format toy = Formats.get("toy");
-        ResponsesStream r = new ResponsesStream(toy.newStream(), "resp_x", "m", 1L);
-        List<WireEvent> wire = new ArrayList<>(r.feed("Hello the story was cut"));
-        wire.addAll(r.finish(true));
+        List<WireEvent> wire = SdkAssertions.wire(Protocol.RESPONSES.stream("resp_x", "m", 1L), toy.newStream(), List.of("Hello the story was cut"), true);
         Response cut = OPENAI.readValue(wire.get(wire.size() - 1).json(), ResponseStreamEvent.class).validate().asIncomplete().response();
         assertEquals("max_output_tokens", cut.incompleteDetails().get().reason().get().asString());
         assertEquals("Hello the story was cut", seen(cut).text());
 
-        MessagesStream m = new MessagesStream(toy.newStream(), "msg_x", "m");
-        List<WireEvent> mw = new ArrayList<>(m.feed("Hello the story was cut"));
-        mw.addAll(m.finish(true));
+        List<WireEvent> mw = SdkAssertions.wire(Protocol.MESSAGES.stream("msg_x", "m", 0L), toy.newStream(), List.of("Hello the story was cut"), true);
         MessageAccumulator acc = MessageAccumulator.create();
         for (WireEvent w : mw) acc.accumulate(ANTHROPIC.readValue(w.json(), RawMessageStreamEvent.class).validate());
         assertEquals("max_tokens", acc.message().stopReason().get().asString());
 
-        ResponsesStream failing = new ResponsesStream(toy.newStream(), "resp_y", "m", 1L);
-        failing.feed("text <call f>{\"a\": ");
-        ToolCallParseException e = assertThrows(ToolCallParseException.class, () -> failing.finish(false));
+        WireStream failing = Protocol.RESPONSES.stream("resp_y", "m", 1L);
+        StreamParser failingParser = toy.newStream();
+        failing.events(failingParser.feed("text <call f>{\"a\": "));
+        ToolCallParseException e = assertThrows(ToolCallParseException.class, failingParser::finish);
         List<WireEvent> failed = failing.fail(e);
         WireEvent last = failed.get(failed.size() - 1);
         assertEquals("response.failed", last.name());
         Response gone = OPENAI.readValue(last.json(), ResponseStreamEvent.class).validate().asFailed().response();
         assertTrue(gone.error().get().message().contains("unterminated call"), gone.error().get().message());
 
-        MessagesStream failingM = new MessagesStream(toy.newStream(), "msg_y", "m");
-        failingM.feed("text <call f>{\"a\": ");
-        ToolCallParseException e2 = assertThrows(ToolCallParseException.class, () -> failingM.finish(false));
+        WireStream failingM = Protocol.MESSAGES.stream("msg_y", "m", 0L);
+        StreamParser failingMParser = toy.newStream();
+        failingM.events(failingMParser.feed("text <call f>{\"a\": "));
+        ToolCallParseException e2 = assertThrows(ToolCallParseException.class, failingMParser::finish);
         List<WireEvent> mf = failingM.fail(e2);
         assertEquals("error", mf.get(mf.size() - 1).name());
         assertTrue(mf.get(mf.size() - 1).json().contains("\"type\":\"api_error\""), mf.get(mf.size() - 1).json());

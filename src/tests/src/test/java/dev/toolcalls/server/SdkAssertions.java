@@ -1,5 +1,8 @@
 package dev.toolcalls.server;
 
+import dev.toolcalls.protocol.WireStream;
+import dev.toolcalls.protocol.WireEvent;
+import dev.toolcalls.StreamParser;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
@@ -115,5 +118,19 @@ final class SdkAssertions {
             calls.add(t.asFunction().id() + " " + t.asFunction().function().name() + " " + t.asFunction().function().arguments());
         }
         return new Seen(m.content(), reasoning, calls, completion.choices().get(0).finishReason().asString());
+    }
+
+    /**
+     * A whole streamed response: the opening events, the events of each piece, the parser's last
+     * events and the terminal ones.
+     *
+     * @throws dev.toolcalls.ToolCallParseException when the output breaks its format
+     */
+    static List<WireEvent> wire(WireStream out, StreamParser parser, List<String> pieces, boolean truncated) {
+        List<WireEvent> wire = new ArrayList<>(out.start());
+        for (String piece : pieces) wire.addAll(out.events(parser.feed(piece)));
+        wire.addAll(out.events(parser.finish()));
+        wire.addAll(out.complete(truncated));
+        return wire;
     }
 }
