@@ -34,6 +34,11 @@ import dev.toolcalls.internal.lex.LexerData;
  * Format acme = Formats.get("acme");
  * }</pre>
  *
+ * <p>A folder's {@code .g4} is compiled when the ANTLR tool ({@code org.antlr:antlr4}) is on the
+ * class path. With the runtime alone, write the grammar's interpreter data beside it first,
+ * {@code java -jar toolcalls.jar check --format-dir formats --write-interp}, which puts
+ * {@code formats/acme/AcmeLexer.interp} there; the runtime reads that file instead.
+ *
  * <p>A broken format disables only itself (see {@link FormatRegistry}); {@link #problems()} says
  * what went wrong.
  */

@@ -4,8 +4,9 @@ import java.util.List;
 
 /**
  * The output does not follow its format. Carries the format, the kind of failure, the offset
- * (in code points from the start of the output) and an excerpt of the text around it, e.g.
- * <pre>NAME: unterminated call at offset 3: the call that began at offset 3 is still open at the end of the output, near 'hi &lt;tool_call&gt;{"name": "f"'</pre>
+ * (in code points from the start of the output) and an excerpt of the text around it, and ends
+ * with the page that explains the kind, e.g.
+ * <pre>NAME: unterminated call at offset 3: the call that began at offset 3 is still open at the end of the output, near 'hi &lt;tool_call&gt;{"name": "f"' (see https://github.com/toolcalls/toolcalls/blob/main/docs/troubleshooting.md#unterminated_call)</pre>
  *
  * <p>A stream parser that threw is finished; {@link #eventsBeforeError()} holds what the failing
  * {@code feed} or {@code finish} had produced before the error, which a server may still send.
@@ -34,6 +35,9 @@ public class ToolCallParseException extends RuntimeException {
         public String type() { return type; }
     }
 
+    /** The troubleshooting page: one heading per error kind, whose anchor is the kind's {@code type}. */
+    static final String TROUBLESHOOTING = "https://github.com/toolcalls/toolcalls/blob/main/docs/troubleshooting.md#";
+
     private final String format;
     private final Kind kind;
     private final int offset;
@@ -47,14 +51,17 @@ public class ToolCallParseException extends RuntimeException {
      * @param detail  what is wrong, without format, offset and excerpt
      */
     public ToolCallParseException(String format, Kind kind, int offset, String excerpt, String detail) {
-        super(format + ": " + kind.type.replace('_', ' ') + " at offset " + offset + ": " + detail
-                + (excerpt == null || excerpt.isEmpty() ? "" : ", near '" + excerpt + "'"));
+        super(format + ": " + kind.type().replace('_', ' ') + " at offset " + offset + ": " + detail
+                + (excerpt == null || excerpt.isEmpty() ? "" : ", near '" + excerpt + "'") + see(kind.type()));
         this.format = format;
         this.kind = kind;
         this.offset = offset;
         this.excerpt = excerpt;
         this.detail = detail;
     }
+
+    /** The pointer every message of this library's errors ends with: the troubleshooting heading that explains it. */
+    static String see(String anchor) { return " (see " + TROUBLESHOOTING + anchor + ")"; }
 
     public String format() { return format; }
 

@@ -73,6 +73,17 @@ class FormatLoadingTest {
     }
 
     @Test
+    void registryNamesAreListsOfNamesByKnownServer() {
+        String ok = "{\"name\": \"t\", \"aliases\": [\"t-x\"], \"registries\": {\"vllm\": [\"t\"], \"ollama\": [\"T-X\"]}, \"roles\": {" + ROLES + "}}";
+        assertEquals("t", ToyFormats.compile(GRAMMAR, ok).parse("<c>t</c>").toolCalls().get(0).name());
+        assertTrue(loadError(GRAMMAR, ok.replace("\"vllm\"", "\"vllm2\"")).contains("\"registries\": unknown server \"vllm2\" (known: vllm, sglang, llama.cpp, ollama, lmdeploy)"));
+        assertTrue(loadError(GRAMMAR, ok.replace("[\"t\"]", "[]")).contains("vllm must be a non-empty array of parser names"));
+        assertTrue(loadError(GRAMMAR, ok.replace("[\"t\"]", "\"t\"")).contains("vllm must be a non-empty array of parser names"));
+        assertTrue(loadError(GRAMMAR, ok.replace("[\"t\"]", "[\"t\", \"t\"]")).contains("vllm lists \"t\" twice"));
+        assertTrue(loadError(GRAMMAR, ok.replace("{\"vllm\": [\"t\"], \"ollama\": [\"T-X\"]}", "[\"t\"]")).contains("\"registries\" must be an object"));
+    }
+
+    @Test
     void registryFindsFormatsByNameAndAliasCaseInsensitivelyIncludingServiceLoaderOnes() {
         assertEquals("toy", Formats.get("TOY-Alias").name());
         assertTrue(Formats.all().stream().anyMatch(f -> f.name().equals("toy")));

@@ -70,6 +70,7 @@ final class NewCommand implements Callable<Integer>, Main.IoAware {
         JsonObject o = JsonParser.parseString(formatFile).getAsJsonObject();
         JsonObject renamed = new JsonObject();
         for (var e : o.entrySet()) {
+            if (e.getKey().equals("registries")) continue; // the names peers give the other convention, not this one
             JsonElement v = e.getValue();
             switch (e.getKey()) {
                 case "name": v = new com.google.gson.JsonPrimitive(name); break;

@@ -2,6 +2,7 @@ package dev.toolcalls.internal.format;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,15 +36,22 @@ import dev.toolcalls.internal.json.Json;
  *                      the default mode's rules plus the wrappers and slips the format tolerates then
  * @param specialTokens marker spellings that are special tokens of the model's vocabulary: when the
  *                      caller says which chunks were special tokens, these spellings in ordinary text are text
+ * @param registries    the parser names peer servers register this convention under, by server ({@link #REGISTRIES});
+ *                      documentation data, listed in docs/formats.md (whose generator checks that each is a name
+ *                      or alias of the bundled format)
  */
 public record FormatFile(String name, List<String> aliases, String description, String lexer, List<String> include,
                          String ids, String idPattern, String content, String callEnd, String nameFromId,
                          String untypedValues, String valueNewlines, String thinkingMode, boolean thinkingDefault,
-                         Map<String, String> roles, List<String> streamable, List<String> specialTokens, String lenientMode) {
+                         Map<String, String> roles, List<String> streamable, List<String> specialTokens, String lenientMode,
+                         Map<String, List<String>> registries) {
 
     private static final Set<String> KEYS = Set.of("name", "aliases", "description", "lexer", "include", "ids", "idPattern",
             "content", "callEnd", "nameFromId", "untypedValues", "valueNewlines", "thinkingMode", "thinkingDefault",
-            "roles", "streamable", "specialTokens", "lenientMode");
+            "roles", "streamable", "specialTokens", "lenientMode", "registries");
+
+    /** The servers whose parser names {@code "registries"} may list, in the order docs/formats.md shows them. */
+    public static final List<String> REGISTRIES = List.of("vllm", "sglang", "llama.cpp", "ollama", "lmdeploy");
 
     /**
      * Reads a format file or role file.
@@ -67,7 +75,8 @@ public record FormatFile(String name, List<String> aliases, String description, 
                 r.strings("include"), r.string("ids", "openai"), r.string("idPattern", null), r.string("content", "verbatim"),
                 r.string("callEnd", "marker"), r.string("nameFromId", null), r.string("untypedValues", "string"),
                 r.string("valueNewlines", "keep"), r.string("thinkingMode", null), r.bool("thinkingDefault"),
-                r.map("roles"), r.strings("streamable"), r.strings("specialTokens"), r.string("lenientMode", null));
+                r.map("roles"), r.strings("streamable"), r.strings("specialTokens"), r.string("lenientMode", null),
+                r.registries());
     }
 
     private record Reader(JsonObject o, String source) {
@@ -106,6 +115,34 @@ public record FormatFile(String name, List<String> aliases, String description, 
                 if (!m.getValue().isJsonPrimitive() || !m.getValue().getAsJsonPrimitive().isString())
                     throw new IllegalArgumentException(source + ": role of " + m.getKey() + " must be a string");
                 out.put(m.getKey(), m.getValue().getAsString());
+            }
+            return Collections.unmodifiableMap(out);
+        }
+
+        /** {@code {"vllm": ["openai"], "sglang": ["gpt-oss"], ...}}: each server one of {@link #REGISTRIES}, each name non-empty, once. */
+        Map<String, List<String>> registries() {
+            JsonElement e = o.get("registries");
+            if (e == null || e.isJsonNull()) return Map.of();
+            if (!e.isJsonObject()) throw wrong("registries", "an object of server to parser names, e.g. {\"vllm\": [\"hermes\"]}");
+            Map<String, List<String>> out = new LinkedHashMap<>();
+            for (Map.Entry<String, JsonElement> m : e.getAsJsonObject().entrySet()) {
+                String server = m.getKey();
+                String at = source + ": \"registries\": ";
+                if (!REGISTRIES.contains(server))
+                    throw new IllegalArgumentException(at + "unknown server \"" + server + "\" (known: " + String.join(", ", REGISTRIES) + ")");
+                JsonElement v = m.getValue();
+                if (!v.isJsonArray() || v.getAsJsonArray().isEmpty())
+                    throw new IllegalArgumentException(at + server + " must be a non-empty array of parser names (leave the server out when it has none)");
+                List<String> names = new ArrayList<>();
+                Set<String> seen = new HashSet<>();
+                for (JsonElement item : v.getAsJsonArray()) {
+                    if (!item.isJsonPrimitive() || !item.getAsJsonPrimitive().isString() || item.getAsString().isEmpty())
+                        throw new IllegalArgumentException(at + server + " must be a non-empty array of parser names");
+                    String n = item.getAsString();
+                    if (!seen.add(n)) throw new IllegalArgumentException(at + server + " lists \"" + n + "\" twice");
+                    names.add(n);
+                }
+                out.put(server, Collections.unmodifiableList(names));
             }
             return Collections.unmodifiableMap(out);
         }
