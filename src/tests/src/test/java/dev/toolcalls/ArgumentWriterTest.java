@@ -68,12 +68,12 @@ class ArgumentWriterTest {
         StreamParser s = X.newStream(TOOLS, ParseOptions.defaults());
         StringBuilder args = new StringBuilder();
         for (String chunk : new String[] {"<fn=f>\n<p=s>\nPar", "is <b> & \"q\"\n</", "p>\n<p=i>\n4", "2\n</p>\n</fn>"}) {
-            for (DeltaMessage d : s.feed(chunk)) if (d.isToolCall()) args.append(d.toolCall().arguments());
+            for (DeltaMessage d : DeltaMessage.of(s.feed(chunk))) if (d.isToolCall()) args.append(d.toolCall().arguments());
             if (chunk.endsWith("Par")) assertEquals("{\"s\": \"Par", args.toString());
             if (chunk.endsWith("</")) assertEquals("{\"s\": \"Paris <b> & \\\"q\\\"", args.toString()); // neither the newline nor "</" yet
             if (chunk.endsWith("4")) assertEquals("{\"s\": \"Paris <b> & \\\"q\\\"\", \"i\": ", args.toString()); // integers wait for their end
         }
-        for (DeltaMessage d : s.finish()) args.append(d.toolCall().arguments());
+        for (DeltaMessage d : DeltaMessage.of(s.finish())) args.append(d.toolCall().arguments());
         assertEquals("{\"s\": \"Paris <b> & \\\"q\\\"\", \"i\": 42}", args.toString());
     }
 

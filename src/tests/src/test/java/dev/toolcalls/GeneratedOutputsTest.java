@@ -15,7 +15,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 import dev.toolcalls.internal.format.CompiledFormat;
-import dev.toolcalls.internal.format.FormatAccess;
+import dev.toolcalls.internal.format.FormatDefinition;
 import dev.toolcalls.tools.OutputGenerator;
 import dev.toolcalls.suite.CaseRunner;
 
@@ -35,7 +35,7 @@ class GeneratedOutputsTest {
     Stream<DynamicTest> everyFormat() {
         CaseRunner runner = new CaseRunner(6, 8);
         return Formats.all().stream().map(f -> DynamicTest.dynamicTest(f.name(), () -> {
-            CompiledFormat c = FormatAccess.compiled(f);
+            CompiledFormat c = FormatDefinition.of(f).compiled();
             OutputGenerator generator = new OutputGenerator(c.model(), c.rules().thinkingDefault() ? c.rules().thinkingMode() : -1,
                     c.rules().implicitCallEnd());
             Random random = new Random(f.name().hashCode());

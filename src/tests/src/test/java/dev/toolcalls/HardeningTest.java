@@ -64,9 +64,9 @@ class HardeningTest {
         assertEquals(1, HERMES.parse(call("f", "{\"a\": " + deep + "}")).toolCalls().size(), "within the default");
 
         StreamParser s = HERMES.newStream(Tools.none(), ParseOptions.defaults().withMaxTokenLength(1000));
-        s.feed("<tool_call>{\"name\": \"");
+        DeltaMessage.of(s.feed("<tool_call>{\"name\": \""));
         ToolCallParseException token = assertThrows(ToolCallParseException.class, () -> {
-            for (int i = 0; i < 100; i++) s.feed("ffffffffffffffffffffffffffffff");
+            for (int i = 0; i < 100; i++) DeltaMessage.of(s.feed("ffffffffffffffffffffffffffffff"));
         });
         assertEquals(ToolCallParseException.Kind.LIMIT_EXCEEDED, token.kind());
         assertEquals(20, token.offset(), token.getMessage()); // where the name's string begins
@@ -83,14 +83,14 @@ class HardeningTest {
         AtomicReference<Throwable> second = new AtomicReference<>();
         Thread t = new Thread(() -> {
             inside.countDown();
-            s.feed(big);
+            DeltaMessage.of(s.feed(big));
         });
         t.start();
         inside.await();
         boolean sawMisuse = false;
         for (int i = 0; i < 2000 && t.isAlive(); i++) {
             try {
-                s.feed("y");
+                DeltaMessage.of(s.feed("y"));
             } catch (IllegalStateException e) {
                 assertTrue(e.getMessage().contains("two threads"), e.getMessage());
                 sawMisuse = true;
@@ -100,8 +100,8 @@ class HardeningTest {
         t.join();
         release.countDown();
         assertTrue(sawMisuse || second.get() == null, "a concurrent feed either failed fast or did not overlap");
-        s.finish();
-        IllegalStateException after = assertThrows(IllegalStateException.class, () -> s.feed("more"));
+        DeltaMessage.of(s.finish());
+        IllegalStateException after = assertThrows(IllegalStateException.class, () -> DeltaMessage.of(s.feed("more")));
         assertTrue(after.getMessage().contains("already finished"));
     }
 
@@ -124,8 +124,8 @@ class HardeningTest {
         StreamParser s = HERMES.newStream(tools, ParseOptions.defaults().withUnknownTool(ParseOptions.UnknownTool.TEXT));
         StringBuilder content = new StringBuilder();
         for (int i = 0; i < text.length(); i += 3)
-            for (DeltaMessage d : s.feed(text.substring(i, Math.min(text.length(), i + 3)))) if (d.isContent()) content.append(d.content());
-        for (DeltaMessage d : s.finish()) if (d.isContent()) content.append(d.content());
+            for (DeltaMessage d : DeltaMessage.of(s.feed(text.substring(i, Math.min(text.length(), i + 3))))) if (d.isContent()) content.append(d.content());
+        for (DeltaMessage d : DeltaMessage.of(s.finish())) if (d.isContent()) content.append(d.content());
         assertEquals(asText.content(), content.toString());
     }
 }

@@ -52,7 +52,7 @@ class RunsTest {
                     for (List<String> chunks : chunkings) {
                         ParseOptions o = c.options().withIds(() -> IdGenerator.seeded(7));
                         String fast = trace(f.newStream(tools, o), chunks);
-                        String simulated = trace(f.newSimulatedStream(tools, o), chunks);
+                        String simulated = trace(((GrammarFormat) f).newSimulatedStream(tools, o), chunks);
                         assertEquals(simulated, fast, () -> c + " in " + chunks.size() + " chunks: " + String.join("", chunks));
                     }
                 }
@@ -95,7 +95,7 @@ class RunsTest {
         Format f = Formats.get("hermes");
         for (List<String> chunks : List.of(List.of(text), chunks(text, null), chunks(text, new Random(3)), chunks(text, new Random(4)))) {
             for (boolean runs : new boolean[] {true, false}) {
-                StreamParser s = runs ? f.newStream() : f.newSimulatedStream(Tools.none(), ParseOptions.defaults());
+                StreamParser s = runs ? f.newStream() : ((GrammarFormat) f).newSimulatedStream(Tools.none(), ParseOptions.defaults());
                 ToolCallParseException e = null;
                 try {
                     for (String c : chunks) s.feed(c);
