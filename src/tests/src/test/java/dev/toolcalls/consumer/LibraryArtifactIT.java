@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.lang.module.ModuleDescriptor;
 import java.lang.module.ModuleFinder;
 import java.lang.module.ModuleReference;
@@ -11,15 +13,19 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import java.util.spi.ToolProvider;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,18 +73,19 @@ class LibraryArtifactIT {
         Files.writeString(src.resolve("app/Main.java"), String.join("\n",
                 "package app;",
                 "import dev.toolcalls.*;",
+                "import dev.toolcalls.protocol.ValueJson;",
                 "public class Main {",
                 "  public static void main(String[] a) {",
                 "    Format f = Formats.get(\"hermes\");",
                 "    String text = \"Let me check. <tool_call>{\\\"name\\\": \\\"get_weather\\\", \\\"arguments\\\": {\\\"city\\\": \\\"Paris\\\"}}</tool_call>\";",
                 "    ChatMessage m = f.parse(text, Tools.none(), ParseOptions.defaults().withIds(() -> IdGenerator.seeded(0)));",
-                "    System.out.println(\"batch \" + m.toJson());",
+                "    System.out.println(\"batch \" + ValueJson.message(m));",
                 "    StreamParser s = f.newStream(Tools.none(), ParseOptions.defaults().withIds(() -> IdGenerator.seeded(0)));",
                 "    StringBuilder args = new StringBuilder();",
                 "    for (int i = 0; i < text.length(); i += 3)",
-                "      for (DeltaMessage d : s.feed(text.substring(i, Math.min(text.length(), i + 3))))",
+                "      for (DeltaMessage d : DeltaMessage.of(s.feed(text.substring(i, Math.min(text.length(), i + 3)))))",
                 "        if (d.isToolCall()) args.append(d.toolCall().arguments());",
-                "    for (DeltaMessage d : s.finish()) if (d.isToolCall()) args.append(d.toolCall().arguments());",
+                "    for (DeltaMessage d : DeltaMessage.of(s.finish())) if (d.isToolCall()) args.append(d.toolCall().arguments());",
                 "    System.out.println(\"streamed \" + args);",
                 "    System.out.println(\"module \" + Format.class.getModule().getName());",
                 "  }",
@@ -133,6 +140,29 @@ class LibraryArtifactIT {
         for (ModuleDescriptor.Requires r : d.requires())
             assertTrue(r.modifiers().stream().allMatch(m -> m == ModuleDescriptor.Requires.Modifier.MANDATED), "neither static nor transitive: " + r);
         assertTrue(d.opens().isEmpty(), "opens nothing: " + d.opens());
+    }
+
+    /** {@code javap -public} over the exported packages: the API is made of Java and toolcalls types only. */
+    @Test
+    void theExportedApiShowsNoAntlrOrGsonType() throws Exception {
+        List<String> classes = new ArrayList<>();
+        try (JarFile jar = new JarFile(libraryJar().toFile())) {
+            for (JarEntry e : Collections.list(jar.entries())) {
+                String n = e.getName();
+                if (n.matches("dev/toolcalls/(protocol/)?[^/]+\\.class") && !n.endsWith("package-info.class"))
+                    classes.add(n.substring(0, n.length() - ".class".length()).replace('/', '.'));
+            }
+        }
+        assertTrue(classes.contains("dev.toolcalls.Format") && classes.contains("dev.toolcalls.protocol.Protocol"), classes.toString());
+        List<String> args = new ArrayList<>(List.of("-public", "-cp", libraryJar().toString()));
+        args.addAll(classes);
+        StringWriter out = new StringWriter();
+        int code = ToolProvider.findFirst("javap").orElseThrow().run(new PrintWriter(out), new PrintWriter(out), args.toArray(String[]::new));
+        assertEquals(0, code, out.toString());
+        String api = out.toString();
+        assertTrue(api.contains("public interface dev.toolcalls.Format") && api.contains("public final class dev.toolcalls.StreamParser"), api);
+        for (String line : api.lines().toList())
+            assertTrue(!line.contains("org.antlr") && !line.contains("com.google.gson"), "a foreign type in the API: " + line);
     }
 
     /**
