@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
@@ -127,5 +128,44 @@ class HardeningTest {
             for (DeltaMessage d : s.feed(text.substring(i, Math.min(text.length(), i + 3)))) if (d.isContent()) content.append(d.content());
         for (DeltaMessage d : s.finish()) if (d.isContent()) content.append(d.content());
         assertEquals(asText.content(), content.toString());
+    }
+
+    /**
+     * Error offsets count code points, and every chunking counts them alike: the stream drops what
+     * lies far enough behind the lexer while it reads, and a drop that would cut a surrogate pair in
+     * two must not count the pair twice. Emoji before the call and inside it, then tokens at every
+     * distance from them, then the error; against every 2-way split and 1-character chunks.
+     */
+    @Test
+    void errorOffsetsCountCodePointsAlikeUnderEveryChunking() {
+        for (int pad = 30; pad <= 45; pad++) {
+            String filler = "a<".repeat(pad);
+            // the error is at the call's begin (malformed arguments), at text the call does not allow, at the begin of a cut call
+            errorOffsetIsTheSameInEveryChunking("😀😀 " + filler + " <tool_call>{\"name\": \"f\", \"arguments\": {bad}}</tool_call>", "<tool_call>");
+            errorOffsetIsTheSameInEveryChunking("<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"😀😀" + filler + "\"} x}</tool_call>", "x}");
+            errorOffsetIsTheSameInEveryChunking("😀 a 😀<tool_call>{\"name\": \"g😀\", \"arguments\": {}}</tool_call>" + filler
+                    + "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}", "<tool_call>{\"name\": \"f\"");
+        }
+    }
+
+    private static void errorOffsetIsTheSameInEveryChunking(String text, String errorAt) {
+        ToolCallParseException batch = assertThrows(ToolCallParseException.class, () -> HERMES.parse(text), text);
+        String before = text.substring(0, text.indexOf(errorAt));
+        assertEquals(before.codePointCount(0, before.length()), batch.offset(), () -> batch.getMessage() + ": " + text);
+        for (int cut = 0; cut <= text.length(); cut++) {
+            int at = cut;
+            assertEquals(batch.offset(), streamedErrorOffset(List.of(text.substring(0, cut), text.substring(cut))), () -> "split at " + at + ": " + text);
+        }
+        List<String> ones = new ArrayList<>();
+        for (int i = 0; i < text.length(); i++) ones.add(text.substring(i, i + 1));
+        assertEquals(batch.offset(), streamedErrorOffset(ones), () -> "1-char chunks: " + text);
+    }
+
+    private static int streamedErrorOffset(List<String> chunks) {
+        StreamParser s = HERMES.newStream();
+        return assertThrows(ToolCallParseException.class, () -> {
+            for (String c : chunks) s.feedEvents(c);
+            s.finishEvents();
+        }).offset();
     }
 }
