@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -114,7 +115,8 @@ public final class FormatRegistry {
             made(f);
             Format holder = null;
             String taken = null;
-            for (String key : keys(f)) {
+            Set<String> keys = keys(f);
+            for (String key : keys) {
                 Format h = names.get(key);
                 if (h != null && h != f) { holder = h; taken = key; break; }
             }
@@ -127,7 +129,7 @@ public final class FormatRegistry {
                 found.add(clash);
             }
             all.add(registered);
-            for (String key : keys(f)) names.putIfAbsent(key, registered);
+            for (String key : keys) names.putIfAbsent(key, registered);
         }
         Set<Path> dirs = new HashSet<>(folders);
         dirs.addAll(moreFolders);
@@ -140,13 +142,11 @@ public final class FormatRegistry {
         throw new IllegalArgumentException("format " + f.name() + " was not made by Formats.define or Formats.load");
     }
 
-    private static List<String> keys(Format f) {
-        List<String> n = new ArrayList<>();
+    /** The format's name and aliases, lower case, each once, in order (a hash set: linear in the aliases). */
+    private static Set<String> keys(Format f) {
+        Set<String> n = new LinkedHashSet<>();
         n.add(f.name().toLowerCase(Locale.ROOT));
-        for (String a : f.aliases()) {
-            String k = a.toLowerCase(Locale.ROOT);
-            if (!n.contains(k)) n.add(k);
-        }
+        for (String a : f.aliases()) n.add(a.toLowerCase(Locale.ROOT));
         return n;
     }
 

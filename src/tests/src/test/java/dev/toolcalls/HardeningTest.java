@@ -5,11 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
+
+import com.google.gson.JsonObject;
+
+import dev.toolcalls.suite.SuiteCase;
 
 /** Limits, any RFC 8259 JSON, misuse of a stream parser, and the unknown-tool policy. */
 class HardeningTest {
@@ -127,5 +134,122 @@ class HardeningTest {
             for (DeltaMessage d : DeltaMessage.of(s.feed(text.substring(i, Math.min(text.length(), i + 3))))) if (d.isContent()) content.append(d.content());
         for (DeltaMessage d : DeltaMessage.of(s.finish())) if (d.isContent()) content.append(d.content());
         assertEquals(asText.content(), content.toString());
+    }
+
+    /**
+     * Error offsets count code points, and every chunking counts them alike: the stream drops what
+     * lies far enough behind the lexer while it reads, and a drop that would cut a surrogate pair in
+     * two must not count the pair twice. Emoji before the call and inside it, then tokens at every
+     * distance from them, then the error; against every 2-way split and 1-character chunks.
+     */
+    @Test
+    void errorOffsetsCountCodePointsAlikeUnderEveryChunking() {
+        for (int pad = 30; pad <= 45; pad++) {
+            String filler = "a<".repeat(pad);
+            // the error is at the call's begin (malformed arguments), at text the call does not allow, at the begin of a cut call
+            errorOffsetIsTheSameInEveryChunking("😀😀 " + filler + " <tool_call>{\"name\": \"f\", \"arguments\": {bad}}</tool_call>", "<tool_call>");
+            errorOffsetIsTheSameInEveryChunking("<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"😀😀" + filler + "\"} x}</tool_call>", "x}");
+            errorOffsetIsTheSameInEveryChunking("😀 a 😀<tool_call>{\"name\": \"g😀\", \"arguments\": {}}</tool_call>" + filler
+                    + "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}", "<tool_call>{\"name\": \"f\"");
+        }
+    }
+
+    private static void errorOffsetIsTheSameInEveryChunking(String text, String errorAt) {
+        ToolCallParseException batch = assertThrows(ToolCallParseException.class, () -> HERMES.parse(text), text);
+        String before = text.substring(0, text.indexOf(errorAt));
+        assertEquals(before.codePointCount(0, before.length()), batch.offset(), () -> batch.getMessage() + ": " + text);
+        for (int cut = 0; cut <= text.length(); cut++) {
+            int at = cut;
+            assertEquals(batch.offset(), streamedErrorOffset(List.of(text.substring(0, cut), text.substring(cut))), () -> "split at " + at + ": " + text);
+        }
+        List<String> ones = new ArrayList<>();
+        for (int i = 0; i < text.length(); i++) ones.add(text.substring(i, i + 1));
+        assertEquals(batch.offset(), streamedErrorOffset(ones), () -> "1-char chunks: " + text);
+    }
+
+    private static int streamedErrorOffset(List<String> chunks) {
+        StreamParser s = HERMES.newStream();
+        return assertThrows(ToolCallParseException.class, () -> {
+            for (String c : chunks) s.feedEvents(c);
+            s.finishEvents();
+        }).offset();
+    }
+
+    /**
+     * The name limit holds in every format, whichever role gives the name (a name token, a JSON
+     * string, the model-written id it is read from): in every format with a call among its cases,
+     * that call's name made one code point longer than the limit is {@code limit_exceeded}, in
+     * batch and in chunks, at the default limit and at a small one (then also in 1-character chunks).
+     */
+    @Test
+    void theNameLimitHoldsInEveryFormatWhicheverRoleGivesTheName() {
+        Map<String, List<SuiteCase>> cases = SuiteCase.load(Path.of("tests-data"));
+        cases.putAll(SuiteCase.load(Path.of("src/test/resources/suite")));
+        List<String> failures = new ArrayList<>();
+        int formats = 0;
+        for (Format f : Formats.all()) {
+            List<SuiteCase> own = cases.getOrDefault(f.name(), List.of());
+            SuiteCase c = caseWithOneCall(own);
+            if (c == null) {
+                if (own.stream().anyMatch(each -> each.expected().has("tool_calls") && !each.expected().getAsJsonArray("tool_calls").isEmpty()))
+                    failures.add(f.name() + ": no strict case with one call whose name is written once, to build on");
+                continue;
+            }
+            formats++;
+            String name = c.expected().getAsJsonArray("tool_calls").get(0).getAsJsonObject().get("name").getAsString();
+            for (int limit : new int[] {ParseOptions.defaults().maxNameLength(), 64}) {
+                ParseOptions options = c.options().withMaxNameLength(limit);
+                String text = c.input().replace(name, name + "a".repeat(limit + 1 - name.codePointCount(0, name.length())));
+                Integer batch = nameLimitOffset(f, options, List.of(text), failures, c + " batch, limit " + limit);
+                List<List<String>> chunkings = new ArrayList<>();
+                chunkings.add(chunks(text, 4096));
+                if (limit < 100) {
+                    chunkings.add(List.of(text.substring(0, text.length() / 2), text.substring(text.length() / 2)));
+                    chunkings.add(chunks(text, 7));
+                    chunkings.add(chunks(text, 1));
+                }
+                for (List<String> chunks : chunkings) {
+                    Integer streamed = nameLimitOffset(f, options, chunks, failures, c + " in chunks of " + chunks.get(0).length() + ", limit " + limit);
+                    if (batch != null && streamed != null && !batch.equals(streamed))
+                        failures.add(c + " in chunks of " + chunks.get(0).length() + ": offset " + streamed + ", batch " + batch);
+                }
+            }
+        }
+        assertEquals(Formats.all().size(), formats, "formats with a call among their cases");
+        assertTrue(failures.isEmpty(), String.join("\n", failures));
+    }
+
+    /** A strict case whose output holds one call, whose name is written exactly once in it. */
+    private static SuiteCase caseWithOneCall(List<SuiteCase> cases) {
+        for (SuiteCase c : cases) {
+            JsonObject e = c.expected();
+            if (c.lenient() || e.has("error") || !e.has("tool_calls") || e.getAsJsonArray("tool_calls").size() != 1) continue;
+            String name = e.getAsJsonArray("tool_calls").get(0).getAsJsonObject().get("name").getAsString();
+            if (name.length() >= 3 && c.input().indexOf(name) >= 0 && c.input().indexOf(name) == c.input().lastIndexOf(name)) return c;
+        }
+        return null;
+    }
+
+    private static Integer nameLimitOffset(Format f, ParseOptions options, List<String> chunks, List<String> failures, String what) {
+        try {
+            if (chunks.size() == 1) {
+                f.parse(chunks.get(0), Tools.none(), options);
+            } else {
+                StreamParser s = f.newStream(Tools.none(), options);
+                for (String chunk : chunks) s.feedEvents(chunk);
+                s.finishEvents();
+            }
+            failures.add(what + ": no error");
+        } catch (ToolCallParseException e) {
+            if (e.kind() == ToolCallParseException.Kind.LIMIT_EXCEEDED && e.getMessage().contains("function name")) return e.offset();
+            failures.add(what + ": " + e.getMessage().substring(0, Math.min(300, e.getMessage().length())));
+        }
+        return null;
+    }
+
+    private static List<String> chunks(String text, int size) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < text.length(); i += size) out.add(text.substring(i, Math.min(text.length(), i + size)));
+        return out;
     }
 }

@@ -171,6 +171,49 @@ class RuntimeFormatTest {
         assertTrue(call.id().matches("[A-Za-z0-9]{9}"), call.id());
     }
 
+    /** A format file reusing the bundled Hermes lexer, with these aliases. */
+    static String hermesLike(String name, int aliases) {
+        StringBuilder a = new StringBuilder();
+        for (int i = 0; i < aliases; i++) a.append(i == 0 ? "" : ", ").append("\"").append(name).append("-alias-").append(i).append("\"");
+        return "{\"name\": \"" + name + "\", \"aliases\": [" + a + "], \"lexer\": \"HermesLexer\", \"include\": [\"HermesCall\", \"JsonCall\", "
+                + "\"JsonValue\", \"HermesLenient\"], \"roles\": {\"TEXT\": \"content\", \"LT\": \"content\"}, \"streamable\": [\"TEXT\"]}";
+    }
+
+    /**
+     * A format file may give its format at most {@link dev.toolcalls.internal.format.FormatFile#MAX_ALIASES}
+     * aliases and hold at most {@link dev.toolcalls.internal.format.FormatFile#MAX_SIZE} bytes: one
+     * at the limit registers every alias, one past either limit is disabled with a message naming
+     * its file and the limit, and the others (bundled ones included) work as before.
+     */
+    @Test
+    void aliasesAndFormatFilesHaveALimit() {
+        int max = dev.toolcalls.internal.format.FormatFile.MAX_ALIASES;
+        Path formats = dir.resolve("formats");
+        write(formats.resolve("most/most.json"), hermesLike("most", max));
+        write(formats.resolve("toomany/toomany.json"), hermesLike("toomany", max + 1));
+        write(formats.resolve("huge/huge.json"), hermesLike("huge", 100_000)); // about 1.7 MB
+
+        FormatRegistry registry = FormatRegistry.standard().withFolder(formats);
+        assertEquals("most", registry.get("MOST-alias-" + (max - 1)).name());
+        assertEquals("most", registry.get("most-alias-0").name());
+        assertEquals("f", registry.get("most-alias-" + (max - 1)).parse("<tool_call>{\"name\": \"f\"}</tool_call>").toolCalls().get(0).name());
+        assertEquals("hermes", registry.get("hermes").name());
+
+        String tooMany = assertThrows(FormatException.class, () -> registry.get("toomany")).getMessage();
+        assertTrue(tooMany.contains(formats.resolve("toomany/toomany.json").toString()) && tooMany.contains((max + 1) + " names")
+                && tooMany.contains("more than the " + max), tooMany);
+        String huge = assertThrows(FormatException.class, () -> registry.get("huge")).getMessage();
+        assertTrue(huge.contains(formats.resolve("huge/huge.json").toString()) && huge.contains("larger than 1 MiB"), huge);
+        assertFalse(registry.find("toomany-alias-0").isPresent(), "a refused format file registers none of its aliases");
+        assertFalse(registry.find("huge-alias-0").isPresent(), "a refused format file registers none of its aliases");
+        assertEquals(2, registry.problems().size(), registry.problems().toString());
+
+        // the same limits for a format defined from its text
+        FormatException defined = assertThrows(FormatException.class,
+                () -> Formats.define(hermesLike("defined", max + 1), input -> { throw new AssertionError("refused before its lexer is built"); }, n -> null));
+        assertTrue(defined.getMessage().contains("more than the " + max), defined.getMessage());
+    }
+
     @Test
     void oneFormatFolderAloneLoadsToo() {
         Path acme = formats(dir).resolve("acme");

@@ -35,9 +35,9 @@ record JsonLine(String input, Tools tools, Boolean thinking, java.util.List<Chun
         }
         if (!e.isJsonObject()) throw new Bad("expected {\"input\": \"...\", \"tools\": [...]?, \"thinking\": true|false?}");
         JsonObject o = e.getAsJsonObject();
-        for (String key : o.keySet()) if (!FIELDS.contains(key)) throw new Bad("unknown field \"" + key + "\" (fields: input, tools, thinking, chunks)");
         String lone = JsonChecks.loneSurrogate(o, "$");
         if (lone != null) throw new Bad(lone);
+        for (String key : o.keySet()) if (!FIELDS.contains(key)) throw new Bad("unknown field \"" + key + "\" (fields: input, tools, thinking, chunks)");
         JsonElement input = o.get("input");
         if (input == null) throw new Bad("\"input\" is missing");
         if (!JsonChecks.is(input, Kind.STRING)) throw new Bad("\"input\" must be a string, not " + JsonChecks.describe(input));

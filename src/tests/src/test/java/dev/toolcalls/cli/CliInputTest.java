@@ -135,6 +135,34 @@ class CliInputTest {
         assertEquals("after", JsonParser.parseString(lines.get(2)).getAsJsonObject().getAsJsonObject("message").get("content").getAsString());
     }
 
+    /** A lone surrogate in a key, known or not, at any depth: the message names it by its escape, never as '?' or U+FFFD. */
+    @Test
+    void jsonlNamesALoneSurrogateInAKeyByItsEscape() {
+        String[][] cases = {
+            {"{\"in\\ud800put\": \"x\"}", "lone surrogate \\ud800 at character 2 of a key in $"},
+            {"{\"input\": \"x\", \"k\\udc00\": 1}", "lone surrogate \\udc00 at character 1 of a key in $"},
+            {"{\"input\": \"x\", \"tools\": [{\"type\": \"function\", \"function\": {\"name\": \"f\", \"p\\ud83d\": 1}}]}",
+                "lone surrogate \\ud83d at character 1 of a key in $.tools[0].function"},
+        };
+        StringBuilder in = new StringBuilder();
+        for (String[] c : cases) in.append(c[0]).append('\n');
+        for (String mode : new String[] {"batch", "--stream"}) {
+            CliTest.Run r = mode.equals("batch") ? run(bytes(in.toString()), "parse", "--format", "toy", "--jsonl")
+                    : run(bytes(in.toString()), "parse", "--format", "toy", "--jsonl", mode);
+            assertEquals(0, r.code(), r.err());
+            List<String> lines = r.lines();
+            assertEquals(cases.length, lines.size(), r.out());
+            for (int i = 0; i < cases.length; i++) {
+                JsonObject e = error(lines.get(i));
+                assertEquals("invalid_input", e.get("type").getAsString(), cases[i][0]);
+                assertTrue(e.get("message").getAsString().contains(cases[i][1]), cases[i][0] + " -> " + e.get("message").getAsString());
+            }
+            assertFalse(r.out().contains("?") || r.out().contains("\ufffd"), r.out());
+        }
+        // whatever a message quotes: pairs stay, halves are escaped
+        assertEquals("a\\ud800b\ud83d\ude00c\\udc00", ErrorJson.escapeLoneSurrogates("a\ud800b\ud83d\ude00c\udc00"));
+    }
+
     @Test
     void jsonlRefusesLoneSurrogatesWrongTypesAndUnknownFieldsLineByLine() {
         String[][] cases = {

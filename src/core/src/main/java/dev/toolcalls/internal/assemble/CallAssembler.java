@@ -115,15 +115,23 @@ public final class CallAssembler {
             throw error(ToolCallParseException.Kind.MISSING_NAME, offset, "the call's name is empty or not a valid string");
         if (name != null)
             throw error(ToolCallParseException.Kind.MISSING_NAME, offset, "the call has a second name '" + value + "' after '" + name + "'");
+        takeName(value, offset);
+        if (!idFromText) {
+            sendHeader();
+            sendArgs(); // arguments that came first were waiting for the name
+        }
+    }
+
+    /**
+     * The open call's name, whichever role of the format gave it (a name token, or the model-written
+     * id it is read from): every name passes here, so the name limit holds in every format.
+     */
+    private void takeName(String value, int offset) {
         if (value.length() > options.maxNameLength() && value.codePointCount(0, value.length()) > options.maxNameLength())
             throw error(ToolCallParseException.Kind.LIMIT_EXCEEDED, offset, "the function name is longer than " + options.maxNameLength()
                     + " code points (ParseOptions.withMaxNameLength)");
         name = value;
         checkKnown(offset);
-        if (!idFromText) {
-            sendHeader();
-            sendArgs(); // arguments that came first were waiting for the name
-        }
     }
 
     private void checkKnown(int offset) {
@@ -140,10 +148,7 @@ public final class CallAssembler {
         if (id == null) id = value;
         if (name == null && nameFromId != null) {
             java.util.regex.Matcher m = nameFromId.matcher(value);
-            if (m.matches() && m.groupCount() >= 1 && m.group(1) != null && !m.group(1).isEmpty()) {
-                name = m.group(1);
-                checkKnown(offset);
-            }
+            if (m.matches() && m.groupCount() >= 1 && m.group(1) != null && !m.group(1).isEmpty()) takeName(m.group(1), offset);
         }
         if (name != null) {
             sendHeader();

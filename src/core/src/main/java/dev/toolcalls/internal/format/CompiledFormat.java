@@ -3,8 +3,10 @@ package dev.toolcalls.internal.format;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -85,7 +87,7 @@ public record CompiledFormat(FormatFile file, FormatRules rules, LexerModel mode
         if (!file.valueNewlines().equals("keep") && !file.valueNewlines().equals("trim"))
             problems.add(Problem.file("unknown valueNewlines '" + file.valueNewlines() + "'", "keep, trim"));
         Map<String, String> roles = new LinkedHashMap<>();
-        List<String> streamable = new ArrayList<>();
+        Set<String> streamable = new LinkedHashSet<>();
         for (String include : file.include()) {
             FormatFile shared = includes.apply(include);
             if (shared == null) {
@@ -97,9 +99,9 @@ public record CompiledFormat(FormatFile file, FormatRules rules, LexerModel mode
             streamable.addAll(shared.streamable());
         }
         roles.putAll(file.roles());
-        for (String s : file.streamable()) if (!streamable.contains(s)) streamable.add(s);
+        streamable.addAll(file.streamable());
         if (strict && !problems.isEmpty()) return new Inspection(null, null, problems);
-        LexerModel model = new LexerModel(file.name(), lexers, roles, streamable, strict);
+        LexerModel model = new LexerModel(file.name(), lexers, roles, List.copyOf(streamable), strict);
         problems.addAll(model.problems());
         int thinkingMode = -1;
         if (file.thinkingMode() != null) {

@@ -46,6 +46,12 @@ public record FormatFile(String name, List<String> aliases, String description, 
                          Map<String, String> roles, List<String> streamable, List<String> specialTokens, String lenientMode,
                          Map<String, List<String>> registries) {
 
+    /** The most aliases one format file may give its format. */
+    public static final int MAX_ALIASES = 1024;
+
+    /** The largest format file or role file, in bytes (a text given as a string is measured in chars, which never outnumber its UTF-8 bytes). */
+    public static final int MAX_SIZE = 1 << 20;
+
     private static final Set<String> KEYS = Set.of("name", "aliases", "description", "lexer", "include", "ids", "idPattern",
             "content", "callEnd", "nameFromId", "untypedValues", "valueNewlines", "thinkingMode", "thinkingDefault",
             "roles", "streamable", "specialTokens", "lenientMode", "registries");
@@ -60,6 +66,7 @@ public record FormatFile(String name, List<String> aliases, String description, 
      * @throws IllegalArgumentException naming the source, the key and what is wrong
      */
     public static FormatFile parse(String json, String source) {
+        if (json.length() > MAX_SIZE) throw tooLarge(source);
         JsonObject o;
         try {
             JsonElement e = Json.parseStrict(json);
@@ -71,12 +78,21 @@ public record FormatFile(String name, List<String> aliases, String description, 
         for (String key : o.keySet())
             if (!KEYS.contains(key)) throw new IllegalArgumentException(source + ": unknown key \"" + key + "\" (known: " + String.join(", ", new java.util.TreeSet<>(KEYS)) + ")");
         Reader r = new Reader(o, source);
+        JsonElement aliases = o.get("aliases");
+        if (aliases != null && aliases.isJsonArray() && aliases.getAsJsonArray().size() > MAX_ALIASES)
+            throw new IllegalArgumentException(source + ": \"aliases\" lists " + aliases.getAsJsonArray().size() + " names, more than the "
+                    + MAX_ALIASES + " a format file may give its format");
         return new FormatFile(r.string("name", null), r.strings("aliases"), r.string("description", ""), r.string("lexer", null),
                 r.strings("include"), r.string("ids", "openai"), r.string("idPattern", null), r.string("content", "verbatim"),
                 r.string("callEnd", "marker"), r.string("nameFromId", null), r.string("untypedValues", "string"),
                 r.string("valueNewlines", "keep"), r.string("thinkingMode", null), r.bool("thinkingDefault"),
                 r.map("roles"), r.strings("streamable"), r.strings("specialTokens"), r.string("lenientMode", null),
                 r.registries());
+    }
+
+    /** The message for a format file or role file larger than {@link #MAX_SIZE}. */
+    public static IllegalArgumentException tooLarge(String source) {
+        return new IllegalArgumentException(source + ": larger than " + (MAX_SIZE >> 20) + " MiB, the most a format file may hold");
     }
 
     private record Reader(JsonObject o, String source) {

@@ -133,7 +133,7 @@ public final class FormatFolders {
                     List.of(folder + ": no format file " + name + ".json (a format folder is named after its format and holds NAME.json)"));
         FormatFile file;
         try {
-            file = FormatFile.parse(Files.readString(json, StandardCharsets.UTF_8), jsonPath);
+            file = FormatFile.parse(readFormatFile(json), jsonPath);
         } catch (IOException e) {
             return FormatSource.broken(name, jsonPath, null, () -> GrammarText.fileOnly(jsonPath), List.of(jsonPath + ": cannot read it: " + e.getMessage()));
         } catch (IllegalArgumentException e) {
@@ -153,7 +153,7 @@ public final class FormatFolders {
                 Path roles = d.resolve(include + ".json");
                 if (Files.isRegularFile(roles)) {
                     try {
-                        return FormatFile.parse(Files.readString(roles, StandardCharsets.UTF_8), roles.toString());
+                        return FormatFile.parse(readFormatFile(roles), roles.toString());
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }
@@ -214,6 +214,12 @@ public final class FormatFolders {
             text = () -> BundledSources.grammarText(bundledFormat, lexer);
         }
         return new FormatSource(name, jsonPath, file, factory, includes, text, List.of());
+    }
+
+    /** The text of a format file or role file; one larger than {@link FormatFile#MAX_SIZE} is refused unread. */
+    private static String readFormatFile(Path file) throws IOException {
+        if (Files.size(file) > FormatFile.MAX_SIZE) throw FormatFile.tooLarge(file.toString());
+        return Files.readString(file, StandardCharsets.UTF_8);
     }
 
     private static GrammarText grammarText(Path g4, Function<String, Path> importFile) {

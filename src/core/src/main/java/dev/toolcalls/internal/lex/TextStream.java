@@ -79,12 +79,11 @@ public final class TextStream implements CharStream {
     private void retire() {
         int n = cur.length();
         if (n > 0) {
-            int from = Math.max(keepFrom, curBase);
             int curEnd = curBase + n;
+            int from = Math.max(curBase, wholePairs(Math.min(Math.max(keepFrom, curBase), curEnd)));
             if (from > curBase) {                 // the carry is dead, and the chunk below from
-                int dropTo = Math.min(from, curEnd);
-                advanceCount(dropTo);
-                carryBase = dropTo;
+                advanceCount(from);
+                carryBase = from;
                 carryLen = 0;
                 carryPairFree = true;
             } else {
@@ -111,13 +110,23 @@ public final class TextStream implements CharStream {
 
     /** Drops the dead prefix of the carry when it is large (amortised: only big, mostly dead prefixes move). */
     private void compact() {
-        int drop = Math.min(keepFrom, curBase) - carryBase;
+        int drop = wholePairs(Math.min(keepFrom, curBase)) - carryBase;
         if (drop < 4096 || drop < carryLen / 2) return;
         advanceCount(carryBase + drop);
         System.arraycopy(carry, drop, carry, 0, carryLen - drop);
         if (carryMasked != null) System.arraycopy(carryMasked, drop, carryMasked, 0, carryLen - drop);
         carryLen -= drop;
         carryBase += drop;
+    }
+
+    /**
+     * The index itself, or one lower when it would cut a surrogate pair (or a high surrogate at the
+     * end of the data, whose pair is still to come): what is dropped ends on a code point boundary,
+     * so the code points counted below it and above it add up to those of the whole output.
+     */
+    private int wholePairs(int g) {
+        if (g <= carryBase || !Character.isHighSurrogate(charAt(g - 1))) return g;
+        return g == curBase + cur.length() || Character.isLowSurrogate(charAt(g)) ? g - 1 : g;
     }
 
     private void ensure(int capacity) {
