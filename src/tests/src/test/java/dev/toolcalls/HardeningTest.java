@@ -170,8 +170,8 @@ class HardeningTest {
     private static int streamedErrorOffset(List<String> chunks) {
         StreamParser s = HERMES.newStream();
         return assertThrows(ToolCallParseException.class, () -> {
-            for (String c : chunks) s.feedEvents(c);
-            s.finishEvents();
+            for (String c : chunks) s.feed(c);
+            s.finish();
         }).offset();
     }
 
@@ -236,8 +236,8 @@ class HardeningTest {
                 f.parse(chunks.get(0), Tools.none(), options);
             } else {
                 StreamParser s = f.newStream(Tools.none(), options);
-                for (String chunk : chunks) s.feedEvents(chunk);
-                s.finishEvents();
+                for (String chunk : chunks) s.feed(chunk);
+                s.finish();
             }
             failures.add(what + ": no error");
         } catch (ToolCallParseException e) {
