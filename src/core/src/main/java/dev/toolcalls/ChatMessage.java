@@ -19,8 +19,10 @@ public record ChatMessage(String content, String reasoningContent, List<ToolCall
 
     /** Reassembles a message from deltas, as an OpenAI client does. */
     public static ChatMessage fromDeltas(List<DeltaMessage> deltas) {
-        StringBuilder content = new StringBuilder(), reasoning = new StringBuilder();
-        List<String> ids = new ArrayList<>(), names = new ArrayList<>();
+        StringBuilder content = new StringBuilder();
+        StringBuilder reasoning = new StringBuilder();
+        List<String> ids = new ArrayList<>();
+        List<String> names = new ArrayList<>();
         List<StringBuilder> args = new ArrayList<>();
         for (DeltaMessage d : deltas) {
             if (d.content() != null) content.append(d.content());
@@ -39,7 +41,8 @@ public record ChatMessage(String content, String reasoningContent, List<ToolCall
 
     /** The message that events make: text, reasoning, and the calls that ended. */
     public static ChatMessage fromEvents(List<ParseEvent> events) {
-        List<String> content = new ArrayList<>(), reasoning = new ArrayList<>();
+        List<String> content = new ArrayList<>();
+        List<String> reasoning = new ArrayList<>();
         List<ToolCall> calls = new ArrayList<>();
         for (ParseEvent e : events) {
             if (e instanceof ParseEvent.Text t) content.add(t.text());

@@ -63,7 +63,8 @@ class DocsTest {
         Path page = root.resolve("docs/formats.md");
         String have = Files.isRegularFile(page) ? read(page) : "";
         if (!want.equals(have)) {
-            String[] w = want.split("\n", -1), h = have.split("\n", -1);
+            String[] w = want.split("\n", -1);
+            String[] h = have.split("\n", -1);
             int line = 0;
             while (line < Math.min(w.length, h.length) && w[line].equals(h[line])) line++;
             fail("docs/formats.md is stale: it differs from what grammars/ gives now, first at line " + (line + 1)
@@ -113,7 +114,8 @@ class DocsTest {
         Map<String, Set<String>> tables = roleTables();
         assertTrue(tables.containsKey("how-it-works.md"), "docs/how-it-works.md lists the roles in a table whose first column is 'role'");
         for (Map.Entry<String, Set<String>> t : tables.entrySet()) {
-            Set<String> missing = new TreeSet<>(roles), extra = new TreeSet<>(t.getValue());
+            Set<String> missing = new TreeSet<>(roles);
+            Set<String> extra = new TreeSet<>(t.getValue());
             missing.removeAll(t.getValue());
             extra.removeAll(roles);
             assertTrue(missing.isEmpty() && extra.isEmpty(), "the role table of docs/" + t.getKey() + " is not " + Role.class.getName()
@@ -151,7 +153,8 @@ class DocsTest {
             for (String target : links(read(doc))) {
                 if (target.matches("(?i)[a-z][a-z0-9+.-]*:.*")) continue; // https:, mailto:
                 int hash = target.indexOf('#');
-                String file = hash < 0 ? target : target.substring(0, hash), anchor = hash < 0 ? null : target.substring(hash + 1);
+                String file = hash < 0 ? target : target.substring(0, hash);
+                String anchor = hash < 0 ? null : target.substring(hash + 1);
                 Path to = file.isEmpty() ? doc : doc.getParent().resolve(file).normalize();
                 if (!Files.exists(to)) {
                     broken.add(root().relativize(doc) + ": " + target + " (no such file)");

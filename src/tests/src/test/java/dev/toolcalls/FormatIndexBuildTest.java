@@ -29,7 +29,9 @@ class FormatIndexBuildTest {
 
     @Test
     void aDeletedGrammarLeavesNothingBehind() throws Exception {
-        Path grammars = dir.resolve("grammars"), classes = dir.resolve("target/classes"), generated = dir.resolve("target/generated-sources/antlr4");
+        Path grammars = dir.resolve("grammars");
+        Path classes = dir.resolve("target/classes");
+        Path generated = dir.resolve("target/generated-sources/antlr4");
         write(grammars.resolve("kept/KeptLexer.g4"), "lexer grammar KeptLexer;\nTEXT : ~'<'+ ;\n");
         write(grammars.resolve("kept/kept.json"), "{\"name\": \"kept\", \"lexer\": \"KeptLexer\", \"roles\": {\"TEXT\": \"content\"}}");
         write(grammars.resolve("imports/Shared.g4"), "lexer grammar Shared;\n");

@@ -29,7 +29,8 @@ import dev.toolcalls.suite.CaseRunner;
 class GeneratedOutputsTest {
     static final int PER_FORMAT = 30;
     static final ParseOptions SEEDED = ParseOptions.defaults().withIds(() -> IdGenerator.seeded(0));
-    static final AtomicInteger VOUCHED = new AtomicInteger(), TOTAL = new AtomicInteger();
+    static final AtomicInteger VOUCHED = new AtomicInteger();
+    static final AtomicInteger TOTAL = new AtomicInteger();
 
     @TestFactory
     Stream<DynamicTest> everyFormat() {
@@ -60,7 +61,8 @@ class GeneratedOutputsTest {
                     assertEquals(ToolCallParseException.Kind.MALFORMED_ARGUMENTS, e.kind(), f.name() + ": " + e.getMessage() + " on " + input);
                     continue;
                 }
-                List<String> names = new ArrayList<>(), wrote = new ArrayList<>();
+                List<String> names = new ArrayList<>();
+                List<String> wrote = new ArrayList<>();
                 for (ToolCall t : m.toolCalls()) names.add(t.name());
                 for (OutputGenerator.Call call : s.calls()) wrote.add(call.name());
                 assertEquals(wrote, names, f.name() + ": the names written in " + input);

@@ -83,7 +83,8 @@ class HardeningTest {
     @Test
     void aStreamParserUsedFromTwoThreadsOrAfterFinishFailsFast() throws Exception {
         StreamParser s = HERMES.newStream();
-        CountDownLatch inside = new CountDownLatch(1), release = new CountDownLatch(1);
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
         // a chunk whose lexing we hold up from another thread through a CharSequence is not possible with String,
         // so make the first caller slow with a huge chunk and race the second
         String big = "x".repeat(20_000_000);

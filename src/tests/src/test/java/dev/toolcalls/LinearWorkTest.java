@@ -20,7 +20,9 @@ class LinearWorkTest {
     static final int N = 80_000;
 
     static Stream<Arguments> degenerate() {
-        String name = "f".repeat(N), key = "k".repeat(N), digits = "1".repeat(N);
+        String name = "f".repeat(N);
+        String key = "k".repeat(N);
+        String digits = "1".repeat(N);
         return Stream.of(
             Arguments.of("hermes", "name.json", "<tool_call>{\"name\": \"" + name + "\", \"arguments\": {}}</tool_call>"),
             Arguments.of("hermes", "number", "<tool_call>{\"name\": \"f\", \"arguments\": {\"n\": " + digits + "}}</tool_call>"),

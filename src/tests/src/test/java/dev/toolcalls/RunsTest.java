@@ -42,7 +42,8 @@ class RunsTest {
                     Random r = new Random(c.name().hashCode());
                     String in = c.input();
                     for (int v = 0; v < 6 && in.length() > 2; v++) {
-                        int at = r.nextInt(in.length()), len = 1 + r.nextInt(Math.min(12, in.length() - at));
+                        int at = r.nextInt(in.length());
+                        int len = 1 + r.nextInt(Math.min(12, in.length() - at));
                         String variant = v % 3 == 0 ? in.substring(0, at)
                                 : v % 3 == 1 ? in.substring(0, at) + in.substring(Math.min(in.length(), at + len))
                                 : in.substring(0, r.nextInt(in.length())) + in.substring(at, at + len) + in.substring(r.nextInt(in.length()));

@@ -109,7 +109,8 @@ class RuntimeFormatTest {
                 .replace("\"name\": \"hermes\"", "\"name\": \"hermes_copy\"").replace("\"lexer\": \"HermesLexer\"", "\"lexer\": \"HermesCopyLexer\"")
                 .replaceAll("\"aliases\": \\[[^\\]]*\\]", "\"aliases\": []"));
         FormatRegistry registry = FormatRegistry.standard().withFolder(dir.resolve("formats"));
-        Format copy = registry.get("hermes_copy"), bundled = registry.get("hermes");
+        Format copy = registry.get("hermes_copy");
+        Format bundled = registry.get("hermes");
         CaseRunner runner = CaseRunner.standard().withFormats(registry);
         List<SuiteCase> cases = SuiteCase.load(Path.of("tests-data")).get("hermes");
         assertTrue(cases.size() >= 10);

@@ -12,7 +12,8 @@ import java.util.Arrays;
 final class ByteLines {
     private final InputStream in;
     private final byte[] buffer = new byte[1 << 16];
-    private int pos, limit;
+    private int pos;
+    private int limit;
     private long offset;            // byte offset of buffer[pos] in the whole input
     private boolean skipLf;         // the last line ended with \r: a \n right after belongs to it
     private byte[] line = new byte[256];

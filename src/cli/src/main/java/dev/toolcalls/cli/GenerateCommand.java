@@ -30,7 +30,8 @@ final class GenerateCommand implements Callable<Integer>, Main.IoAware {
 
     @Mixin FormatDirs formatDirs = new FormatDirs();
 
-    private PrintStream out, err;
+    private PrintStream out;
+    private PrintStream err;
 
     @Override public void io(PrintStream out, PrintStream err, InputStream in) {
         this.out = out;

@@ -20,7 +20,9 @@ import dev.toolcalls.internal.grammar.BundledFormats;
         subcommands = {ParseCommand.class, FormatsCommand.class, TestCommand.class, ServeCommand.class, CheckCommand.class,
                 GenerateCommand.class, NewCommand.class})
 public final class Main implements Runnable {
-    static final int FAILED = 1, USAGE = 2, INTERNAL = 3;
+    static final int FAILED = 1;
+    static final int USAGE = 2;
+    static final int INTERNAL = 3;
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

@@ -27,7 +27,8 @@ import dev.toolcalls.protocol.WireStream;
 enum Output {
     CHAT(Protocol.CHAT_COMPLETIONS), RESPONSES(Protocol.RESPONSES), MESSAGES(Protocol.MESSAGES), EVENTS(null);
 
-    static final String RESPONSE_ID = "resp_toolcalls", MESSAGE_ID = "msg_toolcalls";
+    static final String RESPONSE_ID = "resp_toolcalls";
+    static final String MESSAGE_ID = "msg_toolcalls";
 
     /** The protocol whose objects this output prints (null: the parse events themselves). */
     private final Protocol protocol;

@@ -68,7 +68,8 @@ final class ServeCommand implements Callable<Integer>, Main.IoAware {
     @Option(names = "--max-connections", paramLabel = "N", description = "connections open at once; more wait to be accepted (default 512)")
     int maxConnections = ReplayServer.Limits.defaults().maxConnections();
 
-    private PrintStream out, err;
+    private PrintStream out;
+    private PrintStream err;
 
     @Override public void io(PrintStream out, PrintStream err, InputStream in) {
         this.out = out;

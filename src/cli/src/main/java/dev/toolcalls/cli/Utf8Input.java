@@ -42,7 +42,8 @@ final class Utf8Input {
     private final CharBuffer chars = CharBuffer.allocate(BLOCK);
     private long base;        // byte offset of bytes[0] in the whole input
     private long codePoints;  // code points returned so far
-    private boolean eof, done;
+    private boolean eof;
+    private boolean done;
     private Invalid failed;   // found after text that was returned first
 
     Utf8Input(InputStream in) { this(in, 0, BLOCK); }

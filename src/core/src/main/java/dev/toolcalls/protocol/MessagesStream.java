@@ -30,7 +30,8 @@ public final class MessagesStream extends WireStream {
     private final String id;
     private final String model;
     private final JsonArray content = new JsonArray();
-    private final HeldWhitespace heldText = new HeldWhitespace(), heldThinking = new HeldWhitespace();
+    private final HeldWhitespace heldText = new HeldWhitespace();
+    private final HeldWhitespace heldThinking = new HeldWhitespace();
     private boolean sawCall;
     private Kind kind = Kind.NONE;
     private JsonObject block;

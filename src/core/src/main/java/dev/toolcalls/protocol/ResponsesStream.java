@@ -31,7 +31,8 @@ public final class ResponsesStream extends WireStream {
     private final long created;
     private final String itemBase;
     private final JsonArray output = new JsonArray();
-    private final HeldWhitespace heldText = new HeldWhitespace(), heldReasoning = new HeldWhitespace();
+    private final HeldWhitespace heldText = new HeldWhitespace();
+    private final HeldWhitespace heldReasoning = new HeldWhitespace();
     private int sequence;
     // the open item
     private Kind kind = Kind.NONE;

@@ -28,7 +28,8 @@ import dev.toolcalls.ToolCallParseException;
  */
 public abstract sealed class WireStream permits ChatCompletionsStream, ResponsesStream, MessagesStream {
     private final List<WireEvent> out = new ArrayList<>();
-    private boolean started, ended;
+    private boolean started;
+    private boolean ended;
 
     WireStream() { }
 

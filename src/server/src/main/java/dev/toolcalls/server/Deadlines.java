@@ -77,7 +77,8 @@ final class Deadlines implements Connection.Listener {
     }
 
     private void sweep() {
-        long now = System.nanoTime(), limit = TimeUnit.MILLISECONDS.toNanos(requestTimeoutMs);
+        long now = System.nanoTime();
+        long limit = TimeUnit.MILLISECONDS.toNanos(requestTimeoutMs);
         for (Map.Entry<Connection, State> e : states.entrySet()) {
             State s = e.getValue();
             if (s.busy || now - s.since < limit) continue;

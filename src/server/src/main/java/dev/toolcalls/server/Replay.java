@@ -208,7 +208,9 @@ final class Replay {
         private final StreamParser parser;
         private final WireStream wire;
         private int nextPiece;
-        private boolean started, finished, pause;
+        private boolean started;
+        private boolean finished;
+        private boolean pause;
         private volatile Scheduler.Task timer;
 
         Streamed(Exchange ex, StreamParser parser, Protocol protocol, String id, String model, long created, List<String> pieces) {

@@ -342,7 +342,8 @@ public final class BenchMatrix {
         out.println("| corpora | batch | stream 4 |");
         out.println("|---|---|---|");
         int n = 0;
-        double batchSum = 0, streamSum = 0;
+        double batchSum = 0;
+        double streamSum = 0;
         for (Map.Entry<String, Map<String, Double>> e : t.entrySet()) {
             if (e.getKey().equals("in turn")) continue;
             Map<String, Double> c = e.getValue();
@@ -361,7 +362,8 @@ public final class BenchMatrix {
 
     private static void printThreads(Map<String, Map<String, Double>> t, PrintStream out) {
         Set<String> columns = new TreeSet<>((a, b) -> {
-            String[] x = a.split("\\.t"), y = b.split("\\.t");
+            String[] x = a.split("\\.t");
+            String[] y = b.split("\\.t");
             int c = x[0].compareTo(y[0]);
             return c != 0 ? -c : Integer.compare(Integer.parseInt(x[1]), Integer.parseInt(y[1]));
         });
@@ -385,7 +387,8 @@ public final class BenchMatrix {
         out.println();
         out.println(title);
         out.println();
-        StringBuilder head = new StringBuilder("| " + rowHeader + " |"), rule = new StringBuilder("|---|");
+        StringBuilder head = new StringBuilder("| " + rowHeader + " |");
+        StringBuilder rule = new StringBuilder("|---|");
         for (String c : columns) {
             head.append(' ').append(label.apply(c)).append(" |");
             rule.append("---|");

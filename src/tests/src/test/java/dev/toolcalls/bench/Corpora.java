@@ -444,7 +444,8 @@ public final class Corpora {
     /** The floor of reading a JSON string: an {@code indexOf} loop that visits every {@code "} and {@code \} in order; returns how many. */
     public static int quoteScan(String text) {
         int n = 0;
-        int q = text.indexOf('"'), b = text.indexOf('\\');
+        int q = text.indexOf('"');
+        int b = text.indexOf('\\');
         while (q >= 0 || b >= 0) {
             n++;
             if (b < 0 || (q >= 0 && q < b)) q = text.indexOf('"', q + 1);

@@ -54,7 +54,8 @@ class SpeedGuardTest {
         List<Subject> subjects = new ArrayList<>();
         List<IntSupplier> floors = new ArrayList<>();
         for (Corpora.Output o : List.of(corpus, prose)) {
-            String text = o.text(), probe = o.probe();
+            String text = o.text();
+            String probe = o.probe();
             List<String> chunks = Corpora.chunks(text, 4);
             boolean isCorpus = o == corpus;
             floors.add(() -> Corpora.indexOfAll(text, probe));
@@ -71,7 +72,8 @@ class SpeedGuardTest {
             for (IntSupplier f : floors) for (int i = 0; i < 50; i++) sink += f.getAsInt();
         }
 
-        double[] parse = new double[subjects.size()], floor = new double[floors.size()];
+        double[] parse = new double[subjects.size()];
+        double[] floor = new double[floors.size()];
         java.util.Arrays.fill(parse, Double.MAX_VALUE);
         java.util.Arrays.fill(floor, Double.MAX_VALUE);
         List<String> over = List.of();

@@ -30,7 +30,8 @@ class CliTest {
     }
 
     static Run run(String stdin, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
         return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
@@ -203,7 +204,9 @@ class CliTest {
         assertEquals(0, r.code(), r.err());
         List<String> types = new ArrayList<>();
         for (String line : r.lines()) types.add(JsonParser.parseString(line).getAsJsonObject().get("type").getAsString());
-        int start = types.indexOf("tool_call_start"), end = types.indexOf("tool_call_end"), lastText = types.lastIndexOf("text");
+        int start = types.indexOf("tool_call_start");
+        int end = types.indexOf("tool_call_end");
+        int lastText = types.lastIndexOf("text");
         assertTrue(start >= 0 && start < end && end < lastText, types.toString());
         JsonObject endEvent = JsonParser.parseString(r.lines().get(end)).getAsJsonObject();
         assertEquals("{\"city\": \"Paris\"}", endEvent.get("arguments").getAsString());

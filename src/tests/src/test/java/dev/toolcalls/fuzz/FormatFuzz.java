@@ -157,7 +157,8 @@ final class FormatFuzz {
 
     /** 1-character chunks against batch, the best of three tries (a GC pause is not a finding). */
     private static void linear(Format format, String text, Tools tools, ParseOptions options, String setting) {
-        long best = Long.MAX_VALUE, batchBest = Long.MAX_VALUE;
+        long best = Long.MAX_VALUE;
+        long batchBest = Long.MAX_VALUE;
         for (int attempt = 0; attempt < 3; attempt++) {
             long t0 = System.nanoTime();
             batch(format, text, tools, options);

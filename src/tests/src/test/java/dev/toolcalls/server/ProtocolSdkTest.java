@@ -69,7 +69,9 @@ class ProtocolSdkTest {
 
     /** Our batch parse, the way both protocols render it: whitespace-only text between items opens none. */
     static Seen expected(List<ParseEvent> events, String stop) {
-        StringBuilder text = new StringBuilder(), reasoning = new StringBuilder(), run = new StringBuilder();
+        StringBuilder text = new StringBuilder();
+        StringBuilder reasoning = new StringBuilder();
+        StringBuilder run = new StringBuilder();
         List<String> calls = new ArrayList<>();
         Class<?> runKind = null;
         for (ParseEvent e : events) {
@@ -132,7 +134,8 @@ class ProtocolSdkTest {
     }
 
     static Seen seen(Response r) {
-        StringBuilder text = new StringBuilder(), reasoning = new StringBuilder();
+        StringBuilder text = new StringBuilder();
+        StringBuilder reasoning = new StringBuilder();
         List<String> calls = new ArrayList<>();
         for (ResponseOutputItem item : r.output()) {
             if (item.isMessage()) item.asMessage().content().forEach(p -> text.append(p.asOutputText().text()));
@@ -169,7 +172,8 @@ class ProtocolSdkTest {
     }
 
     static Seen seen(Message m) throws Exception {
-        StringBuilder text = new StringBuilder(), reasoning = new StringBuilder();
+        StringBuilder text = new StringBuilder();
+        StringBuilder reasoning = new StringBuilder();
         List<String> calls = new ArrayList<>();
         for (ContentBlock b : m.content()) {
             if (b.isText()) text.append(b.asText().text());

@@ -112,7 +112,9 @@ class ReplayServerLimitsTest {
     @Test
     void slowStalledAndTricklingClientsDoNotStopTheServer() throws Exception {
         try (ReplayServer s = server(replays(), 0, TIGHT, System.err)) {
-            List<Socket> stalled = new ArrayList<>(), loris = new ArrayList<>(), slowBody = new ArrayList<>();
+            List<Socket> stalled = new ArrayList<>();
+            List<Socket> loris = new ArrayList<>();
+            List<Socket> slowBody = new ArrayList<>();
             try {
                 // far more clients than the server has threads (32)
                 for (int i = 0; i < 40; i++) stalled.add(connect(s));

@@ -55,12 +55,14 @@ final class SdkAssertions {
         if (got.size() != want.size()) return got;
         List<String> out = new ArrayList<>();
         for (int i = 0; i < got.size(); i++) {
-            String w = want.get(i), g = got.get(i);
+            String w = want.get(i);
+            String g = got.get(i);
             if (w.equals(other.get(i))) {
                 out.add(g);
                 continue;
             }
-            String wantId = w.substring(0, w.indexOf(' ')), gotId = g.substring(0, Math.max(0, g.indexOf(' ')));
+            String wantId = w.substring(0, w.indexOf(' '));
+            String gotId = g.substring(0, Math.max(0, g.indexOf(' ')));
             int random = wantId.length();
             while (random > 0 && Character.isLetterOrDigit(wantId.charAt(random - 1))) random--;
             boolean shaped = gotId.length() == wantId.length() && gotId.startsWith(wantId.substring(0, random))

@@ -38,7 +38,9 @@ class ServeCommandTest {
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-            String first = out.readLine(), openAiLine = out.readLine(), anthropicLine = out.readLine();
+            String first = out.readLine();
+            String openAiLine = out.readLine();
+            String anthropicLine = out.readLine();
             assertTrue(first != null && first.startsWith("toolcalls replay server: http://127.0.0.1:"), String.valueOf(first));
             assertTrue(openAiLine != null && openAiLine.startsWith("  base URL for the OpenAI SDKs"), String.valueOf(openAiLine));
             assertTrue(anthropicLine != null && anthropicLine.startsWith("  base URL for the Anthropic SDK"), String.valueOf(anthropicLine));

@@ -64,7 +64,8 @@ public final class SuiteReport {
     public void print(PrintStream out) {
         int width = Math.max(6, counts.keySet().stream().mapToInt(String::length).max().orElse(6));
         out.printf("%-" + width + "s  %6s  %6s  %6s%n", "format", "cases", "passed", "failed");
-        int cases = 0, failed = 0;
+        int cases = 0;
+        int failed = 0;
         for (Map.Entry<String, int[]> e : counts.entrySet()) {
             int[] n = e.getValue();
             out.printf("%-" + width + "s  %6d  %6d  %6d%n", e.getKey(), n[0], n[0] - n[1], n[1]);

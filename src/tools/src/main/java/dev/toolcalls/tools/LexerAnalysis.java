@@ -70,7 +70,8 @@ public final class LexerAnalysis {
     private final Map<Integer, Integer> shadowedBy = new HashMap<>();
     /** Per token rule: the command sequences of its alternatives. */
     private final Map<Integer, List<List<Command>>> commands = new HashMap<>();
-    private boolean[] canPop, canReturn;
+    private boolean[] canPop;
+    private boolean[] canReturn;
 
     public LexerAnalysis(LexerModel model) {
         this.model = model;
@@ -288,7 +289,8 @@ public final class LexerAnalysis {
      * it is not negative.
      */
     public BitSet[] reachable(int startPushed) {
-        BitSet base = new BitSet(), pushedModes = new BitSet();
+        BitSet base = new BitSet();
+        BitSet pushedModes = new BitSet();
         Deque<int[]> queue = new ArrayDeque<>();
         base.set(Lexer.DEFAULT_MODE);
         queue.add(new int[] {Lexer.DEFAULT_MODE, 0});

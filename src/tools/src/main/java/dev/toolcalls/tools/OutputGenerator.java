@@ -41,7 +41,8 @@ public final class OutputGenerator {
     private final TokenSampler sampler;
     private final int thinking;
     private final boolean implicitEnd;
-    private final int[] popDist, retDist;
+    private final int[] popDist;
+    private final int[] retDist;
     /** Per mode: how many tokens away a name token is. */
     private final int[] nameDist;
     /** Per mode: the token rules a walk may take. */
@@ -74,7 +75,8 @@ public final class OutputGenerator {
             for (int m = 0; m < modes; m++) {
                 for (int r : usable(m)) {
                     for (List<LexerAnalysis.Command> seq : analysis.commands(r)) {
-                        int pop = exitCost(seq, m, true), ret = exitCost(seq, m, false);
+                        int pop = exitCost(seq, m, true);
+                        int ret = exitCost(seq, m, false);
                         if (pop < popDist[m]) { popDist[m] = pop; changed = true; }
                         if (m != Lexer.DEFAULT_MODE && ret < retDist[m]) { retDist[m] = ret; changed = true; }
                     }
@@ -124,7 +126,8 @@ public final class OutputGenerator {
         if (thinking > 0) stack.add(thinking);
         List<Step> steps = new ArrayList<>();
         int target = 2 + random.nextInt(24);
-        boolean inCall = false, named = false;
+        boolean inCall = false;
+        boolean named = false;
         for (int n = 0; n < 200; n++) {
             int top = stack.get(stack.size() - 1);
             List<Integer> current = stack;
@@ -276,7 +279,8 @@ public final class OutputGenerator {
         List<Call> out = new ArrayList<>();
         String name = null;
         StringBuilder args = null;
-        boolean open = false, verbatim = true;
+        boolean open = false;
+        boolean verbatim = true;
         int names = 0;
         Role inherited = Role.CONTENT;
         for (Step s : steps) {

@@ -51,7 +51,8 @@ public final class TokenSampler {
 
     private int cost(Transition t) {
         if (t instanceof RuleTransition) {
-            int r = minRule[((RuleTransition) t).target.ruleIndex], f = minLen[((RuleTransition) t).followState.stateNumber];
+            int r = minRule[((RuleTransition) t).target.ruleIndex];
+            int f = minLen[((RuleTransition) t).followState.stateNumber];
             return r >= INF || f >= INF ? INF : r + f;
         }
         int next = minLen[t.target.stateNumber];

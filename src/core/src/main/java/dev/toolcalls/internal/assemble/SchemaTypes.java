@@ -133,11 +133,13 @@ public final class SchemaTypes {
      */
     public static String canonicalNumber(String v) {
         int e = Math.max(v.indexOf('e'), v.indexOf('E'));
-        String mantissa = e < 0 ? v : v.substring(0, e), exponent = e < 0 ? "" : v.substring(e);
+        String mantissa = e < 0 ? v : v.substring(0, e);
+        String exponent = e < 0 ? "" : v.substring(e);
         boolean negative = mantissa.startsWith("-");
         if (mantissa.startsWith("-") || mantissa.startsWith("+")) mantissa = mantissa.substring(1);
         int point = mantissa.indexOf('.');
-        String whole = point < 0 ? mantissa : mantissa.substring(0, point), fraction = point < 0 ? null : mantissa.substring(point + 1);
+        String whole = point < 0 ? mantissa : mantissa.substring(0, point);
+        String fraction = point < 0 ? null : mantissa.substring(point + 1);
         whole = canonicalInteger(whole.isEmpty() ? "0" : whole);
         if (fraction != null && fraction.isEmpty()) fraction = "0";
         if (!exponent.isEmpty()) {

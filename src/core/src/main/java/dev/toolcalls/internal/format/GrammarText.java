@@ -66,7 +66,8 @@ public final class GrammarText {
     }
 
     private static String position(SourceFile f, String text, int at) {
-        int line = 1, col = 1;
+        int line = 1;
+        int col = 1;
         for (int i = 0; i < at; i++) {
             if (text.charAt(i) == '\n') { line++; col = 1; } else col++;
         }

@@ -152,7 +152,8 @@ final class GrammarTool {
         try {
             Class<?> c = msg.getClass();
             String file = (String) field(c, "fileName").get(msg);
-            int line = field(c, "line").getInt(msg), column = field(c, "charPosition").getInt(msg);
+            int line = field(c, "line").getInt(msg);
+            int column = field(c, "charPosition").getInt(msg);
             Object type = c.getMethod("getErrorType").invoke(msg);
             int code = type.getClass().getField("code").getInt(type);
             Object severity = type.getClass().getField("severity").get(type);

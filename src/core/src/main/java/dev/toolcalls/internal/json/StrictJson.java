@@ -103,7 +103,8 @@ final class StrictJson {
     }
 
     // next quote and backslash at or after i (searched with indexOf, kept while still ahead)
-    private int nextQuote = -1, nextSlash = -1;
+    private int nextQuote = -1;
+    private int nextSlash = -1;
 
     private void string() throws Json.NotJson {
         i++; // opening quote

@@ -159,7 +159,8 @@ public final class FastRuns {
         Set<Config> c0 = new HashSet<>();
         boolean[] accept = new boolean[1];
         if (!closure(atn, atn.ruleToStartState[rule], List.of(), c0, accept, new HashSet<>(), List.of(), commands) || accept[0]) return null;
-        IntervalSet first = new IntervalSet(), again = new IntervalSet();
+        IntervalSet first = new IntervalSet();
+        IntervalSet again = new IntervalSet();
         Set<Config> c1 = step(atn, c0, null, first, commands);      // after one character
         if (c1 == null || step(atn, c1, c1, again, commands) == null) return null; // every further character leads back there
         return first.equals(again) && !first.isNil() ? first : null;

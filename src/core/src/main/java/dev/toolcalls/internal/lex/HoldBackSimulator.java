@@ -31,8 +31,12 @@ public final class HoldBackSimulator extends LexerATNSimulator {
     /** The DFA state the match was in when the data ran out. */
     private DFAState lastState;
     // a held token, to resume where the data ran out instead of lexing it again from its start
-    private DFAState resumeState, resumeAccepted;
-    private int resumeStart = -1, resumeIndex, resumeMode, resumeAcceptAt;
+    private DFAState resumeState;
+    private DFAState resumeAccepted;
+    private int resumeStart = -1;
+    private int resumeIndex;
+    private int resumeMode;
+    private int resumeAcceptAt;
 
     public HoldBackSimulator(Lexer lexer, LexerModel model, TextStream stream) {
         super(lexer, model.atn, model.dfas, model.contextCache);

@@ -27,7 +27,9 @@ import org.antlr.v4.runtime.dfa.DFA;
 public final class LexerData {
     private final String grammarName;
     private final Vocabulary vocabulary;
-    private final String[] ruleNames, channelNames, modeNames;
+    private final String[] ruleNames;
+    private final String[] channelNames;
+    private final String[] modeNames;
     private final ATN atn;
     private final DFA[] dfas;
     private final PredictionContextCache contextCache = new PredictionContextCache();
@@ -52,7 +54,11 @@ public final class LexerData {
      * @throws IllegalArgumentException naming the source and what is missing or wrong
      */
     public static LexerData parse(String text, String grammarName, String source) {
-        List<String> literal = null, symbolic = null, rules = null, channels = null, modes = null;
+        List<String> literal = null;
+        List<String> symbolic = null;
+        List<String> rules = null;
+        List<String> channels = null;
+        List<String> modes = null;
         String atnLine = null;
         String[] lines = text.replace("\r\n", "\n").split("\n", -1);
         for (int i = 0; i < lines.length; i++) {

@@ -34,7 +34,9 @@ public final class LexerDriver {
     private boolean lastWasRun;
     private final Lexer lexer;
     private final HoldBackSimulator simulator;
-    private int tokenStart, tokenEnd, tokenType;
+    private int tokenStart;
+    private int tokenEnd;
+    private int tokenType;
     /** The mode stack before the token being matched (restored when the grammar pops too far). */
     private int[] saved = new int[8];
     private int stuckAt;
@@ -89,7 +91,8 @@ public final class LexerDriver {
         lexer._type = Token.INVALID_TYPE;
         lexer._tokenStartCharIndex = start;
         int t;
-        int mode = lexer._mode, depth = lexer._modeStack.size();
+        int mode = lexer._mode;
+        int depth = lexer._modeStack.size();
         if (saved.length < depth) saved = new int[Math.max(depth, saved.length * 2)];
         for (int i = 0; i < depth; i++) saved[i] = lexer._modeStack.get(i);
         try {
@@ -207,7 +210,8 @@ public final class LexerDriver {
         int from = Math.max(input.firstHeld(), index - radius);
         int to = Math.min(input.end(), index + radius);
         String s = input.text(from, to);
-        int a = 0, b = s.length();
+        int a = 0;
+        int b = s.length();
         if (b > 0 && Character.isLowSurrogate(s.charAt(0))) a++;
         if (b > a && Character.isHighSurrogate(s.charAt(b - 1))) b--;
         return s.substring(a, b);

@@ -29,7 +29,8 @@ public final class TextStream implements CharStream {
     // the carry: [carryBase, carryBase + carryLen), always followed directly by the current chunk
     private char[] carry = new char[256];
     private boolean[] carryMasked;            // allocated on the first masked character
-    private int carryBase, carryLen;
+    private int carryBase;
+    private int carryLen;
     /** No surrogate pair has entered the carry since it was last emptied (then its code points are its chars). */
     private boolean carryPairFree = true;
     private String cur = "";
@@ -40,11 +41,13 @@ public final class TextStream implements CharStream {
     private long consumed;
 
     // lazy code point count: cpAtMark code points lie before index cpMark
-    private int cpMark, cpAtMark;
+    private int cpMark;
+    private int cpAtMark;
 
     // next occurrence of a character in the current chunk, for run scans: found at[k] searching from from[k]
     private final char[] seekChar = new char[8];
-    private final int[] seekFrom = new int[8], seekAt = new int[8];
+    private final int[] seekFrom = new int[8];
+    private final int[] seekAt = new int[8];
     private int seekN;
 
     public void append(String chunk) {
@@ -223,7 +226,8 @@ public final class TextStream implements CharStream {
             g += Character.charCount(c);
         }
         if (g >= lim) return lim;
-        int i = g - curBase, n = lim - curBase;
+        int i = g - curBase;
+        int n = lim - curBase;
         char[] stops = run.stops;
         if (stops != null && n - i > 16) {
             int best = n;
