@@ -43,9 +43,9 @@ import dev.toolcalls.internal.lex.LexerData;
  * what went wrong.
  */
 public final class Formats {
-    private Formats() { }
-
     private static volatile FormatRegistry registry;
+
+    private Formats() { }
 
     /** The registry this class answers from: the standard one, plus the folders registered so far. */
     public static FormatRegistry registry() {

@@ -12,11 +12,11 @@ import dev.toolcalls.internal.json.Json;
 class FormatLoadingTest {
     static final String GRAMMAR = "lexer grammar T;\nTEXT : ~'<'+ ;\nLT : '<' ;\nOPEN : '<c>' -> pushMode(IN) ;\nmode IN;\nNAME : [a-z]+ ;\nCLOSE : '</c>' -> popMode ;\n";
 
+    static final String ROLES = "\"TEXT\": \"content\", \"LT\": \"content\", \"OPEN\": \"call.begin\", \"NAME\": \"name\", \"CLOSE\": \"call.end\"";
+
     static String file(String roles, String streamable) {
         return "{\"name\": \"t\", \"roles\": {" + roles + "}, \"streamable\": [" + streamable + "]}";
     }
-
-    static final String ROLES = "\"TEXT\": \"content\", \"LT\": \"content\", \"OPEN\": \"call.begin\", \"NAME\": \"name\", \"CLOSE\": \"call.end\"";
 
     static String loadError(String grammar, String file) {
         return assertThrows(IllegalArgumentException.class, () -> ToyFormats.compile(grammar, file)).getMessage();

@@ -18,6 +18,20 @@ import dev.toolcalls.protocol.ValueJson;
 class FormatRulesTest {
     static final String TOY = ToyFormats.resource("dev/toolcalls/toy/ToyLexer.g4");
 
+    static final String NO_CLOSE = "lexer grammar N;\nTEXT : ~'<'+ ;\nLT : '<' ;\nOPEN : '<call ' -> pushMode(HEAD) ;\n"
+            + "mode HEAD;\nNAME : [a-z]+ ;\nARGS_OPEN : '>' -> mode(ARGS) ;\n"
+            + "mode ARGS;\nOBJ : '{' -> mode(NEST) ;\n"
+            + "mode NEST;\nIN_OPEN : '{' -> pushMode(NEST) ;\nIN_CLOSE : '}' -> popMode ;\nIN_TEXT : ~[{}]+ ;\n";
+
+    static final String NO_CLOSE_FILE = "{\"name\": \"n\", \"callEnd\": \"implicit\", \"include\": [\"Nest\"], \"roles\": {\"TEXT\": \"content\", \"LT\": \"content\","
+            + " \"OPEN\": \"call.begin\", \"NAME\": \"name\", \"ARGS_OPEN\": \"skip\", \"OBJ\": \"args.json\"}, \"streamable\": [\"TEXT\"]}";
+
+    static final Map<String, String> NEST_ROLES = Map.of("Nest",
+            "{\"roles\": {\"IN_OPEN\": \"inherit\", \"IN_CLOSE\": \"inherit\", \"IN_TEXT\": \"inherit\"}, \"streamable\": [\"IN_TEXT\"]}");
+
+    static final String THINK = "lexer grammar R;\nTEXT : ~'<'+ ;\nLT : '<' ;\nOPEN : '<think>' -> pushMode(THINK) ;\n"
+            + "mode THINK;\nR_TEXT : ~'<'+ ;\nR_LT : '<' ;\nCLOSE : '</think>' -> popMode ;\n";
+
     static String toyFile(String options) {
         return "{\"name\": \"t\", " + options + (options.isEmpty() ? "" : ", ") + "\"roles\": {\"TEXT\": \"content\", \"LT\": \"content\", \"OPEN\": \"call.begin\","
                 + " \"NAME\": \"name\", \"HEAD_WS\": \"skip\", \"HASH\": \"skip\", \"ARGS_OPEN\": \"skip\", \"ID\": \"id\","
@@ -58,17 +72,6 @@ class FormatRulesTest {
         assertEquals("  y", DeltaMessage.of(s.feed("y")).get(0).content());     // ...and comes out when the segment goes on
     }
 
-    static final String NO_CLOSE = "lexer grammar N;\nTEXT : ~'<'+ ;\nLT : '<' ;\nOPEN : '<call ' -> pushMode(HEAD) ;\n"
-            + "mode HEAD;\nNAME : [a-z]+ ;\nARGS_OPEN : '>' -> mode(ARGS) ;\n"
-            + "mode ARGS;\nOBJ : '{' -> mode(NEST) ;\n"
-            + "mode NEST;\nIN_OPEN : '{' -> pushMode(NEST) ;\nIN_CLOSE : '}' -> popMode ;\nIN_TEXT : ~[{}]+ ;\n";
-
-    static final String NO_CLOSE_FILE = "{\"name\": \"n\", \"callEnd\": \"implicit\", \"include\": [\"Nest\"], \"roles\": {\"TEXT\": \"content\", \"LT\": \"content\","
-            + " \"OPEN\": \"call.begin\", \"NAME\": \"name\", \"ARGS_OPEN\": \"skip\", \"OBJ\": \"args.json\"}, \"streamable\": [\"TEXT\"]}";
-
-    static final Map<String, String> NEST_ROLES = Map.of("Nest",
-            "{\"roles\": {\"IN_OPEN\": \"inherit\", \"IN_CLOSE\": \"inherit\", \"IN_TEXT\": \"inherit\"}, \"streamable\": [\"IN_TEXT\"]}");
-
     @Test
     void implicitCallEndClosesACallAtTheNextCallAtTextAndAtTheEnd() {
         Format f = ToyFormats.compile(NO_CLOSE, NO_CLOSE_FILE, NEST_ROLES);
@@ -108,9 +111,6 @@ class FormatRulesTest {
         assertEquals("lookup", m.toolCalls().get(1).name());
         assertEquals("functions.g:2", m.toolCalls().get(2).id());
     }
-
-    static final String THINK = "lexer grammar R;\nTEXT : ~'<'+ ;\nLT : '<' ;\nOPEN : '<think>' -> pushMode(THINK) ;\n"
-            + "mode THINK;\nR_TEXT : ~'<'+ ;\nR_LT : '<' ;\nCLOSE : '</think>' -> popMode ;\n";
 
     @Test
     void reasoningRoleStreamsReasoningContentWithTheSameHoldBack() {

@@ -34,6 +34,8 @@ import dev.toolcalls.suite.SuiteCase;
 class RuntimeFormatTest {
     static final Path FIXTURE = Path.of("src/tests/src/test/resources/runtime-formats");
 
+    static final ParseOptions SEEDED = ParseOptions.defaults().withIds(() -> IdGenerator.seeded(0));
+
     @TempDir Path dir;
 
     /** A copy of the fixture's format folders (acme), to change at will. */
@@ -62,8 +64,6 @@ class RuntimeFormatTest {
             throw new UncheckedIOException(e);
         }
     }
-
-    static final ParseOptions SEEDED = ParseOptions.defaults().withIds(() -> IdGenerator.seeded(0));
 
     @Test
     void aFolderFormatParsesAndStreamsLikeABundledOne() {

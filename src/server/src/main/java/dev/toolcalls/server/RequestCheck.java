@@ -25,8 +25,6 @@ import dev.toolcalls.protocol.Protocol;
  * fields the replay reads ({@code model}, {@code tools}, thinking) must also be Unicode text.
  */
 final class RequestCheck {
-    private RequestCheck() { }
-
     /** What is wrong, and with which field ({@code param} in OpenAI errors). */
     record Invalid(String param, String message) { }
 
@@ -79,6 +77,8 @@ final class RequestCheck {
                     Field.of("top_k", INTEGER, NULL),
                     Field.arrayOf("stop_sequences", STRING, ARRAY, NULL),
                     Field.of("tool_choice", OBJECT, NULL)));
+
+    private RequestCheck() { }
 
     /** The first problem with the body, or null. */
     static Invalid check(Protocol protocol, JsonObject body) {

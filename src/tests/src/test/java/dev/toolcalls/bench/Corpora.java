@@ -48,13 +48,27 @@ import dev.toolcalls.suite.SuiteCase;
  * {@code toolcalls.tests}.
  */
 public final class Corpora {
-    private Corpora() { }
-
     /** Shape names, in the order tables show them. */
     public static final List<String> SHAPES = List.of("prose", "prose_cjk", "longcall", "longcall_cjk");
 
     /** Options of every measured parse: default limits, reproducible ids. */
     public static final ParseOptions OPTIONS = ParseOptions.defaults().withIds(() -> IdGenerator.seeded(0));
+
+    private static Map<String, List<SuiteCase>> cases;
+
+    private static final String[] WORDS = ("the a an and of in on at with from by for as is was are were be been has have had it this that "
+            + "we they you he she river morning garden window letter summer winter market village music paper table orange silver "
+            + "quiet bright slowly gently early later often never always across under over between around small large green "
+            + "yellow little ancient modern simple careful happy tired walked opened carried painted listened wondered remembered "
+            + "travelled answered borrowed noticed kitchen mountain harbour station library bicycle picture evening weather lantern").split(" ");
+
+    private static final String HAN = "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经"
+            + "十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指几九区强放决西被干做必战先回则任取据处理府研";
+    private static final String[] EMOJI = {"\uD83D\uDE00", "\uD83C\uDF1F", "\uD83D\uDE80", "\uD83C\uDF75"}; // 😀 🌟 🚀 🍵
+
+    private static final Map<String, String> OPENERS = new TreeMap<>();
+
+    private Corpora() { }
 
     /**
      * A measured output: its text, what it is parsed with, what parsing it gives (checked when
@@ -84,8 +98,6 @@ public final class Corpora {
     }
 
     // ---------------------------------------------------------------- cases
-
-    private static Map<String, List<SuiteCase>> cases;
 
     /** The regression cases, by format, read once. */
     public static synchronized Map<String, List<SuiteCase>> cases() {
@@ -170,16 +182,6 @@ public final class Corpora {
             default: throw new IllegalArgumentException("unknown shape " + shape + "; shapes: " + SHAPES);
         }
     }
-
-    private static final String[] WORDS = ("the a an and of in on at with from by for as is was are were be been has have had it this that "
-            + "we they you he she river morning garden window letter summer winter market village music paper table orange silver "
-            + "quiet bright slowly gently early later often never always across under over between around small large green "
-            + "yellow little ancient modern simple careful happy tired walked opened carried painted listened wondered remembered "
-            + "travelled answered borrowed noticed kitchen mountain harbour station library bicycle picture evening weather lantern").split(" ");
-
-    private static final String HAN = "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经"
-            + "十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指几九区强放决西被干做必战先回则任取据处理府研";
-    private static final String[] EMOJI = {"\uD83D\uDE00", "\uD83C\uDF1F", "\uD83D\uDE80", "\uD83C\uDF75"}; // 😀 🌟 🚀 🍵
 
     /**
      * Plain prose of exactly {@code size} characters, the same for every call: ASCII sentences of
@@ -335,8 +337,6 @@ public final class Corpora {
     }
 
     // ---------------------------------------------------------------- opener and floors
-
-    private static final Map<String, String> OPENERS = new TreeMap<>();
 
     /**
      * The text a call of the format starts with, derived from its cases: the text between the

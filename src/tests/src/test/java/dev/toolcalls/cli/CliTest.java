@@ -25,6 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 class CliTest {
     @TempDir Path dir;
 
+    static final String OUTPUT = "Sure 😀 <call get_weather>{\"city\": \"Paris\"}</call> done";
+
     record Run(int code, String out, String err) {
         List<String> lines() { return out.isEmpty() ? List.of() : List.of(out.split("\n")); }
     }
@@ -42,8 +44,6 @@ class CliTest {
         Files.writeString(p, text, StandardCharsets.UTF_8);
         return p;
     }
-
-    static final String OUTPUT = "Sure 😀 <call get_weather>{\"city\": \"Paris\"}</call> done";
 
     @Test
     void batchPrintsOneMessageObject() throws IOException {

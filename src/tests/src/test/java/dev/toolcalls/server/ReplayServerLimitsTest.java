@@ -44,6 +44,8 @@ class ReplayServerLimitsTest {
 
     static final ReplayServer.Limits TIGHT = new ReplayServer.Limits(64 * 1024, 2_000, 1_000, 600, 256);
 
+    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
     Path replays() throws IOException {
         Path d = dir.resolve("replays");
         Files.createDirectories(d);
@@ -58,8 +60,6 @@ class ReplayServerLimitsTest {
         s.start();
         return s;
     }
-
-    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     static HttpResponse<String> post(ReplayServer s, String path, String body) throws Exception {
         return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.port() + path)).timeout(Duration.ofSeconds(10))

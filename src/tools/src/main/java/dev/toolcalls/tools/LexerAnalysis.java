@@ -59,6 +59,9 @@ public final class LexerAnalysis {
     private static final int MAX_STACK = 12;
     private static final int MAX_VISITED = 20000;
 
+    /** At the bottom of a stack: frames below that are not known (the frame above was pushed by someone). */
+    public static final int CALLER = -1;
+
     public final LexerModel model;
     private final ATN atn;
     private final int modes;
@@ -72,6 +75,8 @@ public final class LexerAnalysis {
     private final Map<Integer, List<List<Command>>> commands = new HashMap<>();
     private boolean[] canPop;
     private boolean[] canReturn;
+    private final Map<Integer, IntervalSet> continueChars = new HashMap<>();
+    private TokenSampler sampler;
 
     public LexerAnalysis(LexerModel model) {
         this.model = model;
@@ -219,9 +224,6 @@ public final class LexerAnalysis {
         return out;
     }
 
-    /** At the bottom of a stack: frames below that are not known (the frame above was pushed by someone). */
-    public static final int CALLER = -1;
-
     /**
      * Runs a rule's mode commands on a mode stack (outermost first, the current mode last), as
      * ANTLR's lexer does, and returns the new stack; null when a command would pop or switch below
@@ -346,8 +348,6 @@ public final class LexerAnalysis {
 
     // ---- markers that content runs over ---------------------------------------------------------
 
-    private final Map<Integer, IntervalSet> continueChars = new HashMap<>();
-
     /** Code points a token of this rule can begin with. */
     public IntervalSet firstChars(int rule) { return model.firstCharsOf(rule); }
 
@@ -412,8 +412,6 @@ public final class LexerAnalysis {
         }
         return false;
     }
-
-    private TokenSampler sampler;
 
     /** Texts of the lexer's rules. */
     public TokenSampler sampler() {

@@ -35,6 +35,8 @@ public final class OutputGenerator {
     public record Call(String name, String arguments) { }
 
     private static final int INF = Integer.MAX_VALUE / 4;
+    private static final java.util.Set<Role> NAMES = java.util.EnumSet.of(Role.NAME, Role.NAME_JSON);
+    private static final java.util.Set<Role> TAME = java.util.EnumSet.of(Role.NAME, Role.NAME_JSON, Role.ID, Role.ID_JSON, Role.ARG_KEY, Role.LIT_KEY);
 
     private final LexerModel model;
     private final LexerAnalysis analysis;
@@ -100,9 +102,6 @@ public final class OutputGenerator {
             }
         }
     }
-
-    private static final java.util.Set<Role> NAMES = java.util.EnumSet.of(Role.NAME, Role.NAME_JSON);
-    private static final java.util.Set<Role> TAME = java.util.EnumSet.of(Role.NAME, Role.NAME_JSON, Role.ID, Role.ID_JSON, Role.ARG_KEY, Role.LIT_KEY);
 
     private static int add(int a, int b) { return a >= INF || b >= INF ? INF : Math.min(INF, a + b); }
 

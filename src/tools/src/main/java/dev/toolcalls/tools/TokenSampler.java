@@ -23,6 +23,7 @@ public final class TokenSampler {
     /** Characters a sample prefers, where the rule allows them: readable text and the usual troublemakers. */
     private static final int[] PALETTE = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _-.,:;!?'\"\\/{}[]()<>|=+*&%$#@\n\t\u00e9\u4e2d\ud83d\ude00"
             .codePoints().toArray();
+    private static final int[] NAME_CHARS = "abcdefghijklmnopqrstuvwxyz_0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ".codePoints().toArray();
 
     private final ATN atn;
     private final int[] minLen;
@@ -134,8 +135,6 @@ public final class TokenSampler {
         for (int i = 0; i < next.getNumberOfTransitions(); i++) w = Math.max(w, width(next.transition(i), depth + 1));
         return w;
     }
-
-    private static final int[] NAME_CHARS = "abcdefghijklmnopqrstuvwxyz_0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ".codePoints().toArray();
 
     private static int chooseTame(IntervalSet set, Random random) {
         int start = random.nextInt(26);

@@ -24,10 +24,10 @@ import dev.toolcalls.internal.grammar.BundledFormats;
  * {@code check} points at.
  */
 public final class BundledSources {
-    private BundledSources() { }
-
     private static final String ROOT = "/META-INF/toolcalls/grammars/";
     private static volatile Path importsCopy;
+
+    private BundledSources() { }
 
     /** The text of a file under {@code grammars/} (e.g. {@code imports/JsonCall.g4}), or null. */
     public static String text(String relativePath) {

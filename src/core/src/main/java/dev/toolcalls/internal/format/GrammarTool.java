@@ -23,10 +23,10 @@ import java.util.stream.Stream;
  * path or the module path.
  */
 final class GrammarTool {
-    private GrammarTool() { }
-
     private static final String TOOL = "org.antlr.v4.Tool";
     private static final boolean AVAILABLE = probe();
+
+    private GrammarTool() { }
 
     private static boolean probe() {
         try {

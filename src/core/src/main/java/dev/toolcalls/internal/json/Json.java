@@ -21,6 +21,9 @@ public final class Json {
     }
     /** Writes JSON trees as built: a JsonNull member (a message's null content) is kept. */
 
+    /** Nesting deeper than this is refused (a stack-free validator, but trees and readers downstream recurse). */
+    public static final int MAX_DEPTH = 512;
+
     private Json() { }
 
     public static String write(JsonElement e) { return Gsons.WRITER.toJson(e); }
@@ -39,9 +42,6 @@ public final class Json {
     public static final class TooDeep extends NotJson {
         public TooDeep(String message) { super(message); }
     }
-
-    /** Nesting deeper than this is refused (a stack-free validator, but trees and readers downstream recurse). */
-    public static final int MAX_DEPTH = 512;
 
     /**
      * Parses exactly one JSON value under RFC 8259 rules (no comments, single quotes, unquoted

@@ -11,6 +11,10 @@ final class StrictJson {
     private final int maxDepth;
     private int i;
 
+    // next quote and backslash at or after i (searched with indexOf, kept while still ahead)
+    private int nextQuote = -1;
+    private int nextSlash = -1;
+
     private StrictJson(String s, int maxDepth) {
         this.s = s;
         this.maxDepth = maxDepth;
@@ -101,10 +105,6 @@ final class StrictJson {
         i += word.length();
         return true;
     }
-
-    // next quote and backslash at or after i (searched with indexOf, kept while still ahead)
-    private int nextQuote = -1;
-    private int nextSlash = -1;
 
     private void string() throws Json.NotJson {
         i++; // opening quote

@@ -22,6 +22,7 @@ import org.antlr.v4.runtime.dfa.DFAState;
  */
 public final class HoldBackSimulator extends LexerATNSimulator {
     public static final int HOLD = Integer.MIN_VALUE;
+    private static final int NO_WALK = Integer.MIN_VALUE + 1;
 
     private final LexerModel model;
     private final TextStream stream;
@@ -75,8 +76,6 @@ public final class HoldBackSimulator extends LexerATNSimulator {
         }
         return super.match(input, mode);
     }
-
-    private static final int NO_WALK = Integer.MIN_VALUE + 1;
 
     /**
      * The common case without ANTLR's per-character bookkeeping: follows DFA edges already built,

@@ -43,6 +43,11 @@ public final class LexerDriver {
 
     private final int maxTokenLength;
 
+    private long runWork;
+
+    /** The mode that plays the default mode's part (the lenient mode of a format, or the default mode). */
+    private int baseMode = Lexer.DEFAULT_MODE;
+
     public LexerDriver(LexerModel model, int maxTokenLength) { this(model, maxTokenLength, true); }
 
     /** @param useRuns find runs by search where the grammar allows (false: simulate everything, to compare) */
@@ -142,8 +147,6 @@ public final class LexerDriver {
     /** Of {@link #work()}, the characters taken as runs found by search (UTF-16 units) rather than simulated. */
     public long runWork() { return runWork; }
 
-    private long runWork;
-
     /** The last token ended at the real end of the output and could have grown: the output was cut inside it. */
     public boolean tokenTruncated() { return lastWasRun ? tokenEnd >= input.end() && input.isComplete() : simulator.truncated(); }
 
@@ -160,9 +163,6 @@ public final class LexerDriver {
     public int end() { return input.end(); }
 
     public String text(int from, int to) { return input.text(from, to); }
-
-    /** The mode that plays the default mode's part (the lenient mode of a format, or the default mode). */
-    private int baseMode = Lexer.DEFAULT_MODE;
 
     /** Lexes from the start, and after every return to the top, in {@code mode} instead of the default mode. */
     public void setBaseMode(int mode) {

@@ -67,6 +67,11 @@ public final class LexerModel {
 
     private final List<Problem> problems = new ArrayList<>();
 
+    /** Per rule, the code points its tokens can begin with, computed once (the overlap check and the runs both ask). */
+    private IntervalSet[] firstChars;
+
+    private final WideEdge[] wideCache = new WideEdge[1 << 13];
+
     /** @throws IllegalArgumentException naming the format and every problem found */
     public LexerModel(String formatName, Function<CharStream, ? extends Lexer> factory, Map<String, String> roles, List<String> streamable) {
         this(formatName, factory, roles, streamable, true);
@@ -204,9 +209,6 @@ public final class LexerModel {
         }
     }
 
-    /** Per rule, the code points its tokens can begin with, computed once (the overlap check and the runs both ask). */
-    private IntervalSet[] firstChars;
-
     /** Code points a token of this rule can begin with (ANTLR's LL(1) analysis works on token types, not characters). */
     private synchronized IntervalSet firstChars(int rule) {
         if (firstChars == null) firstChars = new IntervalSet[ruleNames.length];
@@ -270,8 +272,6 @@ public final class LexerModel {
 
     /** Immutable, so a racing reader sees a whole entry or another one, never a torn one. */
     private record WideEdge(int mode, long key, DFAState target) { }
-
-    private final WideEdge[] wideCache = new WideEdge[1 << 13];
 
     /** The problems found (only when built with {@code strict = false}; a strict build throws on any). */
     public List<Problem> problems() { return List.copyOf(problems); }

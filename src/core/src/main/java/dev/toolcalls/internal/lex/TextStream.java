@@ -50,6 +50,8 @@ public final class TextStream implements CharStream {
     private final int[] seekAt = new int[8];
     private int seekN;
 
+    private int limit;
+
     public void append(String chunk) {
         if (complete) throw new IllegalStateException("stream already finished");
         if (chunk.isEmpty()) return;
@@ -150,8 +152,6 @@ public final class TextStream implements CharStream {
 
     /** Global index one past the last character the lexer may read (a trailing high surrogate waits for its pair). */
     public int end() { return limit; }
-
-    private int limit;
 
     private int computeEnd() {
         int e = curBase + cur.length();
