@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,10 +21,10 @@ class AllocationTest {
     /** The JVM's count of bytes this thread allocated (com.sun.management, reached by reflection: the tests compile as the module). */
     private static final class Allocated {
         private final Object bean = ManagementFactory.getThreadMXBean();
-        private final java.lang.reflect.Method method;
+        private final Method method;
 
         Allocated() {
-            java.lang.reflect.Method m;
+            Method m;
             try {
                 m = Class.forName("com.sun.management.ThreadMXBean").getMethod("getThreadAllocatedBytes", long.class);
             } catch (ReflectiveOperationException e) {

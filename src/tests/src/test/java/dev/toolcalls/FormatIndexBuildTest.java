@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -49,7 +50,7 @@ class FormatIndexBuildTest {
         write(classes.resolve("META-INF/toolcalls/grammars/imports/Shared.g4"), "");
         write(classes.resolve("META-INF/toolcalls/grammars/imports/Removed.g4"), "");
 
-        Path gson = Arrays.stream(System.getProperty("java.class.path").split(java.io.File.pathSeparator)).map(Path::of)
+        Path gson = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator)).map(Path::of)
                 .filter(p -> p.getFileName().toString().startsWith("gson")).findFirst().orElseThrow();
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", gson.toString(),
                 Path.of("src/build/GenerateFormatIndex.java").toAbsolutePath().toString(), grammars.toString(), dir.resolve("out").toString(), "1",

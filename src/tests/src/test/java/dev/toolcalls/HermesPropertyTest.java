@@ -4,11 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 
+import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.google.gson.JsonPrimitive;
@@ -93,7 +96,7 @@ class HermesPropertyTest {
             case 0: return new JsonPrimitive(r.nextInt(2000) - 1000);
             case 1: return new JsonPrimitive(r.nextDouble() * 100);
             case 2: return new JsonPrimitive(r.nextBoolean());
-            case 3: return com.google.gson.JsonNull.INSTANCE;
+            case 3: return JsonNull.INSTANCE;
             case 4: return new JsonPrimitive(string(r));
             case 5: return object(r, depth - 1);
             default: {
@@ -115,13 +118,13 @@ class HermesPropertyTest {
         String argsValue = r.nextInt(4) == 0 ? Json.write(new JsonPrimitive(Json.write(args))) : pretty(r, args);
         String argsMember = (r.nextBoolean() ? "\"arguments\"" : "\"parameters\"") + (r.nextBoolean() ? ": " : ":") + argsValue;
         List<String> members = new ArrayList<>(List.of(nameMember, argsMember));
-        if (r.nextBoolean()) java.util.Collections.reverse(members);
+        if (r.nextBoolean()) Collections.reverse(members);
         if (r.nextInt(3) == 0) members.add(r.nextInt(members.size() + 1), "\"extra\": " + Json.write(value(r, 2)));
         String ws = r.nextBoolean() ? "\n" : "";
         return "<tool_call>" + ws + "{" + String.join(r.nextBoolean() ? ", " : ",", members) + "}" + ws + "</tool_call>";
     }
 
     private static String pretty(Random r, JsonObject o) {
-        return r.nextBoolean() ? Json.write(o) : new com.google.gson.GsonBuilder().setPrettyPrinting().serializeNulls().disableHtmlEscaping().create().toJson(o);
+        return r.nextBoolean() ? Json.write(o) : new GsonBuilder().setPrettyPrinting().serializeNulls().disableHtmlEscaping().create().toJson(o);
     }
 }

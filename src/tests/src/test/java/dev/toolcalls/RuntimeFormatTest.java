@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import dev.toolcalls.protocol.ValueJson;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.toolcalls.internal.format.FormatFile;
 import dev.toolcalls.internal.format.FormatFolders;
 import dev.toolcalls.suite.CaseRunner;
 import dev.toolcalls.suite.SuiteCase;
@@ -72,7 +74,7 @@ class RuntimeFormatTest {
         Format acme = loaded.get(0);
         assertEquals("acme", acme.name());
         assertEquals(List.of("acme-chat"), acme.aliases());
-        assertTrue(acme.origin().endsWith("acme" + java.io.File.separator + "acme.json"), acme.origin());
+        assertTrue(acme.origin().endsWith("acme" + File.separator + "acme.json"), acme.origin());
         assertTrue(acme.problem().isEmpty());
         String text = "Let me look.[[call get_weather {\"city\": \"Paris\"}]] Done.";
         ChatMessage m = acme.parse(text, Tools.none(), SEEDED);
@@ -188,7 +190,7 @@ class RuntimeFormatTest {
      */
     @Test
     void aliasesAndFormatFilesHaveALimit() {
-        int max = dev.toolcalls.internal.format.FormatFile.MAX_ALIASES;
+        int max = FormatFile.MAX_ALIASES;
         Path formats = dir.resolve("formats");
         write(formats.resolve("most/most.json"), hermesLike("most", max));
         write(formats.resolve("toomany/toomany.json"), hermesLike("toomany", max + 1));

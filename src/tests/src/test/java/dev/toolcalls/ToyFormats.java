@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.Lexer;
@@ -25,11 +26,11 @@ public final class ToyFormats implements FormatProvider {
 
     /** A format from grammar text and format-file text. */
     static Format compile(String grammar, String formatJson) {
-        return compile(grammar, formatJson, java.util.Map.of());
+        return compile(grammar, formatJson, Map.of());
     }
 
     /** ... whose format file may include the role files given here by name. */
-    static Format compile(String grammar, String formatJson, java.util.Map<String, String> includes) {
+    static Format compile(String grammar, String formatJson, Map<String, String> includes) {
         LexerGrammar g;
         try {
             g = new LexerGrammar(grammar);

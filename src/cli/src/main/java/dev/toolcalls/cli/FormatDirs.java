@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import picocli.CommandLine.Option;
 
@@ -68,16 +69,16 @@ final class FormatDirs {
     }
 
     /** {@code formats/} next to the jar the CLI runs from, when there is one. */
-    static java.util.Optional<Path> nextToJar() {
+    static Optional<Path> nextToJar() {
         try {
             var location = Main.class.getProtectionDomain().getCodeSource();
-            if (location == null) return java.util.Optional.empty();
+            if (location == null) return Optional.empty();
             Path jar = Path.of(location.getLocation().toURI());
-            if (!Files.isRegularFile(jar)) return java.util.Optional.empty();
+            if (!Files.isRegularFile(jar)) return Optional.empty();
             Path dir = jar.toAbsolutePath().getParent().resolve("formats");
-            return Files.isDirectory(dir) ? java.util.Optional.of(dir) : java.util.Optional.empty();
+            return Files.isDirectory(dir) ? Optional.of(dir) : Optional.empty();
         } catch (URISyntaxException | SecurityException | IllegalArgumentException e) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 }

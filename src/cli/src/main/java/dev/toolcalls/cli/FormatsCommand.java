@@ -2,6 +2,10 @@ package dev.toolcalls.cli;
 
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Optional;
+import java.util.Set;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,13 +24,13 @@ final class FormatsCommand implements Runnable, Main.IoAware {
 
     @Override public void run() {
         FormatRegistry formats = formatDirs.registry();
-        java.util.Set<FormatException> shown = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        java.util.Set<Format> standard = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Set<FormatException> shown = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Format> standard = Collections.newSetFromMap(new IdentityHashMap<>());
         standard.addAll(FormatRegistry.standard().all());
         for (Format f : formats.all()) {
             // bundled formats are listed without being built; a format read at run time is built already
             boolean runtime = !standard.contains(f);
-            java.util.Optional<FormatException> problem = runtime ? f.problem() : java.util.Optional.empty();
+            Optional<FormatException> problem = runtime ? f.problem() : Optional.empty();
             problem.ifPresent(shown::add);
             String broken = problem.map(p -> "  DISABLED: " + p.getMessage()).orElse("");
             out.println(f.name() + (f.aliases().isEmpty() ? "" : "  (aliases: " + String.join(", ", f.aliases()) + ")")

@@ -1,6 +1,11 @@
 package dev.toolcalls.cli;
 
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.InputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 
 import picocli.CommandLine.Command;
@@ -32,16 +37,16 @@ public final class Main implements Runnable {
 
     public static void main(String[] args) {
         // stdout buffered (a delta per line would otherwise be a write each); flushed before anything goes to stderr
-        PrintStream out = new PrintStream(new java.io.BufferedOutputStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), 1 << 16),
+        PrintStream out = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16),
                 false, StandardCharsets.UTF_8);
-        PrintStream err = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true, StandardCharsets.UTF_8);
+        PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
         int code = run(args, out, err, System.in);
         out.flush();
         System.exit(code);
     }
 
     /** Runs the command line with the given streams; returns the exit code. Nothing escapes as a stack trace. */
-    public static int run(String[] args, PrintStream out, PrintStream err, java.io.InputStream in) {
+    public static int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
         try {
             return execute(args, out, err, in);
         } catch (Throwable t) { // OutOfMemoryError, StackOverflowError, a bug: the JSON error object, exit 3
@@ -66,10 +71,10 @@ public final class Main implements Runnable {
         return INTERNAL;
     }
 
-    private static int execute(String[] args, PrintStream out, PrintStream err, java.io.InputStream in) {
+    private static int execute(String[] args, PrintStream out, PrintStream err, InputStream in) {
         CommandLine cl = new CommandLine(new Main());
-        cl.setOut(new java.io.PrintWriter(out, true));
-        cl.setErr(new java.io.PrintWriter(err, true));
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
         cl.setParameterExceptionHandler((e, commandLine) -> {
             err.println("error: " + e.getMessage());
             err.println(e.getCommandLine().getUsageMessage());
@@ -105,6 +110,6 @@ public final class Main implements Runnable {
     }
 
     interface IoAware {
-        void io(PrintStream out, PrintStream err, java.io.InputStream in);
+        void io(PrintStream out, PrintStream err, InputStream in);
     }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
 
 import dev.toolcalls.ParseEvent;
 import dev.toolcalls.ToolCallParseException;
@@ -211,7 +212,7 @@ public final class MessagesStream extends WireStream {
         m.addProperty("role", "assistant");
         m.addProperty("model", model);
         m.add("content", blocks.deepCopy());
-        m.add("stop_reason", stop == null ? JsonNull.INSTANCE : new com.google.gson.JsonPrimitive(stop));
+        m.add("stop_reason", stop == null ? JsonNull.INSTANCE : new JsonPrimitive(stop));
         m.add("stop_sequence", JsonNull.INSTANCE);
         m.add("stop_details", JsonNull.INSTANCE);
         m.add("container", JsonNull.INSTANCE);

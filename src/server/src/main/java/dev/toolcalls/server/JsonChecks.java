@@ -1,6 +1,7 @@
 package dev.toolcalls.server;
 
 import java.math.BigDecimal;
+import java.util.Locale;
 import java.util.Map;
 
 import com.google.gson.JsonElement;
@@ -40,9 +41,9 @@ public final class JsonChecks {
 
         String article() {
             switch (this) {
-                case INTEGER: case ARRAY: case OBJECT: return "an " + name().toLowerCase(java.util.Locale.ROOT);
+                case INTEGER: case ARRAY: case OBJECT: return "an " + name().toLowerCase(Locale.ROOT);
                 case NULL: return "null";
-                default: return "a " + name().toLowerCase(java.util.Locale.ROOT);
+                default: return "a " + name().toLowerCase(Locale.ROOT);
             }
         }
     }

@@ -13,8 +13,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 import org.openjdk.jmh.results.Result;
@@ -206,14 +209,14 @@ public final class BenchMatrix {
     }
 
     /** With {@code -prof gc}: bytes allocated per chunk (per character in batch). */
-    private static java.util.Optional<Row> alloc(RunResult r, String part, String row, String column) {
+    private static Optional<Row> alloc(RunResult r, String part, String row, String column) {
         Result<?> gc = r.getSecondaryResults().get("gc.alloc.rate.norm");
-        if (gc == null) return java.util.Optional.empty();
+        if (gc == null) return Optional.empty();
         double norm = gc.getScore(); // B/op
         double perOp = primary(r);
         boolean chunked = r.getSecondaryResults().containsKey("chunks");
         double units = perOp / secondary(r, chunked ? "chunks" : "chars"); // chunks (or chars) per operation
-        return java.util.Optional.of(new Row(part, row, column + ".alloc", norm / units, chunked ? "B/chunk" : "B/char"));
+        return Optional.of(new Row(part, row, column + ".alloc", norm / units, chunked ? "B/chunk" : "B/char"));
     }
 
     private static List<Row> shapes(CommandLineOptions cmd, List<String> formats, List<String> shapes, String size) throws RunnerException {
@@ -270,7 +273,7 @@ public final class BenchMatrix {
 
     /** The figures of one part: row -> column -> value. */
     private static Map<String, Map<String, Double>> table(List<Row> rows, String part) {
-        Map<String, Map<String, Double>> t = new java.util.TreeMap<>();
+        Map<String, Map<String, Double>> t = new TreeMap<>();
         for (Row r : rows) if (r.part().equals(part)) t.computeIfAbsent(r.row(), k -> new LinkedHashMap<>()).put(r.column(), r.value());
         return t;
     }
@@ -382,7 +385,7 @@ public final class BenchMatrix {
     }
 
     /** A titled table: one row per key of {@code t}, one column per entry of {@code columns}. */
-    private static void printGrid(String title, String rowHeader, Set<String> columns, java.util.function.UnaryOperator<String> label,
+    private static void printGrid(String title, String rowHeader, Set<String> columns, UnaryOperator<String> label,
                                   Map<String, Map<String, Double>> t, PrintStream out) {
         out.println();
         out.println(title);

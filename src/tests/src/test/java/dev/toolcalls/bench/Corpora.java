@@ -15,6 +15,7 @@ import com.google.gson.JsonParser;
 
 import dev.toolcalls.ChatMessage;
 import dev.toolcalls.Format;
+import dev.toolcalls.Formats;
 import dev.toolcalls.IdGenerator;
 import dev.toolcalls.ParseEvent;
 import dev.toolcalls.ParseOptions;
@@ -117,7 +118,7 @@ public final class Corpora {
     /** Names of the registered formats that have cases (the bundled ones), in name order. */
     public static List<String> formatNames() {
         List<String> names = new ArrayList<>();
-        for (Format f : dev.toolcalls.Formats.all())
+        for (Format f : Formats.all())
             if (f.problem().isEmpty() && cases().containsKey(f.name())) names.add(f.name());
         names.sort(null);
         return names;

@@ -3,6 +3,7 @@ package dev.toolcalls.bench;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.IntSupplier;
@@ -74,8 +75,8 @@ class SpeedGuardTest {
 
         double[] parse = new double[subjects.size()];
         double[] floor = new double[floors.size()];
-        java.util.Arrays.fill(parse, Double.MAX_VALUE);
-        java.util.Arrays.fill(floor, Double.MAX_VALUE);
+        Arrays.fill(parse, Double.MAX_VALUE);
+        Arrays.fill(floor, Double.MAX_VALUE);
         List<String> over = List.of();
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             // best of the rounds (and of the earlier attempts): interference only ever adds time

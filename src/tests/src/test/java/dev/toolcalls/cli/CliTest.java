@@ -16,8 +16,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.google.gson.JsonArray;
+import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import com.google.gson.JsonPrimitive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -106,7 +108,7 @@ class CliTest {
             f.addProperty("arguments", f.get("arguments").getAsString() + t.getAsJsonObject("function").get("arguments").getAsString());
         }
         JsonObject m = new JsonObject();
-        m.add("content", content == null ? com.google.gson.JsonNull.INSTANCE : new com.google.gson.JsonPrimitive(content.toString()));
+        m.add("content", content == null ? JsonNull.INSTANCE : new JsonPrimitive(content.toString()));
         m.add("tool_calls", calls);
         return m;
     }

@@ -3,6 +3,7 @@ package dev.toolcalls.consumer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -48,7 +49,7 @@ class LibraryArtifactIT {
 
     /** A jar of the test's class path whose file name starts with {@code prefix}. */
     static Path dependency(String prefix) {
-        return Arrays.stream(System.getProperty("java.class.path").split(java.io.File.pathSeparator)).map(Path::of)
+        return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator)).map(Path::of)
                 .filter(p -> p.getFileName().toString().startsWith(prefix) && p.toString().endsWith(".jar")).findFirst()
                 .orElseThrow(() -> new AssertionError("no " + prefix + " jar on the class path"));
     }
@@ -90,10 +91,10 @@ class LibraryArtifactIT {
                 "    System.out.println(\"module \" + Format.class.getModule().getName());",
                 "  }",
                 "}", ""));
-        String modulePath = String.join(java.io.File.pathSeparator, libraryJar().toAbsolutePath().toString(),
+        String modulePath = String.join(File.pathSeparator, libraryJar().toAbsolutePath().toString(),
                 dependency("antlr4-runtime").toString(), dependency("gson").toString());
         run(dir, jdkTool("javac"), "-d", "out", "--module-path", modulePath, "--module-source-path", "src", "-m", "consumer");
-        String out = run(dir, jdkTool("java"), "--module-path", modulePath + java.io.File.pathSeparator + "out", "-m", "consumer/app.Main");
+        String out = run(dir, jdkTool("java"), "--module-path", modulePath + File.pathSeparator + "out", "-m", "consumer/app.Main");
         assertTrue(out.contains("batch {\"content\":\"Let me check. \",\"tool_calls\":[{\"id\":\"call_"), out);
         assertTrue(out.contains("\"name\":\"get_weather\",\"arguments\":\"{\\\"city\\\": \\\"Paris\\\"}\""), out);
         assertTrue(out.contains("streamed {\"city\": \"Paris\"}"), out);
@@ -107,7 +108,7 @@ class LibraryArtifactIT {
         Files.writeString(src.resolve("module-info.java"), "module consumer { requires dev.toolcalls; }\n");
         Files.writeString(src.resolve("app/Main.java"),
                 "package app;\npublic class Main { dev.toolcalls.internal.lex.LexerDriver d; }\n");
-        String modulePath = String.join(java.io.File.pathSeparator, libraryJar().toAbsolutePath().toString(),
+        String modulePath = String.join(File.pathSeparator, libraryJar().toAbsolutePath().toString(),
                 dependency("antlr4-runtime").toString(), dependency("gson").toString());
         Process p = new ProcessBuilder(jdkTool("javac"), "-d", "out", "--module-path", modulePath, "--module-source-path", "src", "-m", "consumer")
                 .directory(dir.toFile()).redirectErrorStream(true).start();

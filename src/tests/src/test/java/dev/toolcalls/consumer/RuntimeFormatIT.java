@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URI;
@@ -18,6 +19,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -76,7 +79,7 @@ class RuntimeFormatIT {
         assertEquals(0, stream.code(), stream.out());
         StringBuilder args = new StringBuilder();
         for (String line : stream.out().split("\n")) {
-            com.google.gson.JsonObject d = com.google.gson.JsonParser.parseString(line).getAsJsonObject();
+            JsonObject d = JsonParser.parseString(line).getAsJsonObject();
             if (d.has("tool_calls")) args.append(d.getAsJsonArray("tool_calls").get(0).getAsJsonObject().getAsJsonObject("function").get("arguments").getAsString());
         }
         assertEquals("{\"city\": \"Paris\"}", args.toString(), stream.out());
@@ -152,7 +155,7 @@ class RuntimeFormatIT {
                 "    System.out.println(\"same \" + ChatMessage.fromDeltas(deltas).equals(m));",
                 "  }",
                 "}", ""));
-        String sep = java.io.File.pathSeparator;
+        String sep = File.pathSeparator;
         String runtimeOnly = String.join(sep, LibraryArtifactIT.libraryJar().toAbsolutePath().toString(),
                 LibraryArtifactIT.dependency("antlr4-runtime").toString(), LibraryArtifactIT.dependency("gson").toString());
         Result javac = run(dir, LibraryArtifactIT.jdkTool("javac"), "-d", "app/out", "-cp", runtimeOnly, "app/src/app/Main.java");

@@ -5,9 +5,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +23,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import com.google.gson.JsonPrimitive;
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.Lexer;
@@ -286,8 +289,8 @@ final class FormatFuzz {
     static boolean takesInsideAToken(ATN atn, int rule, int c) {
         Set<ATNState> start = closure(atn, List.of(atn.ruleToStartState[rule]));
         // every state of the rule and of the fragments it calls
-        Set<ATNState> all = new java.util.HashSet<>(start);
-        java.util.ArrayDeque<ATNState> work = new java.util.ArrayDeque<>(start);
+        Set<ATNState> all = new HashSet<>(start);
+        ArrayDeque<ATNState> work = new ArrayDeque<>(start);
         while (!work.isEmpty()) {
             ATNState s = work.pop();
             for (Transition t : s.getTransitions()) for (ATNState n : closure(atn, List.of(t.target))) if (all.add(n)) work.push(n);
@@ -298,15 +301,15 @@ final class FormatFuzz {
                 if (!start.contains(s)) return true; // c after another character
                 for (ATNState n : closure(atn, List.of(t.target)))
                     if (!(n instanceof RuleStopState) && n.getTransitions().length > 0
-                            && java.util.Arrays.stream(n.getTransitions()).anyMatch(x -> !x.isEpsilon())) return true; // c before another
+                            && Arrays.stream(n.getTransitions()).anyMatch(x -> !x.isEpsilon())) return true; // c before another
             }
         return false;
     }
 
     /** The epsilon closure, entering called fragments and leaving them to every place they are called from. */
     static Set<ATNState> closure(ATN atn, List<ATNState> from) {
-        Set<ATNState> seen = new java.util.HashSet<>();
-        java.util.ArrayDeque<ATNState> work = new java.util.ArrayDeque<>(from);
+        Set<ATNState> seen = new HashSet<>();
+        ArrayDeque<ATNState> work = new ArrayDeque<>(from);
         while (!work.isEmpty()) {
             ATNState s = work.pop();
             if (!seen.add(s)) continue;
@@ -360,5 +363,5 @@ final class FormatFuzz {
         }
     }
 
-    private static String quote(String s) { return new com.google.gson.JsonPrimitive(s).toString(); }
+    private static String quote(String s) { return new JsonPrimitive(s).toString(); }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +15,7 @@ class FuzzHarnessTest {
     void markersAreDerivedFromTheLexerAndTheFormatFile() {
         assertTrue(FormatFuzz.markers("hermes").contains("<tool_call>"), FormatFuzz.markers("hermes").toString());
         assertTrue(FormatFuzz.markers("mistral").contains("[TOOL_CALLS]"), FormatFuzz.markers("mistral").toString());
-        assertTrue(FormatFuzz.markers("qwen3").containsAll(java.util.List.of("<think>", "</think>", "<tool_call>")), FormatFuzz.markers("qwen3").toString());
+        assertTrue(FormatFuzz.markers("qwen3").containsAll(List.of("<think>", "</think>", "<tool_call>")), FormatFuzz.markers("qwen3").toString());
         // a '[' that content may take (prose in brackets) is no marker
         assertFalse(FormatFuzz.markers("pythonic").contains("["), FormatFuzz.markers("pythonic").toString());
     }

@@ -14,7 +14,9 @@ import com.anthropic.helpers.MessageAccumulator;
 import com.anthropic.models.messages.ContentBlock;
 import com.anthropic.models.messages.Message;
 import com.anthropic.models.messages.RawMessageStreamEvent;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.google.gson.JsonParser;
+import com.openai.core.ObjectMappers;
 import com.openai.helpers.ResponseAccumulator;
 import com.openai.models.responses.Response;
 import com.openai.models.responses.ResponseOutputItem;
@@ -44,8 +46,8 @@ import dev.toolcalls.suite.SuiteCase;
  * arguments, stop reason). The deltas of each item or block are checked to add up to it.
  */
 class ProtocolSdkTest {
-    static final com.fasterxml.jackson.databind.json.JsonMapper OPENAI = com.openai.core.ObjectMappers.jsonMapper();
-    static final com.fasterxml.jackson.databind.json.JsonMapper ANTHROPIC = com.anthropic.core.ObjectMappers.jsonMapper();
+    static final JsonMapper OPENAI = ObjectMappers.jsonMapper();
+    static final JsonMapper ANTHROPIC = com.anthropic.core.ObjectMappers.jsonMapper();
 
     /** What a client of either protocol makes of a message. */
     record Seen(String text, String reasoning, List<String> calls, String stop) { }

@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,7 @@ import com.google.gson.JsonParser;
 import com.openai.client.OpenAIClient;
 import com.openai.core.JsonValue;
 import com.openai.core.http.StreamResponse;
+import com.openai.errors.NotFoundException;
 import com.openai.helpers.ResponseAccumulator;
 import com.openai.models.responses.ResponseCreateParams;
 import com.openai.models.responses.ResponseStreamEvent;
@@ -137,7 +139,7 @@ class ProtocolServerTest {
 
     @Test
     void badRequestsGetEachProtocolsErrorShape() throws Exception {
-        try (ReplayServer server = new ReplayServer(Formats.get("toy"), java.nio.file.Path.of("src/tests/src/test/resources/suite/toy"), "127.0.0.1", 0, 8, 0, 0)) {
+        try (ReplayServer server = new ReplayServer(Formats.get("toy"), Path.of("src/tests/src/test/resources/suite/toy"), "127.0.0.1", 0, 8, 0, 0)) {
             server.start();
             HttpClient http = HttpClient.newHttpClient();
             for (String path : new String[] {"/v1/responses", "/v1/messages"}) {
@@ -168,7 +170,7 @@ class ProtocolServerTest {
             }
             OpenAIClient openai = ReplayServerTest.client(server);
             try {
-                assertThrows(com.openai.errors.NotFoundException.class, () -> openai.responses().create(
+                assertThrows(NotFoundException.class, () -> openai.responses().create(
                         ResponseCreateParams.builder().model("nope").input("x").build()));
             } finally {
                 openai.close();

@@ -5,14 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,7 +26,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -86,7 +91,7 @@ class ReplayServerLimitsTest {
         byte[] buf = new byte[8192];
         try {
             for (int n; (n = in.read(buf)) > 0; ) b.write(buf, 0, n);
-        } catch (SocketTimeoutException | java.net.SocketException e) {
+        } catch (SocketTimeoutException | SocketException e) {
             // what arrived is the answer
         }
         return b.toString(StandardCharsets.UTF_8);
@@ -96,10 +101,10 @@ class ReplayServerLimitsTest {
 
     static void assertJsonError(String response, int status) {
         assertTrue(response.startsWith("HTTP/1.1 " + status + " "), response);
-        assertTrue(response.toLowerCase(java.util.Locale.ROOT).contains("content-type: application/json"), response);
-        assertFalse(response.toLowerCase(java.util.Locale.ROOT).contains("<html"), response);
+        assertTrue(response.toLowerCase(Locale.ROOT).contains("content-type: application/json"), response);
+        assertFalse(response.toLowerCase(Locale.ROOT).contains("<html"), response);
         String body = bodyOf(response);
-        if (response.toLowerCase(java.util.Locale.ROOT).contains("transfer-encoding: chunked")) body = body.substring(body.indexOf("\r\n") + 2);
+        if (response.toLowerCase(Locale.ROOT).contains("transfer-encoding: chunked")) body = body.substring(body.indexOf("\r\n") + 2);
         assertTrue(body.trim().startsWith("{\"") && body.contains("\"error\""), response);
     }
 
@@ -206,7 +211,7 @@ class ReplayServerLimitsTest {
             InputStream in = c.getInputStream();
             for (int i = 0; i < 1_000_000; i++) if (in.read() < 0) return -1;
             return 0;
-        } catch (java.net.SocketException reset) {
+        } catch (SocketException reset) {
             return -1;
         }
     }
@@ -324,7 +329,7 @@ class ReplayServerLimitsTest {
     }
 
     static byte[] concat(byte[] a, byte[] b) {
-        byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }
@@ -420,7 +425,7 @@ class ReplayServerLimitsTest {
                 "serve", "--format", "toy", "--replay", replays().toString(), "--port", "0", "--delay-ms", "100", "--shutdown-timeout-ms", "300")
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         try {
-            String first = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)).readLine();
+            String first = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)).readLine();
             assertTrue(first != null && first.startsWith("toolcalls replay server: http://127.0.0.1:"), String.valueOf(first));
             int port = Integer.parseInt(first.replaceAll(".*127\\.0\\.0\\.1:([0-9]+)/v1.*", "$1"));
             try (Socket c = new Socket("127.0.0.1", port)) {

@@ -5,16 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import com.google.gson.JsonObject;
@@ -102,7 +106,7 @@ class ReplayServerTest {
                 "serve", "--format", "toy", "--replay", "src/tests/src/test/resources/suite/toy/emoji.txt", "--port", "0")
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         try {
-            String first = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8)).readLine();
+            String first = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)).readLine();
             assertTrue(first != null && first.startsWith("toolcalls replay server: http://127.0.0.1:"), String.valueOf(first));
             int port = Integer.parseInt(first.replaceAll(".*127\\.0\\.0\\.1:([0-9]+)/v1.*", "$1"));
             HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
@@ -110,7 +114,7 @@ class ReplayServerTest {
             assertEquals(200, r.statusCode(), r.body());
             assertTrue(r.body().contains("\"finish_reason\":\"tool_calls\""), r.body());
             p.destroy(); // SIGTERM
-            assertTrue(p.waitFor(15, java.util.concurrent.TimeUnit.SECONDS), "serve did not stop on SIGTERM");
+            assertTrue(p.waitFor(15, TimeUnit.SECONDS), "serve did not stop on SIGTERM");
             assertEquals(143, p.exitValue()); // 128 + SIGTERM, after the shutdown hook closed the server
         } finally {
             p.destroyForcibly();

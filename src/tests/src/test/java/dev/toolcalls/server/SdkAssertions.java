@@ -5,8 +5,11 @@ import dev.toolcalls.protocol.WireEvent;
 import dev.toolcalls.StreamParser;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -29,15 +32,15 @@ final class SdkAssertions {
     private SdkAssertions() { }
 
     /** The cases of one registered format in one suite directory. */
-    record FormatCases(java.nio.file.Path dir, dev.toolcalls.Format format, List<dev.toolcalls.suite.SuiteCase> cases) { }
+    record FormatCases(Path dir, Format format, List<SuiteCase> cases) { }
 
     /** Every registered format's cases, from tests-data/ and the runtime's fixture suite. */
     static List<FormatCases> suites() {
         List<FormatCases> out = new ArrayList<>();
-        for (java.nio.file.Path dir : List.of(java.nio.file.Path.of("tests-data"), java.nio.file.Path.of("src/tests/src/test/resources/suite"))) {
-            if (!java.nio.file.Files.isDirectory(dir)) continue;
-            for (java.util.Map.Entry<String, List<dev.toolcalls.suite.SuiteCase>> e : dev.toolcalls.suite.SuiteCase.load(dir).entrySet())
-                dev.toolcalls.Formats.find(e.getKey()).ifPresent(f -> out.add(new FormatCases(dir.resolve(e.getKey()), f, e.getValue())));
+        for (Path dir : List.of(Path.of("tests-data"), Path.of("src/tests/src/test/resources/suite"))) {
+            if (!Files.isDirectory(dir)) continue;
+            for (Map.Entry<String, List<SuiteCase>> e : SuiteCase.load(dir).entrySet())
+                Formats.find(e.getKey()).ifPresent(f -> out.add(new FormatCases(dir.resolve(e.getKey()), f, e.getValue())));
         }
         return out;
     }

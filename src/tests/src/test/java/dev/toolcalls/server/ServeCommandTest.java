@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 
 import com.anthropic.client.AnthropicClient;
 import com.anthropic.client.okhttp.AnthropicOkHttpClient;
+import com.anthropic.errors.NotFoundException;
+import com.anthropic.helpers.MessageAccumulator;
 import com.anthropic.models.messages.ContentBlock;
 import com.anthropic.models.messages.Message;
 import com.anthropic.models.messages.MessageCreateParams;
@@ -62,14 +64,14 @@ class ServeCommandTest {
                 Message m = anthropic.messages().create(message);
                 ids.add(m.id());
                 ids.add(m.content().stream().filter(ContentBlock::isToolUse).findFirst().orElseThrow().asToolUse().id());
-                com.anthropic.helpers.MessageAccumulator acc = com.anthropic.helpers.MessageAccumulator.create();
+                MessageAccumulator acc = MessageAccumulator.create();
                 try (var st = anthropic.messages().createStreaming(message)) {
                     st.stream().forEach(acc::accumulate);
                 }
                 ids.add(acc.message().id());
                 ids.add(acc.message().content().stream().filter(ContentBlock::isToolUse).findFirst().orElseThrow().asToolUse().id());
                 // the OpenAI base URL is not the Anthropic SDK's: it would ask for /v1/v1/messages
-                assertThrows(com.anthropic.errors.NotFoundException.class, () -> misdirected.messages().create(message));
+                assertThrows(NotFoundException.class, () -> misdirected.messages().create(message));
             } finally {
                 openai.close();
                 anthropic.close();

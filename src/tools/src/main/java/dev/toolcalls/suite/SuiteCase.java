@@ -81,9 +81,9 @@ public record SuiteCase(String format, String name, Path rawFile, String input, 
     }
 
     /** The options every run of this case uses: its lenient and thinking settings, ids from seed 0. */
-    public dev.toolcalls.ParseOptions options() {
-        return dev.toolcalls.ParseOptions.defaults().withLenient(lenient()).withThinking(thinking())
-                .withIds(() -> dev.toolcalls.IdGenerator.seeded(0));
+    public ParseOptions options() {
+        return ParseOptions.defaults().withLenient(lenient()).withThinking(thinking())
+                .withIds(() -> IdGenerator.seeded(0));
     }
 
     @Override public String toString() { return format + "/" + name; }

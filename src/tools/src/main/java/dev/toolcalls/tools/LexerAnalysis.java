@@ -8,15 +8,18 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.Lexer;
+import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.atn.ATN;
 import org.antlr.v4.runtime.atn.ATNConfig;
 import org.antlr.v4.runtime.atn.ATNConfigSet;
@@ -174,7 +177,7 @@ public final class LexerAnalysis {
 
     /** Rules of a mode that can never produce a token, each with the earlier rule that takes their input (or -1). */
     public Map<Integer, Integer> shadowed(int mode) {
-        Map<Integer, Integer> out = new java.util.LinkedHashMap<>();
+        Map<Integer, Integer> out = new LinkedHashMap<>();
         for (int r : model.rulesOfMode(mode)) if (explored.get(r) && !canWin.get(r)) out.put(r, shadowedBy.getOrDefault(r, -1));
         return out;
     }
@@ -402,11 +405,11 @@ public final class LexerAnalysis {
         TokenSampler sampler = sampler();
         String text = sampler.shortest(content);
         if (text == null) return false;
-        java.util.Random random = new java.util.Random(marker);
+        Random random = new Random(marker);
         for (int i = 0; i < 4; i++) {
             String m = i == 0 ? sampler.shortest(marker) : sampler.random(marker, random, 6);
             if (m == null) continue;
-            List<org.antlr.v4.runtime.Token> alone = lex(mode, m);
+            List<Token> alone = lex(mode, m);
             if (alone.size() != 1 || alone.get(0).getType() != model.typeOfRule(marker)) continue;
             if (lex(mode, text + m).stream().noneMatch(t -> t.getType() == model.typeOfRule(marker))) return true;
         }
@@ -420,12 +423,12 @@ public final class LexerAnalysis {
     }
 
     /** The tokens of a text lexed from a mode (pushed on the default mode), as the batch lexer reads them. */
-    public List<org.antlr.v4.runtime.Token> lex(int mode, String text) {
+    public List<Token> lex(int mode, String text) {
         Lexer lexer = model.factory.apply(CharStreams.fromString(text));
         lexer.removeErrorListeners();
         if (mode != Lexer.DEFAULT_MODE) lexer.pushMode(mode);
-        List<org.antlr.v4.runtime.Token> out = new ArrayList<>();
-        for (org.antlr.v4.runtime.Token t = lexer.nextToken(); t.getType() != org.antlr.v4.runtime.Token.EOF && out.size() < 10_000; t = lexer.nextToken())
+        List<Token> out = new ArrayList<>();
+        for (Token t = lexer.nextToken(); t.getType() != Token.EOF && out.size() < 10_000; t = lexer.nextToken())
             out.add(t);
         return out;
     }

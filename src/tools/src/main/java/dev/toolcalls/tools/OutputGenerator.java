@@ -2,8 +2,10 @@ package dev.toolcalls.tools;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 
 import org.antlr.v4.runtime.BaseErrorListener;
 import org.antlr.v4.runtime.CharStreams;
@@ -35,8 +37,8 @@ public final class OutputGenerator {
     public record Call(String name, String arguments) { }
 
     private static final int INF = Integer.MAX_VALUE / 4;
-    private static final java.util.Set<Role> NAMES = java.util.EnumSet.of(Role.NAME, Role.NAME_JSON);
-    private static final java.util.Set<Role> TAME = java.util.EnumSet.of(Role.NAME, Role.NAME_JSON, Role.ID, Role.ID_JSON, Role.ARG_KEY, Role.LIT_KEY);
+    private static final Set<Role> NAMES = EnumSet.of(Role.NAME, Role.NAME_JSON);
+    private static final Set<Role> TAME = EnumSet.of(Role.NAME, Role.NAME_JSON, Role.ID, Role.ID_JSON, Role.ARG_KEY, Role.LIT_KEY);
 
     private final LexerModel model;
     private final LexerAnalysis analysis;

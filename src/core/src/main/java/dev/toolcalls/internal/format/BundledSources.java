@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -117,7 +118,7 @@ public final class BundledSources {
     /** Where a bundled format's grammar is written: its own folder, or the folder of the format whose lexer it shares. */
     static GrammarText grammarText(String format, String lexer) {
         if (lexer == null) return GrammarText.fileOnly("grammars/" + format);
-        List<String> folders = new java.util.ArrayList<>(List.of(format));
+        List<String> folders = new ArrayList<>(List.of(format));
         for (var b : BundledFormats.all()) folders.add(b.name());
         for (String folder : folders) {
             String rel = folder + "/" + lexer + ".g4";

@@ -1,5 +1,6 @@
 package dev.toolcalls.internal.format;
 
+import java.util.List;
 import java.util.regex.Pattern;
 
 import dev.toolcalls.internal.assemble.ArgumentWriter;
@@ -8,5 +9,5 @@ import dev.toolcalls.internal.assemble.ContentChannel;
 /** The options of a format file that shape how events become a message. */
 public record FormatRules(IdTemplate ids, ContentChannel.Policy content, boolean implicitCallEnd, Pattern nameFromId,
                           ArgumentWriter.Untyped untypedValues, boolean trimValueNewlines,
-                          int thinkingMode, boolean thinkingDefault, java.util.List<String> specialTokens, int lenientMode) {
+                          int thinkingMode, boolean thinkingDefault, List<String> specialTokens, int lenientMode) {
 }

@@ -2,15 +2,20 @@ package dev.toolcalls.internal.format;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
+
+import org.antlr.v4.runtime.RuntimeMetaData;
 
 /**
  * The ANTLR tool ({@code org.antlr:antlr4}), when it is on the class path: turns a lexer grammar
@@ -79,7 +84,7 @@ final class GrammarTool {
     private static List<String> importedNames(Path grammar, Function<String, Path> importFile) throws IOException {
         List<String> names = new ArrayList<>();
         List<Path> queue = new ArrayList<>(List.of(grammar));
-        java.util.regex.Pattern importLine = java.util.regex.Pattern.compile("(?m)^[ \\t]*import[ \\t]+([^;]+);");
+        Pattern importLine = Pattern.compile("(?m)^[ \\t]*import[ \\t]+([^;]+);");
         for (int i = 0; i < queue.size(); i++) {
             var m = importLine.matcher(Files.readString(queue.get(i)));
             while (m.find()) {
@@ -143,7 +148,7 @@ final class GrammarTool {
             throw new GrammarErrors(List.of(displayName.apply(grammar.toString()) + ": the ANTLR tool failed: " + e.getCause()));
         } catch (ReflectiveOperationException | LinkageError e) {
             throw new GrammarErrors(List.of(displayName.apply(grammar.toString()) + ": the ANTLR tool on the class path cannot be used ("
-                    + e + "); use version " + org.antlr.v4.runtime.RuntimeMetaData.VERSION + ", the runtime's"));
+                    + e + "); use version " + RuntimeMetaData.VERSION + ", the runtime's"));
         }
     }
 
@@ -172,13 +177,13 @@ final class GrammarTool {
         }
     }
 
-    private static java.lang.reflect.Field field(Class<?> c, String name) throws NoSuchFieldException {
+    private static Field field(Class<?> c, String name) throws NoSuchFieldException {
         return c.getField(name);
     }
 
     private static void deleteTree(Path dir) {
         try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
         } catch (IOException e) {
             dir.toFile().deleteOnExit();
         }

@@ -2,10 +2,16 @@ package dev.toolcalls.internal.json;
 
 import java.io.IOException;
 import java.io.StringReader;
+import java.util.Map;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import com.google.gson.JsonPrimitive;
 import com.google.gson.Strictness;
 import com.google.gson.TypeAdapter;
 import com.google.gson.stream.JsonReader;
@@ -30,7 +36,7 @@ public final class Json {
 
     /** Parses JSON the runtime itself wrote (or already validated); a failure is a bug, not bad input. */
     public static JsonElement parse(String text) {
-        return com.google.gson.JsonParser.parseString(text);
+        return JsonParser.parseString(text);
     }
 
     /** Text that is not strict JSON; the message says why and where. */
@@ -127,20 +133,20 @@ public final class Json {
 
     /** A JSON tree from plain Java values: maps with string keys, lists, strings, numbers, booleans, null. */
     public static JsonElement fromJava(Object value) {
-        if (value == null) return com.google.gson.JsonNull.INSTANCE;
-        if (value instanceof String) return new com.google.gson.JsonPrimitive((String) value);
-        if (value instanceof Number) return new com.google.gson.JsonPrimitive((Number) value);
-        if (value instanceof Boolean) return new com.google.gson.JsonPrimitive((Boolean) value);
-        if (value instanceof java.util.Map) {
-            com.google.gson.JsonObject o = new com.google.gson.JsonObject();
-            for (java.util.Map.Entry<?, ?> e : ((java.util.Map<?, ?>) value).entrySet()) {
+        if (value == null) return JsonNull.INSTANCE;
+        if (value instanceof String) return new JsonPrimitive((String) value);
+        if (value instanceof Number) return new JsonPrimitive((Number) value);
+        if (value instanceof Boolean) return new JsonPrimitive((Boolean) value);
+        if (value instanceof Map) {
+            JsonObject o = new JsonObject();
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
                 if (!(e.getKey() instanceof String)) throw new IllegalArgumentException("a JSON object's keys are strings, not " + e.getKey());
                 o.add((String) e.getKey(), fromJava(e.getValue()));
             }
             return o;
         }
         if (value instanceof Iterable) {
-            com.google.gson.JsonArray a = new com.google.gson.JsonArray();
+            JsonArray a = new JsonArray();
             for (Object item : (Iterable<?>) value) a.add(fromJava(item));
             return a;
         }

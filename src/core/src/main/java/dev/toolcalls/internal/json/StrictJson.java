@@ -1,5 +1,7 @@
 package dev.toolcalls.internal.json;
 
+import java.util.Arrays;
+
 /**
  * An RFC 8259 validator: one pass, no tree, no recursion, any number length, a nesting limit.
  * Accepts exactly one value with optional surrounding whitespace; rejects comments, single quotes,
@@ -41,7 +43,7 @@ final class StrictJson {
             char c = s.charAt(i);
             if (c == '{' || c == '[') {
                 if (depth >= maxDepth) throw new Json.TooDeep("nesting deeper than " + maxDepth + " levels at offset " + i);
-                if (depth == stack.length) stack = java.util.Arrays.copyOf(stack, depth * 2);
+                if (depth == stack.length) stack = Arrays.copyOf(stack, depth * 2);
                 boolean object = c == '{';
                 stack[depth++] = object;
                 i++;

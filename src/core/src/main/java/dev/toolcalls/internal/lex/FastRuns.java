@@ -1,6 +1,7 @@
 package dev.toolcalls.internal.lex;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -82,7 +83,7 @@ public final class FastRuns {
         }
 
         /** Runs the rule's mode commands on the lexer; false (and nothing done) when one would pop an empty mode stack. */
-        public boolean command(org.antlr.v4.runtime.Lexer lexer) {
+        public boolean command(Lexer lexer) {
             if (pops > lexer._modeStack.size()) return false;
             for (LexerAction a : commands) {
                 if (a instanceof LexerModeAction) lexer.mode(((LexerModeAction) a).getMode());
@@ -120,7 +121,7 @@ public final class FastRuns {
             if (found.isEmpty()) continue;
             runs[m] = found.toArray(new Run[0]);
             byte[] table = new byte[128];
-            java.util.Arrays.fill(table, (byte) -1);
+            Arrays.fill(table, (byte) -1);
             for (int k = 0; k < runs[m].length; k++)
                 for (int c = 0; c < 128; c++) if (runs[m][k].start.contains(c)) table[c] = (byte) k;
             asciiStart[m] = table;

@@ -1,5 +1,7 @@
 package dev.toolcalls.internal.lex;
 
+import java.util.List;
+
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.IntStream;
 import org.antlr.v4.runtime.Lexer;
@@ -171,7 +173,7 @@ public final class HoldBackSimulator extends LexerATNSimulator {
 
     private static boolean anyAlive(ATNConfigSet reach) {
         if (reach == null) return false;
-        java.util.List<ATNConfig> all = reach.configs;
+        List<ATNConfig> all = reach.configs;
         for (int i = 0, n = all.size(); i < n; i++) if (!(all.get(i).state instanceof RuleStopState)) return true;
         return false;
     }
@@ -179,7 +181,7 @@ public final class HoldBackSimulator extends LexerATNSimulator {
     private boolean mayGrow(ATNConfigSet reach) {
         if (reach == null) return false;
         int acceptedRule = acceptedRule();
-        java.util.List<ATNConfig> all = reach.configs;
+        List<ATNConfig> all = reach.configs;
         for (int i = 0, n = all.size(); i < n; i++) {
             ATNConfig c = all.get(i);
             if (c.state instanceof RuleStopState) continue;
@@ -191,7 +193,7 @@ public final class HoldBackSimulator extends LexerATNSimulator {
 
     private int acceptedRule() {
         if (accepted == null || accepted.configs == null) return -1;
-        java.util.List<ATNConfig> all = accepted.configs.configs;
+        List<ATNConfig> all = accepted.configs.configs;
         for (int i = 0, n = all.size(); i < n; i++) {
             ATNConfig c = all.get(i);
             if (c.state instanceof RuleStopState) return model.ruleForAlt(mode, c.alt);

@@ -5,10 +5,12 @@ import java.util.List;
 
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.Lexer;
+import org.antlr.v4.runtime.RuntimeMetaData;
 import org.antlr.v4.runtime.Vocabulary;
 import org.antlr.v4.runtime.VocabularyImpl;
 import org.antlr.v4.runtime.atn.ATN;
 import org.antlr.v4.runtime.atn.ATNDeserializer;
+import org.antlr.v4.runtime.atn.ATNType;
 import org.antlr.v4.runtime.atn.LexerATNSimulator;
 import org.antlr.v4.runtime.atn.PredictionContextCache;
 import org.antlr.v4.runtime.dfa.DFA;
@@ -94,9 +96,9 @@ public final class LexerData {
             atn = new ATNDeserializer().deserialize(serialized);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(source + ": its atn cannot be read (" + e.getMessage()
-                    + "); regenerate it with the ANTLR tool of the runtime's version, " + org.antlr.v4.runtime.RuntimeMetaData.VERSION);
+                    + "); regenerate it with the ANTLR tool of the runtime's version, " + RuntimeMetaData.VERSION);
         }
-        if (atn.grammarType != org.antlr.v4.runtime.atn.ATNType.LEXER)
+        if (atn.grammarType != ATNType.LEXER)
             throw new IllegalArgumentException(source + ": a parser grammar; a format needs a lexer grammar");
         return new LexerData(grammarName, new VocabularyImpl(names(literal), names(symbolic)), rules.toArray(String[]::new),
                 channels == null ? new String[] {"DEFAULT_TOKEN_CHANNEL", "HIDDEN"} : channels.toArray(String[]::new),

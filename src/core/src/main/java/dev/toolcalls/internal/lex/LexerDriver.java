@@ -1,5 +1,9 @@
 package dev.toolcalls.internal.lex;
 
+import java.util.ArrayList;
+import java.util.EmptyStackException;
+import java.util.List;
+
 import org.antlr.v4.runtime.Lexer;
 import org.antlr.v4.runtime.LexerNoViableAltException;
 import org.antlr.v4.runtime.Token;
@@ -106,7 +110,7 @@ public final class LexerDriver {
             stuckAt = input.index();
             input.seek(start);
             return Step.STUCK;
-        } catch (java.util.EmptyStackException e) {
+        } catch (EmptyStackException e) {
             // the grammar pops a mode it never pushed here: the format does not allow this text here
             lexer._mode = mode;
             lexer._modeStack.clear();
@@ -196,7 +200,7 @@ public final class LexerDriver {
      */
     public String modePath() {
         String[] names = lexer.getModeNames();
-        java.util.List<String> path = new java.util.ArrayList<>();
+        List<String> path = new ArrayList<>();
         for (int m : lexer._modeStack.toArray()) path.add(names[m]);
         path.add(names[lexer._mode]);
         if (path.size() > 1 && lexer._modeStack.get(0) == Lexer.DEFAULT_MODE) path.remove(0);

@@ -2,6 +2,7 @@ package dev.toolcalls.internal.lex;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Deque;
 import java.util.HashMap;
@@ -15,6 +16,7 @@ import java.util.function.Function;
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.Lexer;
+import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.Vocabulary;
 import org.antlr.v4.runtime.atn.ATN;
 import org.antlr.v4.runtime.atn.ATNState;
@@ -33,6 +35,7 @@ import org.antlr.v4.runtime.atn.Transition;
 import org.antlr.v4.runtime.atn.WildcardTransition;
 import org.antlr.v4.runtime.dfa.DFA;
 import org.antlr.v4.runtime.dfa.DFAState;
+import org.antlr.v4.runtime.misc.Interval;
 import org.antlr.v4.runtime.misc.IntervalSet;
 
 /**
@@ -101,7 +104,7 @@ public final class LexerModel {
         for (Map.Entry<String, String> e : roles.entrySet()) {
             Integer t = typeByName.get(e.getKey());
             Role r = Role.of(e.getValue());
-            if (t == null && !java.util.Arrays.asList(ruleNames).contains(e.getKey()))
+            if (t == null && !Arrays.asList(ruleNames).contains(e.getKey()))
                 problems.add(Problem.file("role given for unknown token " + e.getKey(), "remove it from \"roles\" or define the token in the grammar"));
             else if (r == null)
                 problems.add(Problem.token(e.getKey(), "token " + e.getKey() + " has unknown role '" + e.getValue() + "'", "roles: " + Role.vocabulary()));
@@ -130,7 +133,7 @@ public final class LexerModel {
             for (int i = 0; i < s.getNumberOfTransitions(); i++) {
                 Transition tr = s.transition(i);
                 IntervalSet label = tr.label();
-                if (label != null && label.contains(org.antlr.v4.runtime.Token.EOF) && !(tr instanceof NotSetTransition)) {
+                if (label != null && label.contains(Token.EOF) && !(tr instanceof NotSetTransition)) {
                     problems.add(Problem.token(ruleNames[s.ruleIndex], "rule " + ruleNames[s.ruleIndex] + " matches EOF",
                             "remove EOF: the runtime knows the end of the output itself"));
                 } else if (tr instanceof PredicateTransition) {
@@ -280,7 +283,7 @@ public final class LexerModel {
     public static String describe(IntervalSet set) {
         StringBuilder b = new StringBuilder();
         int n = 0;
-        for (org.antlr.v4.runtime.misc.Interval iv : set.getIntervals()) {
+        for (Interval iv : set.getIntervals()) {
             for (int c = iv.a; c <= iv.b; c++) {
                 if (n++ == 3) return b.append(", ...").toString();
                 if (b.length() > 0) b.append(", ");

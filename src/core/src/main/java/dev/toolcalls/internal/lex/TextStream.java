@@ -1,5 +1,7 @@
 package dev.toolcalls.internal.lex;
 
+import java.util.Arrays;
+
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.IntStream;
 import org.antlr.v4.runtime.misc.Interval;
@@ -74,7 +76,7 @@ public final class TextStream implements CharStream {
         carryLen += chunk.length();
         if (!pairFree(chunk, 0, chunk.length())) carryPairFree = false;
         if (carryMasked == null) carryMasked = new boolean[carry.length];
-        else java.util.Arrays.fill(carryMasked, at, carryLen, false);
+        else Arrays.fill(carryMasked, at, carryLen, false);
         for (int m : masked) carryMasked[at + m] = true;
         curBase = carryBase + carryLen;
         limit = computeEnd();
@@ -98,7 +100,7 @@ public final class TextStream implements CharStream {
                 if (carryPairFree && !pairFree(cur, from - curBase, n)) carryPairFree = false;
                 ensure(carryLen + curEnd - from);
                 cur.getChars(from - curBase, n, carry, carryLen);
-                if (carryMasked != null) java.util.Arrays.fill(carryMasked, carryLen, carryLen + curEnd - from, false);
+                if (carryMasked != null) Arrays.fill(carryMasked, carryLen, carryLen + curEnd - from, false);
                 carryLen += curEnd - from;
             }
             cur = "";
@@ -137,8 +139,8 @@ public final class TextStream implements CharStream {
     private void ensure(int capacity) {
         if (capacity > carry.length) {
             int size = Math.max(capacity, carry.length * 2);
-            carry = java.util.Arrays.copyOf(carry, size);
-            if (carryMasked != null) carryMasked = java.util.Arrays.copyOf(carryMasked, size);
+            carry = Arrays.copyOf(carry, size);
+            if (carryMasked != null) carryMasked = Arrays.copyOf(carryMasked, size);
         }
     }
 
