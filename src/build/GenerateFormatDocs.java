@@ -263,7 +263,8 @@ public final class GenerateFormatDocs {
     }
 
     static final class JsonReader {
-        final String s, source;
+        final String s;
+        final String source;
         int at;
 
         JsonReader(String s, String source) {

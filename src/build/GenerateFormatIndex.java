@@ -3,7 +3,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import com.google.gson.JsonElement;
@@ -51,7 +54,8 @@ public final class GenerateFormatIndex {
                 problems.add(file + ": " + e.getMessage());
                 continue;
             }
-            String name = str(o, "name"), lexer = str(o, "lexer");
+            String name = str(o, "name");
+            String lexer = str(o, "lexer");
             if (name == null || lexer == null) { problems.add(file + ": needs \"name\" and \"lexer\" strings"); continue; }
             if (!name.equals(dir)) problems.add(file + ": \"name\" is '" + name + "' but the folder is '" + dir + "'");
             if (!lexer.matches("[A-Z][A-Za-z0-9_]*")) { problems.add(file + ": \"lexer\" must be the grammar's name, e.g. HermesLexer"); continue; }
@@ -139,15 +143,15 @@ public final class GenerateFormatIndex {
      * their compiled classes, and grammar sources copied as resources.
      */
     static void removeStale(Path grammars, List<Path> folders, Path classes, Path generated) throws IOException {
-        java.util.Set<String> grammarNames = new java.util.HashSet<>();
-        java.util.Set<String> folderNames = new java.util.HashSet<>();
+        Set<String> grammarNames = new HashSet<>();
+        Set<String> folderNames = new HashSet<>();
         for (Path folder : folders) {
             folderNames.add(folder.getFileName().toString());
             try (Stream<Path> s = Files.list(folder)) {
                 s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".g4")).forEach(n -> grammarNames.add(n.replaceFirst("\\.g4$", "")));
             }
         }
-        java.util.Set<String> importNames = new java.util.HashSet<>();
+        Set<String> importNames = new HashSet<>();
         Path importDir = grammars.resolve("imports");
         if (Files.isDirectory(importDir)) {
             try (Stream<Path> s = Files.list(importDir)) {
@@ -181,7 +185,7 @@ public final class GenerateFormatIndex {
         Path copied = classes.resolve("META-INF/toolcalls/grammars");
         if (Files.isDirectory(copied)) {
             try (Stream<Path> s = Files.walk(copied)) {
-                for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
                     Path source = grammars.resolve(copied.relativize(p).toString());
                     if (!p.equals(copied) && !Files.exists(source)) deleteTree(p);
                 }
@@ -189,7 +193,7 @@ public final class GenerateFormatIndex {
         }
     }
 
-    private static void removeFilesOfGone(Path folder, java.util.Set<String> grammarNames) throws IOException {
+    private static void removeFilesOfGone(Path folder, Set<String> grammarNames) throws IOException {
         try (Stream<Path> s = Files.list(folder)) {
             for (Path p : s.toList()) if (Files.isRegularFile(p) && !grammarNames.contains(base(p.getFileName().toString()))) Files.delete(p);
         }
@@ -203,7 +207,7 @@ public final class GenerateFormatIndex {
     private static void deleteTree(Path p) throws IOException {
         if (!Files.exists(p)) return;
         try (Stream<Path> s = Files.walk(p)) {
-            for (Path q : s.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(q);
+            for (Path q : s.sorted(Comparator.reverseOrder()).toList()) Files.delete(q);
         }
     }
 

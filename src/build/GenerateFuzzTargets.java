@@ -2,6 +2,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,8 +21,10 @@ import java.util.stream.Stream;
  */
 public final class GenerateFuzzTargets {
     public static void main(String[] args) throws IOException {
-        Path grammars = Path.of(args[0]), testsData = Path.of(args[1]);
-        Path sources = Path.of(args[2]).resolve("dev/toolcalls/fuzz"), resources = Path.of(args[3]).resolve("dev/toolcalls/fuzz");
+        Path grammars = Path.of(args[0]);
+        Path testsData = Path.of(args[1]);
+        Path sources = Path.of(args[2]).resolve("dev/toolcalls/fuzz");
+        Path resources = Path.of(args[3]).resolve("dev/toolcalls/fuzz");
         deleteTree(sources);
         deleteTree(resources);
         Files.createDirectories(sources);
@@ -81,7 +84,7 @@ public final class GenerateFuzzTargets {
     private static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) return;
         try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(p);
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
         }
     }
 }
