@@ -98,8 +98,7 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         } catch (IllegalArgumentException e) {
             throw new Main.UsageException("--output takes chat, responses, messages or events");
         }
-        Format format = formatDirs.registry(err, formatName).find(formatName).orElseThrow(() -> new Main.UsageException(
-                "unknown format '" + formatName + "'; run 'formats' to list them"));
+        Format format = formatDirs.format(err, formatName);
         Tools tools = Tools.none();
         if (toolsFile != null) tools = readTools();
         try (InputStream input = openInput()) {

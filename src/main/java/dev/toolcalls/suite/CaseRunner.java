@@ -64,7 +64,11 @@ public final class CaseRunner {
     public CaseRunner withFormats(FormatRegistry registry) { return new CaseRunner(randomChunkings, maxChunk, registry); }
 
     /** The format a case names. @throws dev.toolcalls.FormatException when it cannot be used */
-    public Optional<Format> format(String name) { return formats == null ? Formats.find(name) : formats.find(name); }
+    public Optional<Format> format(String name) {
+        Optional<Format> f = formats == null ? Formats.find(name) : formats.find(name);
+        f.flatMap(Format::problem).ifPresent(p -> { throw p; });
+        return f;
+    }
 
     /** Problems found; empty when the case passes. */
     public List<String> run(SuiteCase c) {
