@@ -214,19 +214,22 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         } catch (Utf8Input.Invalid e) {
             JsonObject error = ErrorJson.of("invalid_utf8", "line " + lines.number() + " is " + e.getMessage(), null, format.name());
             error.addProperty("byte_offset", e.byteOffset);
+            error.addProperty("line", lines.number());
             answer.add("error", error);
             return answer;
         } catch (JsonLine.Bad e) {
-            answer.add("error", ErrorJson.of("invalid_input", "line " + lines.number() + " is not a valid input object: " + e.getMessage(), null, format.name()));
+            JsonObject error = ErrorJson.of("invalid_input", "line " + lines.number() + " is not a valid input object: " + e.getMessage(), null, format.name());
+            error.addProperty("line", lines.number());
+            answer.add("error", error);
             return answer;
         }
         ParseOptions lineOptions = line.thinking() == null ? options() : options().withThinking(line.thinking());
-        if (line.chunks() != null) return answer(protocol, format, line.tools(), lineOptions, line.chunks(), answer);
+        if (line.chunks() != null) return answer(protocol, format, line.tools(), lineOptions, line.chunks(), answer, lines.number());
         if (!stream) {
             try {
                 answer.add("message", Json.parse(protocol.batch(format, line.input(), line.tools(), lineOptions)));
             } catch (ToolCallParseException ex) {
-                answer.add("error", ErrorJson.of(ex));
+                answer.add("error", lineError(ex, lines.number()));
             }
             return answer;
         }
@@ -238,13 +241,20 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
             for (String d : run.finish()) deltas.add(Json.parse(d));
         } catch (ToolCallParseException ex) {
             for (String d : run.fail(ex)) deltas.add(Json.parse(d));
-            answer.add("error", ErrorJson.of(ex));
+            answer.add("error", lineError(ex, lines.number()));
         }
         return answer;
     }
 
+    /** The error of a JSONL line's output: its message begins with the line's number (from 1), which {@code line} repeats. */
+    private static JsonObject lineError(ToolCallParseException e, long line) {
+        JsonObject error = ErrorJson.of(e.kind().type, "line " + line + ": " + e.getMessage(), e.offset(), e.format());
+        error.addProperty("line", line);
+        return error;
+    }
+
     /** A line parsed from its own chunks, each said to be a special token or not. */
-    private JsonObject answer(Output protocol, Format format, Tools tools, ParseOptions options, List<JsonLine.Chunk> chunks, JsonObject answer) {
+    private JsonObject answer(Output protocol, Format format, Tools tools, ParseOptions options, List<JsonLine.Chunk> chunks, JsonObject answer, long line) {
         if (!stream) {
             StreamParser s = format.newStream(tools, options);
             List<ParseEvent> events = new java.util.ArrayList<>();
@@ -253,7 +263,7 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
                 events.addAll(s.finishEvents());
                 answer.add("message", Json.parse(protocol.batch(format, events)));
             } catch (ToolCallParseException ex) {
-                answer.add("error", ErrorJson.of(ex));
+                answer.add("error", lineError(ex, line));
             }
             return answer;
         }
@@ -265,7 +275,7 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
             for (String d : run.finish()) deltas.add(Json.parse(d));
         } catch (ToolCallParseException ex) {
             for (String d : run.fail(ex)) deltas.add(Json.parse(d));
-            answer.add("error", ErrorJson.of(ex));
+            answer.add("error", lineError(ex, line));
         }
         return answer;
     }
