@@ -77,7 +77,8 @@ public final class StreamParser {
         this.calls = new CallAssembler(format.name(), rules, options.newIdGenerator(), model.hasIdRole, out,
                 at -> lexer.excerpt(at, EXCERPT_RADIUS), lexer::offset, options, tools.names());
         this.arguments = new ArgumentWriter(fragment -> calls.arguments(fragment, lexer.tokenStart()), tools::definition,
-                rules.untypedValues(), rules.trimValueNewlines());
+                rules.untypedValues(), rules.trimValueNewlines(),
+                detail -> calls.error(ToolCallParseException.Kind.MALFORMED_ARGUMENTS, lexer.tokenStart(), detail));
     }
 
     /**
