@@ -139,10 +139,11 @@ public final class Format {
 
     /**
      * Parses a complete output: the streaming pipeline fed the whole text at once, then finished,
-     * so batch and streaming cannot disagree.
+     * so batch and streaming cannot disagree, except in one way: lenient, a malformed call becomes
+     * its raw text (from its first character) in the content even after its name was read, since
+     * nothing of it has left the process, where a stream has already sent its start and fails.
      *
-     * @throws ToolCallParseException when the output breaks the format (strict), or a call of
-     *         which something was already emitted is malformed (lenient)
+     * @throws ToolCallParseException when the output breaks the format (strict)
      */
     public ChatMessage parse(String text, Tools tools, ParseOptions options) {
         return ChatMessage.fromEvents(parseEvents(text, tools, options));
@@ -155,7 +156,7 @@ public final class Format {
      * @throws ToolCallParseException as {@link #parse(String, Tools, ParseOptions)}
      */
     public List<ParseEvent> parseEvents(String text, Tools tools, ParseOptions options) {
-        StreamParser s = newStream(tools, options);
+        StreamParser s = newStream(tools, options).wholeOutput();
         List<ParseEvent> first = s.feedEvents(text);
         List<ParseEvent> rest = s.finishEvents();
         if (rest.isEmpty()) return first;

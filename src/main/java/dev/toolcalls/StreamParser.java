@@ -82,6 +82,16 @@ public final class StreamParser {
     }
 
     /**
+     * For a whole output parsed at once, where nothing leaves before the end: a lenient parser
+     * holds each call's events until the call ends, so that a call found malformed even after its
+     * name was read is given back as its raw text.
+     */
+    StreamParser wholeOutput() {
+        if (options.lenient()) calls.holdUntilEnd();
+        return this;
+    }
+
+    /**
      * The Chat Completions deltas this chunk makes certain, in order; often empty. The same as
      * {@link #feedEvents} seen as deltas; use one or the other on a parser.
      */

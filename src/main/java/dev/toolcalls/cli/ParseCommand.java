@@ -38,7 +38,7 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
     @Option(names = "--tools", paramLabel = "FILE", description = "OpenAI tools array (JSON) handed to the parser")
     Path toolsFile;
 
-    @Option(names = "--lenient", description = "a malformed call of which nothing was emitted comes back as content")
+    @Option(names = "--lenient", description = "a malformed call comes back as content (its raw text); with --stream only while nothing of it was printed")
     boolean lenient;
 
     @Option(names = "--unknown-tool", paramLabel = "keep|text|error",
