@@ -35,11 +35,13 @@ import dev.toolcalls.internal.json.Json;
  *                      the default mode's rules plus the wrappers and slips the format tolerates then
  * @param specialTokens marker spellings that are special tokens of the model's vocabulary: when the
  *                      caller says which chunks were special tokens, these spellings in ordinary text are text
+ * @param roleAt        where each entry of {@code roles} is written: its token name to {@code source:line:column}
  */
 public record FormatFile(String name, List<String> aliases, String description, String lexer, List<String> include,
                          String ids, String idPattern, String content, String callEnd, String nameFromId,
                          String untypedValues, String valueNewlines, String thinkingMode, boolean thinkingDefault,
-                         Map<String, String> roles, List<String> streamable, List<String> specialTokens, String lenientMode) {
+                         Map<String, String> roles, List<String> streamable, List<String> specialTokens, String lenientMode,
+                         Map<String, String> roleAt) {
 
     private static final Set<String> KEYS = Set.of("name", "aliases", "description", "lexer", "include", "ids", "idPattern",
             "content", "callEnd", "nameFromId", "untypedValues", "valueNewlines", "thinkingMode", "thinkingDefault",
@@ -67,7 +69,44 @@ public record FormatFile(String name, List<String> aliases, String description, 
                 r.strings("include"), r.string("ids", "openai"), r.string("idPattern", null), r.string("content", "verbatim"),
                 r.string("callEnd", "marker"), r.string("nameFromId", null), r.string("untypedValues", "string"),
                 r.string("valueNewlines", "keep"), r.string("thinkingMode", null), r.bool("thinkingDefault"),
-                r.map("roles"), r.strings("streamable"), r.strings("specialTokens"), r.string("lenientMode", null));
+                r.map("roles"), r.strings("streamable"), r.strings("specialTokens"), r.string("lenientMode", null),
+                keysAt(json, "roles", source));
+    }
+
+    /**
+     * Where the keys of the top-level member {@code member} of a valid JSON object are written:
+     * each key to {@code source:line:column} of its opening quote (before a note in parentheses
+     * that ends {@code source}, as in {@code "… (bundled)"}). One pass over the text.
+     */
+    static Map<String, String> keysAt(String json, String member, String source) {
+        int note = source.endsWith(")") ? source.lastIndexOf(" (") : -1;
+        String file = note < 0 ? source : source.substring(0, note), suffix = note < 0 ? "" : source.substring(note);
+        Map<String, String> out = new LinkedHashMap<>();
+        int depth = 0, line = 1, lineStart = 0, inside = -1;
+        boolean next = false; // the member's name was just read: its value opens next
+        for (int i = 0; i < json.length(); i++) {
+            char c = json.charAt(i);
+            if (c == '\n') { line++; lineStart = i + 1; }
+            else if (c == '{' || c == '[') {
+                depth++;
+                if (next && c == '{') inside = depth;
+                next = false;
+            } else if (c == '}' || c == ']') {
+                if (depth == inside) inside = -1;
+                depth--;
+            } else if (c == '"') {
+                int end = i + 1;
+                while (json.charAt(end) != '"') end += json.charAt(end) == '\\' ? 2 : 1;
+                int after = end + 1;
+                while (after < json.length() && Character.isWhitespace(json.charAt(after))) after++;
+                boolean key = after < json.length() && json.charAt(after) == ':';
+                if (key && depth == inside) out.put(Json.decodeString(json.substring(i, end + 1)), file + ":" + line + ":" + (i - lineStart + 1) + suffix);
+                else if (key && depth == 1) next = Json.decodeString(json.substring(i, end + 1)).equals(member);
+                else next = false;
+                i = end;
+            }
+        }
+        return Collections.unmodifiableMap(out);
     }
 
     private record Reader(JsonObject o, String source) {
