@@ -312,6 +312,9 @@ class RuntimeFormatTest {
         for (String broken : List.of("badjson", "norole", "uncut", "syntax", "clash")) {
             FormatException e = assertThrows(FormatException.class, () -> registry.get(broken), broken);
             assertTrue(e.getMessage().equals(problems.get(broken)), e.getMessage());
+            Format found = registry.find(broken).orElseThrow(() -> new AssertionError("find returns the disabled format " + broken));
+            assertEquals(broken, found.name());
+            assertEquals(problems.get(broken), found.problem().orElseThrow().getMessage());
         }
         assertFalse(Formats.all().stream().anyMatch(f -> f.name().equals("acme")), "withFolder leaves the process registry alone");
     }
@@ -325,6 +328,7 @@ class RuntimeFormatTest {
         assertSame(first, r.get("toy-alias"));
         String m = assertThrows(FormatException.class, () -> r.get("toy2")).getMessage();
         assertTrue(m.contains("'toy-alias'") && m.contains("already taken by format toy"), m);
+        assertEquals(m, r.find("toy2").orElseThrow().problem().orElseThrow().getMessage(), "find returns the disabled format");
         assertEquals(1, r.problems().size());
         assertEquals(2, r.all().size());
     }

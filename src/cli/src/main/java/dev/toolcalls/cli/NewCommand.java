@@ -48,8 +48,7 @@ final class NewCommand implements Callable<Integer>, Main.IoAware {
 
     @Override public Integer call() throws IOException {
         if (!name.matches("[a-z0-9][a-z0-9_.\\-]*")) throw new Main.UsageException("a format name is lower case: letters, digits, '_', '-', '.'");
-        Format from = formatDirs.registry(err, like).find(like).orElseThrow(() -> new Main.UsageException(
-                "unknown format '" + like + "'; run 'formats' to list them"));
+        Format from = formatDirs.format(err, like);
         Path grammars = dir.resolve("grammars").resolve(name).normalize();
         Path cases = dir.resolve("tests-data").resolve(name).normalize();
         if (Files.exists(grammars)) throw new Main.UsageException(grammars + " already exists");
