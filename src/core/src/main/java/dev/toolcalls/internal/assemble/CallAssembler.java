@@ -54,6 +54,9 @@ public final class CallAssembler {
     private final StringBuilder raw = new StringBuilder(); // text of the call while nothing is emitted
     private boolean unknownAsText; // a call to an unknown tool, to be given back as text
     private boolean hold;          // nothing of a call is sent before its end
+    /** Holding: the id the call had when a stream would have sent its header (null: none yet), once that point is passed. */
+    private boolean idDecided;
+    private String decidedId;
 
     public CallAssembler(String format, FormatRules rules, IdGenerator ids, boolean idFromText, EventCollector out,
                   IntFunction<String> excerpts, java.util.function.IntUnaryOperator offsets, ParseOptions options, Set<String> knownTools) {
@@ -101,6 +104,8 @@ public final class CallAssembler {
         argsSent = 0;
         argsStarted = false;
         unknownAsText = false;
+        idDecided = false;
+        decidedId = null;
         raw.setLength(0);
     }
 
@@ -206,7 +211,14 @@ public final class CallAssembler {
     }
 
     private void sendHeader() {
-        if (!hold) header();
+        if (!hold) {
+            header();
+        } else if (!idDecided && !unknownAsText) {
+            // a stream would send the header here, with the id known now: a held call keeps that id, so
+            // batch and stream agree even where the model writes its id after the arguments
+            idDecided = true;
+            decidedId = id;
+        }
     }
 
     private void sendArgs() {
@@ -216,7 +228,8 @@ public final class CallAssembler {
     private void header() {
         if (headerSent || unknownAsText) return;
         index = nextIndex++;
-        sentId = id != null && idStyle.keeps(id) ? id : idStyle.generate(ids, name, index);
+        String chosen = idDecided ? decidedId : id;
+        sentId = chosen != null && idStyle.keeps(chosen) ? chosen : idStyle.generate(ids, name, index);
         out.start(index, sentId, name);
         headerSent = true;
         raw.setLength(0);
