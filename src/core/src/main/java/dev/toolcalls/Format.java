@@ -41,10 +41,13 @@ public interface Format {
 
     /**
      * The events of a complete output, in order. The protocols build their batch responses from
-     * these ({@link dev.toolcalls.protocol.Protocol#response}).
+     * these ({@link dev.toolcalls.protocol.Protocol#response}). The streaming pipeline fed the
+     * whole text at once, then finished, so batch and streaming cannot disagree, except in one way:
+     * lenient, a malformed call becomes its raw text (from its first character) in the content even
+     * after its name was read, since nothing of it has left the process, where a stream has already
+     * sent its start and fails.
      *
-     * @throws ToolCallParseException when the output breaks the format (strict), or a call is
-     *         malformed in a way lenient parsing cannot recover
+     * @throws ToolCallParseException when the output breaks the format (strict)
      * @throws FormatException when the format cannot be built
      */
     List<ParseEvent> parseEvents(String text, Tools tools, ParseOptions options);

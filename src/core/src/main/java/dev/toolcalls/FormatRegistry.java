@@ -33,7 +33,8 @@ import java.util.stream.Collectors;
  * <p>A broken format disables only itself: a format whose name or alias is already taken (by a
  * format registered before it) is kept but disabled, and its use throws a {@link FormatException}
  * naming both sources; a provider that fails is skipped; a folder format that cannot be read is
- * disabled. Every other format keeps working, and {@link #problems()} lists what went wrong.
+ * disabled. {@link #find(String)} returns a disabled format as well, and its {@link Format#problem()}
+ * says why. Every other format keeps working, and {@link #problems()} lists what went wrong.
  */
 public final class FormatRegistry {
     private final List<Format> formats;
@@ -159,25 +160,25 @@ public final class FormatRegistry {
     }
 
     /**
-     * The format with this name or alias, built and checked, if there is one.
-     *
-     * @throws FormatException when that format cannot be used (its message says why and names the file)
+     * The format registered under this name or alias, if there is one, whether or not it can be
+     * used: a disabled format (a broken format file or grammar, or a name taken by another format)
+     * is returned too, and its {@link Format#problem()} says why. Throws nothing.
      */
     public Optional<Format> find(String name) {
-        Format f = byName.get(name.toLowerCase(Locale.ROOT));
-        if (f != null) made(f).compiled();
-        return Optional.ofNullable(f);
+        return Optional.ofNullable(byName.get(name.toLowerCase(Locale.ROOT)));
     }
 
     /**
      * The format with this name or alias, built and checked.
      *
      * @throws IllegalArgumentException when no format has this name
-     * @throws FormatException when that format cannot be used
+     * @throws FormatException when that format cannot be used (its message says why and names the file)
      */
     public Format get(String name) {
-        return find(name).orElseThrow(() -> new IllegalArgumentException(
+        Format f = find(name).orElseThrow(() -> new IllegalArgumentException(
                 "unknown format '" + name + "'; known formats: " + all().stream().map(Format::name).distinct().collect(Collectors.joining(", "))));
+        made(f).compiled();
+        return f;
     }
 
     /** Every registered format, by name, disabled ones included; listing them builds none. */

@@ -77,9 +77,9 @@ public final class Formats {
     public static Format get(String name) { return registry().get(name); }
 
     /**
-     * The format with this name or alias, built and checked, if there is one.
-     *
-     * @throws FormatException when the format cannot be built (its message says why)
+     * The format registered under this name or alias, if there is one, whether or not it can be
+     * used (see {@link FormatRegistry#find(String)}): a disabled one is returned too, and its
+     * {@link Format#problem()} says why. Throws nothing.
      */
     public static Optional<Format> find(String name) { return registry().find(name); }
 

@@ -119,7 +119,7 @@ final class GrammarFormat implements Format, FormatDefinition {
     }
 
     @Override public List<ParseEvent> parseEvents(String text, Tools tools, ParseOptions options) {
-        StreamParser s = newStream(tools, options);
+        StreamParser s = newStream(tools, options).wholeOutput();
         List<ParseEvent> first = s.feed(text);
         List<ParseEvent> rest = s.finish();
         if (rest.isEmpty()) return first;

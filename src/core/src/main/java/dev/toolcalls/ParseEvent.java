@@ -7,9 +7,9 @@ package dev.toolcalls;
  * <pre>{@code
  * StreamParser s = format.newStream(tools);
  * for (String chunk : chunks)
- *     for (ParseEvent e : s.feedEvents(chunk))
+ *     for (ParseEvent e : s.feed(chunk))
  *         if (e instanceof ParseEvent.ToolCallEnd end) execute(end.name(), end.arguments()); // while the model goes on
- * s.finishEvents();
+ * s.finish();
  * }</pre>
  *
  * <p>A call's {@link ToolCallEnd} comes in the same {@code feed} in which its end becomes certain

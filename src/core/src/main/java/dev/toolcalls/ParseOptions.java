@@ -58,9 +58,11 @@ public final class ParseOptions {
     public static ParseOptions defaults() { return DEFAULTS; }
 
     /**
-     * Lenient: a malformed call of which nothing has been emitted yet comes back as content
-     * (its raw text) instead of failing. Once any delta of a call is out, failing is the only
-     * honest answer, lenient or not.
+     * Lenient: a malformed call comes back as content (its raw text, from its first character)
+     * instead of failing, when nothing of it has been emitted yet. A batch parse
+     * ({@link Format#parse}, {@link Format#parseEvents}) emits nothing before the end, so it always
+     * recovers; a stream that has already sent a delta of the call fails, since failing is then the
+     * only honest answer.
      */
     public ParseOptions withLenient(boolean lenient) {
         return new ParseOptions(lenient, ids, thinking, maxTokenLength, maxNameLength, maxNesting, unknownTool, specialTokensMarked);

@@ -79,7 +79,18 @@ public final class StreamParser {
         this.calls = new CallAssembler(format.name(), rules, options.newIdGenerator(), model.hasIdRole, out,
                 at -> lexer.excerpt(at, EXCERPT_RADIUS), lexer::offset, options, tools.names());
         this.arguments = new ArgumentWriter(fragment -> calls.arguments(fragment, lexer.tokenStart()), tools::definition,
-                rules.untypedValues(), rules.trimValueNewlines());
+                rules.untypedValues(), rules.trimValueNewlines(),
+                detail -> calls.error(ToolCallParseException.Kind.MALFORMED_ARGUMENTS, lexer.tokenStart(), detail));
+    }
+
+    /**
+     * For a whole output parsed at once, where nothing leaves before the end: a lenient parser
+     * holds each call's events until the call ends, so that a call found malformed even after its
+     * name was read is given back as its raw text.
+     */
+    StreamParser wholeOutput() {
+        if (options.lenient()) calls.holdUntilEnd();
+        return this;
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.toolcalls;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -86,7 +87,7 @@ class ArgumentWriterTest {
     @Test
     void literalsAreTransliteratedToJson() {
         List<String> out = new ArrayList<>();
-        ArgumentWriter w = new ArgumentWriter(out::add, Tools.none()::definition, ArgumentWriter.Untyped.STRING, false);
+        ArgumentWriter w = new ArgumentWriter(out::add, Tools.none()::definition, ArgumentWriter.Untyped.STRING, false, IllegalArgumentException::new);
         w.begin();
         w.key("a", "f");
         for (String[] e : new String[][] {{"LIT_OPEN", "("}, {"LIT_ATOM", "0x1F"}, {"LIT_COMMA", ","}, {"LIT_ATOM", "1_000"}, {"LIT_COMMA", ","},
@@ -103,9 +104,28 @@ class ArgumentWriterTest {
     }
 
     @Test
+    void anEmptyKeyOrAValueWithoutAKeyIsMalformedNeverDropped() {
+        List<String> out = new ArrayList<>();
+        ArgumentWriter w = new ArgumentWriter(out::add, Tools.none()::definition, ArgumentWriter.Untyped.STRING, false, IllegalArgumentException::new);
+        w.begin();
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> w.key(" \n", "f")).getMessage().contains("empty key"));
+        w.begin();
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> w.value("lost")).getMessage().contains("has no key"));
+        w.begin();
+        assertThrows(IllegalArgumentException.class, () -> w.literal(Role.LIT_ATOM, "1"));
+        w.begin();
+        w.key("a", "f");
+        w.literal(Role.LIT_QUOTE, "'");
+        w.literal(Role.LIT_CHARS, "x");
+        w.literal(Role.LIT_QUOTE, "'");
+        w.literal(Role.LIT_COMMA, ",");
+        assertThrows(IllegalArgumentException.class, () -> w.literal(Role.LIT_ATOM, "3"), "a second value for one key is the value of a key read as none");
+    }
+
+    @Test
     void theTextCanForceAParameterToStringOrJson() {
         List<String> out = new ArrayList<>();
-        ArgumentWriter w = new ArgumentWriter(out::add, TOOLS::definition, ArgumentWriter.Untyped.STRING, false);
+        ArgumentWriter w = new ArgumentWriter(out::add, TOOLS::definition, ArgumentWriter.Untyped.STRING, false, IllegalArgumentException::new);
         w.begin();
         w.key("i", "f");
         w.force(true);
@@ -118,7 +138,7 @@ class ArgumentWriterTest {
         w.value("not json");
         w.finish();
         assertEquals("{\"i\": \"42\", \"s\": [1, 2], \"t\": \"not json\"}", String.join("", out));
-        ArgumentWriter none = new ArgumentWriter(out::add, TOOLS::definition, ArgumentWriter.Untyped.STRING, false);
+        ArgumentWriter none = new ArgumentWriter(out::add, TOOLS::definition, ArgumentWriter.Untyped.STRING, false, IllegalArgumentException::new);
         none.begin();
         assertFalse(none.finish());
     }

@@ -35,7 +35,7 @@ class CutOutputTest {
             if (f == null) continue;
             out.add(DynamicTest.dynamicTest(e.getKey(), () -> {
                 for (SuiteCase c : e.getValue()) {
-                    if (c.expected().has("error") || !c.expected().has("tool_calls") || c.expected().getAsJsonArray("tool_calls").isEmpty()) continue;
+                    if (c.expected().has("error") || c.expected().has("stream_error") || !c.expected().has("tool_calls") || c.expected().getAsJsonArray("tool_calls").isEmpty()) continue;
                     check(f, c);
                 }
             }));

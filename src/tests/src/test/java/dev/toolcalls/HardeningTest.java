@@ -185,7 +185,7 @@ class HardeningTest {
     @Test
     void theNameLimitHoldsInEveryFormatWhicheverRoleGivesTheName() {
         Map<String, List<SuiteCase>> cases = SuiteCase.load(Path.of("tests-data"));
-        cases.putAll(SuiteCase.load(Path.of("src/test/resources/suite")));
+        cases.putAll(SuiteCase.load(Path.of("src/tests/src/test/resources/suite")));
         List<String> failures = new ArrayList<>();
         int formats = 0;
         for (Format f : Formats.all()) {

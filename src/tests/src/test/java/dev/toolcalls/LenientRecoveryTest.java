@@ -32,6 +32,50 @@ class LenientRecoveryTest {
         return batch;
     }
 
+    /** The deltas of a stream fed in chunks of 3. */
+    static List<DeltaMessage> streamed(Format f, String text, ParseOptions o) { return streamed(f, text, o, new ArrayList<>()); }
+
+    /** The same, collecting the deltas in {@code all} (those sent before an error too). */
+    static List<DeltaMessage> streamed(Format f, String text, ParseOptions o, List<DeltaMessage> all) {
+        StreamParser s = f.newStream(Tools.none(), o);
+        for (int i = 0; i < text.length(); i += 3) all.addAll(DeltaMessage.of(s.feed(text.substring(i, Math.min(text.length(), i + 3)))));
+        all.addAll(DeltaMessage.of(s.finish()));
+        return all;
+    }
+
+    @Test
+    void aBatchGivesBackABrokenCallAsItsRawTextEvenAfterItsNameWasRead() {
+        String[][] cases = {
+            {"hermes", "Sure. ", "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1,}}</tool_call>", ""},
+            {"hermes", "", "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": [1,", ""},
+            {"qwen3_coder", "Hi\n", "<tool_call>\n<function=f>\n<parameter=a>\nx\n</parameter>\n<parameter= >\ny\n</parameter>\n</function>\n</tool_call>", ""},
+            {"pythonic", "", "[f(a=1, b=[2, 3", ""},
+            {"toy", "a ", "<call f>{\"x\": 1,}</call>", " b"},
+        };
+        for (String[] c : cases) {
+            Format f = Formats.get(c[0]);
+            String text = c[1] + c[2] + c[3];
+            ToolCallParseException strict = assertThrows(ToolCallParseException.class, () -> f.parse(text), text);
+            // streamed: the call's start is out before it breaks, so the stream fails, lenient or not
+            List<DeltaMessage> sent = new ArrayList<>();
+            ToolCallParseException streamed = assertThrows(ToolCallParseException.class, () -> streamed(f, text, LENIENT, sent), text);
+            assertEquals(strict.kind(), streamed.kind(), text);
+            sent.addAll(DeltaMessage.of(streamed.eventsBeforeError()));
+            assertTrue(sent.stream().anyMatch(d -> d.isToolCall() && "f".equals(d.toolCall().name())), text);
+            // batch: nothing has left the process, the call's raw text from its first character is content
+            ChatMessage m = f.parse(text, Tools.none(), LENIENT);
+            assertEquals(c[1] + c[2] + c[3], m.content(), text);
+            assertTrue(m.toolCalls().isEmpty(), text);
+            assertTrue(f.parseEvents(text, Tools.none(), LENIENT).stream().noneMatch(e -> e instanceof ParseEvent.ToolCallStart), text);
+        }
+        // the calls after it take the indices and ids the broken one did not use
+        ParseOptions seeded = LENIENT.withIds(() -> IdGenerator.seeded(0));
+        ChatMessage next = Formats.get("toy").parse("<call f>{\"x\": 1,}</call><call g>{}</call>", Tools.none(), seeded);
+        assertEquals("<call f>{\"x\": 1,}</call>", next.content());
+        assertEquals("g", next.toolCalls().get(0).name());
+        assertEquals(Formats.get("toy").parse("<call g>{}</call>", Tools.none(), seeded).toolCalls().get(0).id(), next.toolCalls().get(0).id());
+    }
+
     @Test
     void aCompleteCallCutBeforeItsEndMarkerIsACallWhenLenient() {
         Format hermes = Formats.get("hermes");
@@ -44,13 +88,15 @@ class LenientRecoveryTest {
             ToolCallParseException strict = assertThrows(ToolCallParseException.class, () -> hermes.parse(text));
             assertEquals(ToolCallParseException.Kind.UNTERMINATED_CALL, strict.kind());
         }
-        // incomplete arguments stay an error once the call was announced
-        assertThrows(ToolCallParseException.class, () -> hermes.parse("<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": [1,", Tools.none(), LENIENT));
+        // incomplete arguments: a stream that announced the call fails, batch gives it back as text
+        String incomplete = "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": [1,";
+        assertThrows(ToolCallParseException.class, () -> streamed(hermes, incomplete, LENIENT));
+        assertEquals(incomplete, hermes.parse(incomplete, Tools.none(), LENIENT).content());
         // key/value formats: complete when no value is left open
         Format qwen = Formats.get("qwen3_coder");
         ChatMessage q = parseEveryWay(qwen, "<tool_call>\n<function=f>\n<parameter=a>\nx\n</parameter>\n</funct", LENIENT);
         assertEquals("{\"a\": \"x\"}", q.toolCalls().get(0).arguments());
-        assertThrows(ToolCallParseException.class, () -> qwen.parse("<tool_call>\n<function=f>\n<parameter=a>\nx", Tools.none(), LENIENT));
+        assertThrows(ToolCallParseException.class, () -> streamed(qwen, "<tool_call>\n<function=f>\n<parameter=a>\nx", LENIENT));
         // literal formats: complete when the literal is back at its top level
         ChatMessage p = parseEveryWay(Formats.get("pythonic"), "[f(a=1, b=[2, 3]", LENIENT);
         assertEquals("{\"a\": 1, \"b\": [2, 3]}", p.toolCalls().get(0).arguments());

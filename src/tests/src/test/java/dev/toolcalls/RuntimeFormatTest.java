@@ -217,6 +217,56 @@ class RuntimeFormatTest {
         assertTrue(defined.getMessage().contains("more than the " + max), defined.getMessage());
     }
 
+    /**
+     * Every path a format folder names stays inside it: an include that climbs out ({@code ../..})
+     * or is absolute, and a role file or grammar that is a link to a file outside, disable the
+     * format with a message naming the path, and nothing outside is read (the files there are not
+     * JSON: reading one would say so). A role file in imports/ and the bundled ones still load.
+     */
+    @Test
+    void pathsAFormatFolderNamesStayInsideIt() throws IOException {
+        Path formats = dir.resolve("formats");
+        write(dir.resolve("secret.json"), "secret, not JSON");
+        write(formats.resolve("secret.json"), "secret, not JSON");
+        write(dir.resolve("outside/OutLexer.g4"), "lexer grammar OutLexer;\nTEXT : ~'<'+ ;\nLT : '<' ;\n");
+        String hermes = "\"lexer\": \"HermesLexer\", \"roles\": {\"TEXT\": \"content\", \"LT\": \"content\"}, \"streamable\": [\"TEXT\"]";
+        String bundled = "\"HermesCall\", \"JsonCall\", \"JsonValue\", \"HermesLenient\"";
+        write(formats.resolve("climb/climb.json"), "{\"name\": \"climb\", \"include\": [" + bundled + ", \"../../secret\"], " + hermes + "}");
+        write(formats.resolve("absolute/absolute.json"), "{\"name\": \"absolute\", \"include\": [" + bundled + ", \""
+                + dir.resolve("secret").toAbsolutePath().toString().replace("\\", "\\\\") + "\"], " + hermes + "}");
+        write(formats.resolve("imports/Extra.json"), "{\"roles\": {\"LT\": \"content\"}}");
+        write(formats.resolve("inside/inside.json"), "{\"name\": \"inside\", \"include\": [" + bundled + ", \"Extra\"], " + hermes + "}");
+        boolean links = true;
+        try {
+            Files.createSymbolicLink(formats.resolve("imports/Linked.json"), dir.resolve("secret.json").toAbsolutePath());
+            Files.createDirectories(formats.resolve("linkedlexer"));
+            Files.createSymbolicLink(formats.resolve("linkedlexer/OutLexer.g4"), dir.resolve("outside/OutLexer.g4").toAbsolutePath());
+        } catch (UnsupportedOperationException | IOException e) {
+            links = false; // a file system without symbolic links
+        }
+        if (links) {
+            write(formats.resolve("linked/linked.json"), "{\"name\": \"linked\", \"include\": [" + bundled + ", \"Linked\"], " + hermes + "}");
+            write(formats.resolve("linkedlexer/linkedlexer.json"), "{\"name\": \"linkedlexer\", \"lexer\": \"OutLexer\", "
+                    + "\"roles\": {\"TEXT\": \"content\", \"LT\": \"content\"}}");
+        }
+
+        FormatRegistry registry = FormatRegistry.standard().withFolder(formats);
+        assertEquals("f", registry.get("inside").parse("<tool_call>{\"name\": \"f\"}</tool_call>").toolCalls().get(0).name());
+        Map<String, String> refused = new java.util.LinkedHashMap<>();
+        refused.put("climb", "\"../../secret.json\" is not a file inside");
+        refused.put("absolute", "\"" + dir.resolve("secret").toAbsolutePath() + ".json\" is not a file inside");
+        if (links) {
+            refused.put("linked", "\"Linked.json\" is not a file inside " + formats.resolve("imports"));
+            refused.put("linkedlexer", "\"OutLexer.g4\" is not a file inside " + formats.resolve("linkedlexer"));
+        }
+        for (Map.Entry<String, String> r : refused.entrySet()) {
+            String m = assertThrows(FormatException.class, () -> registry.get(r.getKey()), r.getKey()).getMessage();
+            assertTrue(m.contains(formats.resolve(r.getKey() + "/" + r.getKey() + ".json").toString()) && m.contains(r.getValue()), m);
+            assertFalse(m.contains("not valid JSON") || m.contains("secret,"), "nothing outside was read: " + m);
+        }
+        assertEquals(refused.size(), registry.problems().size(), registry.problems().toString());
+    }
+
     @Test
     void oneFormatFolderAloneLoadsToo() {
         Path acme = formats(dir).resolve("acme");
@@ -265,6 +315,9 @@ class RuntimeFormatTest {
         for (String broken : List.of("badjson", "norole", "uncut", "syntax", "clash")) {
             FormatException e = assertThrows(FormatException.class, () -> registry.get(broken), broken);
             assertTrue(e.getMessage().equals(problems.get(broken)), e.getMessage());
+            Format found = registry.find(broken).orElseThrow(() -> new AssertionError("find returns the disabled format " + broken));
+            assertEquals(broken, found.name());
+            assertEquals(problems.get(broken), found.problem().orElseThrow().getMessage());
         }
         assertFalse(Formats.all().stream().anyMatch(f -> f.name().equals("acme")), "withFolder leaves the process registry alone");
     }
@@ -278,6 +331,7 @@ class RuntimeFormatTest {
         assertSame(first, r.get("toy-alias"));
         String m = assertThrows(FormatException.class, () -> r.get("toy2")).getMessage();
         assertTrue(m.contains("'toy-alias'") && m.contains("already taken by format toy"), m);
+        assertEquals(m, r.find("toy2").orElseThrow().problem().orElseThrow().getMessage(), "find returns the disabled format");
         assertEquals(1, r.problems().size());
         assertEquals(2, r.all().size());
     }

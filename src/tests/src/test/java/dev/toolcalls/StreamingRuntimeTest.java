@@ -161,10 +161,15 @@ class StreamingRuntimeTest {
         ParseOptions lenient = ParseOptions.defaults().withLenient(true);
         assertEquals("a <call f!>{}</call> b", TOY.parse("a <call f!>{}</call> b", Tools.none(), lenient).content());
         assertEquals("a <call f", TOY.parse("a <call f", Tools.none(), lenient).content());
-        // the header went out with the first argument byte: the broken call is an error even when lenient
-        ToolCallParseException e = assertThrows(ToolCallParseException.class,
-                () -> TOY.parse("<call f>{\"x\": 1,}</call>", Tools.none(), lenient));
+        // streamed, the header went out with the first argument byte: the broken call is an error even when lenient
+        StreamParser s = TOY.newStream(Tools.none(), lenient);
+        ToolCallParseException e = assertThrows(ToolCallParseException.class, () -> {
+            s.feed("<call f>{\"x\": 1,}</call>");
+            s.finish();
+        });
         assertEquals(ToolCallParseException.Kind.MALFORMED_ARGUMENTS, e.kind());
+        // in batch nothing has left the process: the call comes back as its raw text
+        assertEquals("<call f>{\"x\": 1,}</call>", TOY.parse("<call f>{\"x\": 1,}</call>", Tools.none(), lenient).content());
     }
 
     @Test

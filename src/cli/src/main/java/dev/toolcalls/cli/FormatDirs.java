@@ -10,6 +10,7 @@ import java.util.Optional;
 
 import picocli.CommandLine.Option;
 
+import dev.toolcalls.Format;
 import dev.toolcalls.FormatException;
 import dev.toolcalls.FormatRegistry;
 
@@ -56,16 +57,22 @@ final class FormatDirs {
      */
     FormatRegistry registry(PrintStream err, String selected) {
         FormatRegistry r = registry();
-        FormatException own = null;
-        if (selected != null) {
-            try {
-                r.find(selected);
-            } catch (FormatException e) {
-                own = e;
-            }
-        }
+        FormatException own = selected == null ? null : r.find(selected).flatMap(Format::problem).orElse(null);
         for (FormatException p : r.problems()) if (p != own) err.println("warning: " + p.getMessage());
         return r;
+    }
+
+    /**
+     * The format a command runs with, after the warnings of {@link #registry(PrintStream, String)}.
+     *
+     * @throws Main.UsageException when no format has this name
+     * @throws FormatException when the format cannot be used
+     */
+    Format format(PrintStream err, String name) {
+        Format f = registry(err, name).find(name).orElseThrow(() -> new Main.UsageException(
+                "unknown format '" + name + "'; run 'formats' to list them"));
+        f.problem().ifPresent(p -> { throw p; });
+        return f;
     }
 
     /** {@code formats/} next to the jar the CLI runs from, when there is one. */

@@ -40,8 +40,7 @@ final class GenerateCommand implements Callable<Integer>, Main.IoAware {
 
     @Override public Integer call() {
         if (count < 0) throw new Main.UsageException("--count must not be negative");
-        Format format = formatDirs.registry(err, formatName).find(formatName).orElseThrow(() -> new Main.UsageException(
-                "unknown format '" + formatName + "'; run 'formats' to list them"));
+        Format format = formatDirs.format(err, formatName);
         CompiledFormat c = FormatDefinition.of(format).compiled();
         OutputGenerator generator = new OutputGenerator(c.model(), c.rules().thinkingDefault() ? c.rules().thinkingMode() : -1,
                 c.rules().implicitCallEnd());

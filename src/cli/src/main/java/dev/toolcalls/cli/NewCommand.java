@@ -1,11 +1,15 @@
 package dev.toolcalls.cli;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
@@ -22,11 +26,15 @@ import picocli.CommandLine.Parameters;
 import dev.toolcalls.Format;
 import dev.toolcalls.internal.format.BundledSources;
 import dev.toolcalls.internal.format.FormatDefinition;
+import dev.toolcalls.internal.format.FormatFile;
 import dev.toolcalls.internal.format.FormatSource;
+import dev.toolcalls.internal.format.GrammarText;
 
 @Command(name = "new", sortOptions = false,
         description = "Starts a format from an existing one: writes grammars/NAME/ (its grammar and format file, renamed, and a card to fill in) "
-                + "and tests-data/NAME/ (the existing format's cases, when tests-data/FORMAT/ is here), ready to edit.")
+                + "and tests-data/NAME/ (the existing format's cases, when tests-data/FORMAT/ is here), ready to edit. Outside the "
+                + "repository grammars/NAME/ is self-contained: the shared grammars it imports and their role files are copied into "
+                + "grammars/NAME/imports/.")
 final class NewCommand implements Callable<Integer>, Main.IoAware {
     @Parameters(index = "0", paramLabel = "NAME", description = "the new format's name: lower case, digits, '_', '-' or '.'")
     String name;
@@ -48,8 +56,7 @@ final class NewCommand implements Callable<Integer>, Main.IoAware {
 
     @Override public Integer call() throws IOException {
         if (!name.matches("[a-z0-9][a-z0-9_.\\-]*")) throw new Main.UsageException("a format name is lower case: letters, digits, '_', '-', '.'");
-        Format from = formatDirs.registry(err, like).find(like).orElseThrow(() -> new Main.UsageException(
-                "unknown format '" + like + "'; run 'formats' to list them"));
+        Format from = formatDirs.format(err, like);
         Path grammars = dir.resolve("grammars").resolve(name).normalize();
         Path cases = dir.resolve("tests-data").resolve(name).normalize();
         if (Files.exists(grammars)) throw new Main.UsageException(grammars + " already exists");
@@ -95,6 +102,8 @@ final class NewCommand implements Callable<Integer>, Main.IoAware {
                 "- **Sources**: the parsers and tests you checked it against.",
                 ""), StandardCharsets.UTF_8);
         out.println("wrote " + grammars.resolve(newLexer + ".g4") + ", " + grammars.resolve(name + ".json") + ", " + grammars.resolve("README.md"));
+        boolean repository = Files.isRegularFile(dir.resolve("pom.xml")) && Files.isDirectory(dir.resolve("grammars/imports"));
+        if (!repository) copyImports(source, grammars.resolve("imports"));
 
         Files.createDirectories(cases);
         Path likeCases = dir.resolve("tests-data").resolve(from.name());
@@ -110,7 +119,6 @@ final class NewCommand implements Callable<Integer>, Main.IoAware {
         } else {
             out.println("created " + cases + " (no " + likeCases + " here to copy): write at least 10 cases, NAME.txt (the raw output) + NAME.json");
         }
-        boolean repository = Files.isRegularFile(dir.resolve("pom.xml")) && Files.isDirectory(dir.resolve("grammars/imports"));
         Path grammarsDir = grammars.getParent(), casesDir = cases.getParent();
         out.println(repository
                 ? "next: edit them, then mvn -B -q package -DskipTests && java -jar target/toolcalls.jar check " + name
@@ -119,6 +127,48 @@ final class NewCommand implements Callable<Integer>, Main.IoAware {
                         + " and java -jar toolcalls.jar test --format-dir " + grammarsDir + " " + casesDir);
         out.flush();
         return 0;
+    }
+
+    /**
+     * Copies the grammars the format's grammar imports (directly or through another) and the role
+     * files its format file includes into {@code imports}, so that the new folder refers to no file
+     * outside it: the author sees and can change every rule, and the folder loads anywhere.
+     */
+    private void copyImports(FormatSource source, Path imports) throws IOException {
+        Map<String, GrammarText.SourceFile> grammars = source.grammar().get().imports();
+        List<String> include = source.file().include();
+        if (grammars.isEmpty() && include.isEmpty()) return;
+        Files.createDirectories(imports);
+        for (Map.Entry<String, GrammarText.SourceFile> g : grammars.entrySet())
+            Files.writeString(imports.resolve(g.getKey() + ".g4"), g.getValue().text(), StandardCharsets.UTF_8);
+        int roleFiles = 0;
+        for (String r : new LinkedHashSet<>(include)) {
+            GrammarText.SourceFile g = grammars.get(r);
+            String text = g == null ? null : read(roleFileBeside(g.path(), r));
+            if (text == null) { // not beside its grammar: the role file as the format reads it
+                FormatFile roles = source.includes().apply(r);
+                if (roles == null) continue; // check names the missing role file
+                JsonObject o = new JsonObject();
+                JsonObject map = new JsonObject();
+                roles.roles().forEach(map::addProperty);
+                o.add("roles", map);
+                JsonArray streamable = new JsonArray();
+                roles.streamable().forEach(streamable::add);
+                if (!roles.streamable().isEmpty()) o.add("streamable", streamable);
+                text = new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create().toJson(o) + "\n";
+            }
+            Files.writeString(imports.resolve(r + ".json"), text, StandardCharsets.UTF_8);
+            roleFiles++;
+        }
+        out.println("copied " + grammars.size() + " imported grammar" + (grammars.size() == 1 ? "" : "s") + " and " + roleFiles
+                + " role file" + (roleFiles == 1 ? "" : "s") + " to " + imports + ": the folder is self-contained");
+    }
+
+    /** The role file of an imported grammar: {@code NAME.json} beside its {@code NAME.g4}. */
+    private static String roleFileBeside(String grammarPath, String name) {
+        String path = grammarPath.replaceFirst(" \\(bundled\\)$", "");
+        int slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf(File.separatorChar));
+        return path.substring(0, slash + 1) + name + ".json";
     }
 
     /** {@code acme} -> {@code AcmeLexer}, {@code my-fmt_2} -> {@code MyFmt2Lexer}. */

@@ -38,7 +38,7 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
     @Option(names = "--tools", paramLabel = "FILE", description = "OpenAI tools array (JSON) handed to the parser")
     Path toolsFile;
 
-    @Option(names = "--lenient", description = "a malformed call of which nothing was emitted comes back as content")
+    @Option(names = "--lenient", description = "a malformed call comes back as content (its raw text); with --stream only while nothing of it was printed")
     boolean lenient;
 
     @Option(names = "--unknown-tool", paramLabel = "keep|text|error",
@@ -94,8 +94,7 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         unknownPolicy = unknown;
         Output protocol = Output.byName(output);
         if (protocol == null) throw new Main.UsageException("--output takes chat, responses, messages or events");
-        Format format = formatDirs.registry(err, formatName).find(formatName).orElseThrow(() -> new Main.UsageException(
-                "unknown format '" + formatName + "'; run 'formats' to list them"));
+        Format format = formatDirs.format(err, formatName);
         Tools tools = Tools.none();
         if (toolsFile != null) tools = readTools();
         try (InputStream input = openInput()) {
@@ -211,20 +210,24 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         } catch (Utf8Input.Invalid e) {
             JsonObject error = ErrorJson.of("invalid_utf8", "line " + lines.number() + " is " + e.getMessage(), null, format.name());
             error.addProperty("byte_offset", e.byteOffset);
+            error.addProperty("line", lines.number());
             answer.add("error", error);
             return answer;
         } catch (JsonLine.Bad e) {
-            answer.add("error", ErrorJson.of("invalid_input", "line " + lines.number() + " is not a valid input object: " + e.getMessage(), null, format.name()));
+            JsonObject error = ErrorJson.of("invalid_input", "line " + lines.number() + " is not a valid input object: " + e.getMessage(), null, format.name());
+            error.addProperty("line", lines.number());
+            answer.add("error", error);
             return answer;
         }
         ParseOptions lineOptions = line.thinking() == null ? options() : options().withThinking(line.thinking());
         // chunks flagged as special tokens or not: a marker's letters in ordinary chunks are text
-        if (line.chunks() != null) return answer(protocol, format, line.tools(), lineOptions.withSpecialTokensMarked(true), line.chunks(), answer);
+        if (line.chunks() != null)
+            return answer(protocol, format, line.tools(), lineOptions.withSpecialTokensMarked(true), line.chunks(), answer, lines.number());
         if (!stream) {
             try {
                 answer.add("message", Json.parse(protocol.batch(format, line.input(), line.tools(), lineOptions)));
             } catch (ToolCallParseException ex) {
-                answer.add("error", ErrorJson.of(ex));
+                answer.add("error", lineError(ex, lines.number()));
             }
             return answer;
         }
@@ -236,13 +239,20 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
             for (String d : run.finish()) deltas.add(Json.parse(d));
         } catch (ToolCallParseException ex) {
             for (String d : run.fail(ex)) deltas.add(Json.parse(d));
-            answer.add("error", ErrorJson.of(ex));
+            answer.add("error", lineError(ex, lines.number()));
         }
         return answer;
     }
 
+    /** The error of a JSONL line's output: its message begins with the line's number (from 1), which {@code line} repeats. */
+    private static JsonObject lineError(ToolCallParseException e, long line) {
+        JsonObject error = ErrorJson.of(e.kind().type(), "line " + line + ": " + e.getMessage(), e.offset(), e.format());
+        error.addProperty("line", line);
+        return error;
+    }
+
     /** A line parsed from its own chunks, each said to be a special token or not. */
-    private JsonObject answer(Output protocol, Format format, Tools tools, ParseOptions options, List<JsonLine.Chunk> chunks, JsonObject answer) {
+    private JsonObject answer(Output protocol, Format format, Tools tools, ParseOptions options, List<JsonLine.Chunk> chunks, JsonObject answer, long line) {
         if (!stream) {
             StreamParser s = format.newStream(tools, options);
             List<ParseEvent> events = new java.util.ArrayList<>();
@@ -251,7 +261,7 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
                 events.addAll(s.finish());
                 answer.add("message", Json.parse(protocol.batch(format, events)));
             } catch (ToolCallParseException ex) {
-                answer.add("error", ErrorJson.of(ex));
+                answer.add("error", lineError(ex, line));
             }
             return answer;
         }
@@ -263,7 +273,7 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
             for (String d : run.finish()) deltas.add(Json.parse(d));
         } catch (ToolCallParseException ex) {
             for (String d : run.fail(ex)) deltas.add(Json.parse(d));
-            answer.add("error", ErrorJson.of(ex));
+            answer.add("error", lineError(ex, line));
         }
         return answer;
     }

@@ -87,8 +87,7 @@ final class ServeCommand implements Callable<Integer>, Main.IoAware {
         if (maxConnections < 1) throw new Main.UsageException("--max-connections must be at least 1");
         if (delayMs >= idleTimeoutMs) throw new Main.UsageException("--delay-ms must be shorter than --idle-timeout-ms (" + idleTimeoutMs + ")");
         ReplayServer.Limits limits = new ReplayServer.Limits(maxBody, idleTimeoutMs, requestTimeoutMs, shutdownTimeoutMs, maxConnections);
-        Format format = formatDirs.registry(err, formatName).find(formatName).orElseThrow(() -> new Main.UsageException(
-                "unknown format '" + formatName + "'; run 'formats' to list them"));
+        Format format = formatDirs.format(err, formatName);
         ReplayServer server;
         try {
             server = new ReplayServer(format, replay, host, port, chunkMax, chunkSeed, delayMs, limits, err,

@@ -101,9 +101,28 @@ class CheckCommandTest {
     }
 
     @Test
-    void anUnknownRole() throws IOException {
-        String f = finding(check(g -> g, file -> file.replace("\"NAME\": \"name\"", "\"NAME\": \"nom\"")),
-                grammarFile() + ":9:1: format m: token NAME has unknown role 'nom'; fix: roles: content, reasoning, skip");
+    void anUnknownRoleIsNamedWhereTheFormatFileWritesItWithTheNearestRole() throws IOException {
+        finding(check(g -> g, file -> file.replace("\"NAME\": \"name\"", "\n    \"NAME\": \"conten\"")),
+                formatFile() + ":5:5: format m: token NAME has unknown role 'conten'; fix: did you mean content? roles: content, reasoning, skip");
+        finding(check(g -> g, file -> file.replace("\"NAME\": \"name\"", "\n      \"NAME\": \"call_begin\"")),
+                formatFile() + ":5:7: format m: token NAME has unknown role 'call_begin'; fix: did you mean call.begin? roles: content,");
+        // nothing near: the roles only
+        finding(check(g -> g, file -> file.replace("\"NAME\": \"name\"", "\n    \"NAME\": \"banana\"")),
+                formatFile() + ":5:5: format m: token NAME has unknown role 'banana'; fix: roles: content, reasoning, skip");
+        // a role given to a token the grammar lacks
+        finding(check(g -> g, file -> file.replace("\"NAME\": \"name\"", "\"NAME\": \"name\",\n  \"NAEM\": \"name\"")),
+                formatFile() + ":5:3: format m: role given for unknown token NAEM; fix: remove it from \"roles\"");
+    }
+
+    @Test
+    void anUnknownRoleInAnIncludedRoleFileIsNamedThere() throws IOException {
+        Path imports = dir.resolve("formats/imports");
+        Files.createDirectories(imports);
+        Files.writeString(imports.resolve("Shared.g4"), "lexer grammar Shared;\nAT : '@' ;\n");
+        Files.writeString(imports.resolve("Shared.json"), "{\n  \"roles\": {\n    \"AT\": \"contnt\"\n  }\n}\n");
+        finding(check(g -> g.replace("lexer grammar MLexer;", "lexer grammar MLexer;\nimport Shared;").replace("TEXT      : ~'<'+ ;", "TEXT      : ~[<@]+ ;"),
+                        file -> file.replace("\"lexer\": \"MLexer\",", "\"lexer\": \"MLexer\", \"include\": [\"Shared\"],")),
+                imports.resolve("Shared.json") + ":3:5: format m: token AT has unknown role 'contnt'; fix: did you mean content?");
     }
 
     @Test

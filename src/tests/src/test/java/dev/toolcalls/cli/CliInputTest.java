@@ -164,6 +164,30 @@ class CliInputTest {
     }
 
     @Test
+    void jsonlParseErrorsNameTheirInputLine() {
+        String in = "{\"input\": \"ok\"}\n\n{\"input\": \"x <call g>{\\\"a\\\":\"}\r\n"
+                + "{\"input\": \"<call f #!>{}</call>\", \"chunks\": [\"<call f #!>\", \"{}</call>\"]}\n{\"input\": \"fine\"}\n";
+        for (String mode : new String[] {"batch", "--stream"}) {
+            CliTest.Run r = mode.equals("batch") ? run(bytes(in), "parse", "--format", "toy", "--jsonl")
+                    : run(bytes(in), "parse", "--format", "toy", "--jsonl", mode);
+            assertEquals(0, r.code(), r.err());
+            List<String> lines = r.lines();
+            assertEquals(5, lines.size(), r.out());
+            assertEquals(2, error(lines.get(1)).get("line").getAsLong(), "an empty line is a line: " + lines.get(1));
+            for (int i : new int[] {2, 3}) {
+                JsonObject e = error(lines.get(i));
+                String message = e.get("message").getAsString();
+                assertTrue(message.startsWith("line " + (i + 1) + ": toy: "), mode + ": " + message);
+                assertEquals(i + 1, e.get("line").getAsLong(), mode + ": " + e);
+                assertEquals("toy", e.get("format").getAsString());
+                assertTrue(e.get("offset").isJsonPrimitive(), e.toString());
+            }
+            assertEquals("unterminated_call", error(lines.get(2)).get("type").getAsString());
+            assertFalse(lines.get(4).contains("error"), lines.get(4));
+        }
+    }
+
+    @Test
     void jsonlRefusesLoneSurrogatesWrongTypesAndUnknownFieldsLineByLine() {
         String[][] cases = {
             {"{\"input\": \"a\\ud800b\"}", "lone surrogate \\ud800 at character 1 of $.input"},
@@ -198,6 +222,7 @@ class CliInputTest {
                 assertEquals("invalid_input", e.get("type").getAsString(), cases[i][0]);
                 String message = e.get("message").getAsString();
                 assertTrue(message.startsWith("line " + (i + 1) + " "), message);
+                assertEquals(i + 1, e.get("line").getAsLong(), "the error names its line: " + e);
                 assertTrue(message.contains(cases[i][1]), cases[i][0] + " -> " + message);
             }
             assertTrue(lines.get(cases.length).replace("\"},{\"content\":\"", "").contains("pair 😀 fine"), lines.get(cases.length));

@@ -135,6 +135,14 @@ class CliTest {
         Run r = run("a <call f!>", "parse", "--format", "toy", "--lenient");
         assertEquals(0, r.code(), r.err());
         assertEquals("{\"content\":\"a <call f!>\",\"tool_calls\":[]}\n", r.out());
+        // batch sends nothing before the end: a call broken after its name was read is content too; a stream has sent its start and fails
+        Run named = run("a <call f>{\"x\": 1,}</call> b", "parse", "--format", "toy", "--lenient");
+        assertEquals(0, named.code(), named.err());
+        assertEquals("{\"content\":\"a <call f>{\\\"x\\\": 1,}</call> b\",\"tool_calls\":[]}\n", named.out());
+        Run streamed = run("a <call f>{\"x\": 1,}</call> b", "parse", "--format", "toy", "--lenient", "--stream");
+        assertEquals(1, streamed.code(), streamed.out());
+        assertTrue(streamed.out().contains("\"name\":\"f\""), streamed.out());
+        assertTrue(streamed.err().contains("\"malformed_arguments\""), streamed.err());
     }
 
     @Test

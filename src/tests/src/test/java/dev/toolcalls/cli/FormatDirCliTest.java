@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -188,5 +190,59 @@ class FormatDirCliTest {
         }
         CliTest.Run suite = CliTest.run("", "test", "--format-dir", dir.resolve("repo/grammars").toString(), dir.resolve("repo/tests-data").toString());
         assertFalse(suite.out().contains("FAIL acme3"), suite.out());
+    }
+
+    @Test
+    void newWritesAFolderThatRefersToNothingOutsideItAndWorksOnItsOwn() throws IOException {
+        Path work = dir.resolve("work");
+        CliTest.Run r = CliTest.run("", "new", "acme", "--like", "hermes", "--dir", work.toString());
+        assertEquals(0, r.code(), r.err());
+        // only the folder, moved elsewhere
+        Path acme = dir.resolve("elsewhere/acme");
+        copyTree(work.resolve("grammars/acme"), acme);
+
+        // every grammar it imports and every role file it includes is inside it
+        Pattern importLine = Pattern.compile("(?m)^\\s*import\\s+([^;]+);");
+        List<Path> grammars;
+        try (var s = Files.walk(acme)) {
+            grammars = s.filter(p -> p.toString().endsWith(".g4")).toList();
+        }
+        assertTrue(grammars.size() > 1, grammars.toString());
+        for (Path g : grammars) {
+            Matcher m = importLine.matcher(Files.readString(g));
+            while (m.find()) {
+                for (String name : m.group(1).split(",")) {
+                    String n = name.strip();
+                    assertTrue(Files.isRegularFile(acme.resolve("imports/" + n + ".g4")) || Files.isRegularFile(acme.resolve(n + ".g4")),
+                            g + " imports " + n + ", which is not in the folder");
+                }
+            }
+        }
+        JsonObject file = JsonParser.parseString(Files.readString(acme.resolve("acme.json"))).getAsJsonObject();
+        assertTrue(file.getAsJsonArray("include").size() > 0);
+        for (var include : file.getAsJsonArray("include"))
+            assertTrue(Files.isRegularFile(acme.resolve("imports/" + include.getAsString() + ".json")), "role file of " + include);
+        assertTrue(Files.isRegularFile(acme.resolve(file.get("lexer").getAsString() + ".g4")));
+
+        // check and parse with that folder alone
+        Path cases = dir.resolve("cases/acme");
+        Files.createDirectories(cases);
+        for (int i = 0; i < 10; i++) {
+            Files.writeString(cases.resolve("c" + i + ".txt"), "hi " + i);
+            Files.writeString(cases.resolve("c" + i + ".json"), "{\"content\": \"hi " + i + "\"}");
+        }
+        CliTest.Run check = CliTest.run("", "check", "--format-dir", acme.toString(), "--tests", dir.resolve("cases").toString(), "acme");
+        assertEquals(0, check.code(), check.out() + check.err());
+        CliTest.Run parse = CliTest.run("Hi <tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}}</tool_call>", "parse",
+                "--format-dir", acme.toString(), "--format", "acme");
+        assertEquals(0, parse.code(), parse.err());
+        assertTrue(parse.out().contains("\"name\":\"f\"") && parse.out().contains("\"content\":\"Hi \""), parse.out());
+
+        // the copies are what the format is made of: changing one changes the format
+        Path shared = acme.resolve("imports/HermesCall.g4");
+        Files.writeString(shared, Files.readString(shared).replace("'<tool_call>'", "'<acme_call>'").replace("'</tool_call>'", "'</acme_call>'"));
+        parse = CliTest.run("<acme_call>{\"name\": \"g\"}</acme_call>", "parse", "--format-dir", acme.toString(), "--format", "acme");
+        assertEquals(0, parse.code(), parse.err());
+        assertTrue(parse.out().contains("\"name\":\"g\""), parse.out());
     }
 }

@@ -63,7 +63,11 @@ public final class CaseRunner {
     public CaseRunner withFormats(FormatRegistry registry) { return new CaseRunner(randomChunkings, maxChunk, registry); }
 
     /** The format a case names. @throws dev.toolcalls.FormatException when it cannot be used */
-    public Optional<Format> format(String name) { return formats == null ? Formats.find(name) : formats.find(name); }
+    public Optional<Format> format(String name) {
+        Optional<Format> f = formats == null ? Formats.find(name) : formats.find(name);
+        f.flatMap(Format::problem).ifPresent(p -> { throw p; });
+        return f;
+    }
 
     /** Problems found; empty when the case passes. */
     public List<String> run(SuiteCase c) {
@@ -86,20 +90,46 @@ public final class CaseRunner {
         List<int[]> chunkings = new ArrayList<>();
         chunkings.add(null); // 1-character chunks
         for (int seed = 0; seed < randomChunkings; seed++) chunkings.add(new int[] {seed});
+        JsonObject streamError = c.expected().has("stream_error") ? c.expected().getAsJsonObject("stream_error") : null;
+        if (streamError != null && !c.lenient()) {
+            problems.add("stream_error is for lenient cases only (a strict stream fails as batch does)");
+            return problems;
+        }
         for (int[] seed : chunkings) {
             List<String> chunks = seed == null ? chunks(c.input(), null) : chunks(c.input(), new Random(seed[0]));
             String label = seed == null ? "1-character chunks" : "random chunking seed " + seed[0];
             Outcome streamed = stream(f, c.options(), tools, chunks, problems, label);
-            compare(batch, streamed, label, problems);
+            if (streamError != null) checkStreamError(streamError, streamed, label, problems);
+            else compare(batch, streamed, label, problems, false);
             if (problems.size() > 10) break;
         }
         // every 2-way split: multi-token deltas that end anywhere (speculative decoding, stream intervals)
         for (int cut = 1; cut < c.input().length() && problems.size() <= 10; cut++) {
             String label = "split at " + cut;
             Outcome streamed = stream(f, c.options(), tools, List.of(c.input().substring(0, cut), c.input().substring(cut)), problems, label);
-            compare(batch, streamed, label, problems);
+            if (streamError != null) checkStreamError(streamError, streamed, label, problems);
+            else compare(batch, streamed, label, problems, false);
         }
         return problems;
+    }
+
+    /**
+     * A lenient case whose stream fails where batch recovers ({@code "stream_error"}): the stream
+     * has sent the start of the call when it fails, with the error expected.
+     */
+    private static void checkStreamError(JsonObject want, Outcome streamed, String label, List<String> problems) {
+        if (streamed.error() == null) {
+            problems.add(label + ": expected the stream to fail with " + want + " but it parsed " + ValueJson.message(streamed.message()));
+            return;
+        }
+        if (!streamed.callOpen())
+            problems.add(label + ": the stream failed before it sent anything of the call, so it should have recovered: " + streamed.error().getMessage());
+        if (want.has("type") && !want.get("type").getAsString().equals(streamed.error().kind().type()))
+            problems.add(label + ": expected stream error type " + want.get("type").getAsString() + " but got " + streamed.error().kind().type()
+                    + ": " + streamed.error().getMessage());
+        if (want.has("offset") && want.get("offset").getAsInt() != streamed.error().offset())
+            problems.add(label + ": expected stream error offset " + want.get("offset").getAsInt() + " but got " + streamed.error().offset()
+                    + ": " + streamed.error().getMessage());
     }
 
     /**
@@ -123,7 +153,7 @@ public final class CaseRunner {
             List<String> chunks = seed == null ? chunks(input, null) : chunks(input, new Random(seed[0]));
             String label = seed == null ? "1-character chunks" : "random chunking seed " + seed[0];
             Outcome streamed = stream(f, options, Tools.none(), chunks, problems, label);
-            compare(batch, streamed, label, problems);
+            compare(batch, streamed, label, problems, options.lenient());
             if (problems.size() > 10) break;
         }
         return problems;
@@ -141,12 +171,15 @@ public final class CaseRunner {
         Outcome batch = batch(f, input, tools, options);
         for (int i = 0; i < chunkings.size() && problems.size() <= 10; i++) {
             String label = "chunking " + i + " (" + chunkings.get(i).size() + " chunks)";
-            compare(batch, stream(f, options, tools, chunkings.get(i), problems, label), label, problems);
+            compare(batch, stream(f, options, tools, chunkings.get(i), problems, label), label, problems, options.lenient());
         }
         return problems;
     }
 
-    private record Outcome(ChatMessage message, ToolCallParseException error) { }
+    /** @param callOpen a stream failed after it had sent the start of a call it did not end */
+    private record Outcome(ChatMessage message, ToolCallParseException error, boolean callOpen) {
+        Outcome(ChatMessage message, ToolCallParseException error) { this(message, error, false); }
+    }
 
     private Outcome batch(Format f, String input, Tools tools, ParseOptions options) {
         try {
@@ -170,7 +203,7 @@ public final class CaseRunner {
             checker.accept(events.accept(s.finish()), all);
         } catch (ToolCallParseException e) {
             checker.accept(events.accept(e.eventsBeforeError()), all);
-            return new Outcome(null, e);
+            return new Outcome(null, e, events.callOpen());
         }
         events.finished();
         ChatMessage fromDeltas = ChatMessage.fromDeltas(all);
@@ -223,6 +256,8 @@ public final class CaseRunner {
             }
             return DeltaMessage.of(events);
         }
+
+        boolean callOpen() { return ended.size() < starts.size(); }
 
         void finished() {
             if (ended.size() != starts.size()) problems.add(label + ": " + starts.size() + " calls started but " + ended.size() + " ended");
@@ -323,8 +358,13 @@ public final class CaseRunner {
         }
     }
 
-    private void compare(Outcome batch, Outcome streamed, String label, List<String> problems) {
+    /**
+     * @param lenient the options were lenient: a stream that fails after it sent the start of a call
+     *        is not compared, since a batch gives that call back as its raw text
+     */
+    private void compare(Outcome batch, Outcome streamed, String label, List<String> problems, boolean lenient) {
         if (batch.error() != null || streamed.error() != null) {
+            if (lenient && streamed.error() != null && streamed.callOpen()) return;
             if (batch.error() == null) problems.add(label + ": stream failed but batch did not: " + streamed.error().getMessage());
             else if (streamed.error() == null) problems.add(label + ": batch failed but stream did not: " + ValueJson.message(streamed.message()));
             else if (batch.error().kind() != streamed.error().kind() || batch.error().offset() != streamed.error().offset())

@@ -28,6 +28,10 @@ import dev.toolcalls.ParseOptions;
  *  "tool_calls": [{"name": "f", "arguments": {...}, "id": "optional"}]}
  * {"description": "...", "error": {"type": "unterminated_call", "offset": 12}}
  * }</pre>
+ *
+ * A lenient case may add {@code "stream_error": {"type": ..., "offset": ...}}: batch gives a
+ * malformed call back as its raw text, where a stream that has already sent the call's start
+ * fails with this error (in every chunking).
  */
 public record SuiteCase(String format, String name, Path rawFile, String input, JsonObject expected) {
 

@@ -52,6 +52,22 @@ public final class FormatLinter {
         return out;
     }
 
+    /**
+     * Where the role of {@code token} is written: in the format file, or else in the role file of
+     * the last included grammar that gives it one (the format file's own roles win, then later includes).
+     */
+    private static String roleEntry(FormatSource source, String token) {
+        FormatFile file = source.file();
+        String at = file.roleAt().get(token);
+        if (at != null) return at;
+        List<String> include = file.include();
+        for (int i = include.size() - 1; i >= 0; i--) {
+            FormatFile shared = source.includes().apply(include.get(i));
+            if (shared != null && shared.roleAt().containsKey(token)) return shared.roleAt().get(token);
+        }
+        return source.formatFile();
+    }
+
     private static void lintBuilt(FormatSource source, String format, List<String> out) {
         FormatFile file = source.file();
         CompiledFormat.Inspection inspection;
@@ -66,6 +82,7 @@ public final class FormatLinter {
             String where = switch (p.subject()) {
                 case TOKEN -> grammar.rule(p.name());
                 case MODE -> grammar.mode(p.name());
+                case ROLE -> roleEntry(source, p.name());
                 default -> source.formatFile();
             };
             out.add(where + ": " + format + ": " + p.what() + (p.fix() == null ? "" : "; fix: " + p.fix()));

@@ -28,7 +28,9 @@ import dev.toolcalls.internal.lex.Role;
  *     comma dropped, Python escapes decoded).</li>
  * </ul>
  * {@code "key": } goes out as soon as the key is complete. A value ends at {@code arg.end}, at the
- * next key, or at the end of the call.
+ * next key, or at the end of the call. A key that is empty (or blank), and a value that has no key
+ * (the grammar read an empty key as no key at all), would lose the value: both are malformed
+ * arguments, never dropped.
  */
 public final class ArgumentWriter {
     public enum Untyped { STRING, JSON }
@@ -36,6 +38,8 @@ public final class ArgumentWriter {
     private enum Mode { NONE, STREAM_STRING, HOLD, LITERAL }
 
     private final Consumer<String> out;
+    /** The error for malformed arguments, from its detail (the caller adds where it is). */
+    private final Function<String, ? extends RuntimeException> malformed;
     /** The request's function definition by name, or null. */
     private final Function<String, JsonObject> functions;
     private final Untyped untyped;
@@ -52,9 +56,13 @@ public final class ArgumentWriter {
     // literal state
     private int depth;
     private boolean inString, pendingComma;
+    private boolean literalStarted; // the current key's literal value has begun (a second one has no key)
 
-    public ArgumentWriter(Consumer<String> out, Function<String, JsonObject> functions, Untyped untyped, boolean trimNewlines) {
+    /** @param malformed the error to throw for arguments that would lose a value, from its detail */
+    public ArgumentWriter(Consumer<String> out, Function<String, JsonObject> functions, Untyped untyped, boolean trimNewlines,
+            Function<String, ? extends RuntimeException> malformed) {
         this.out = out;
+        this.malformed = malformed;
         this.functions = functions;
         this.untyped = untyped;
         this.trimNewlines = trimNewlines;
@@ -81,6 +89,8 @@ public final class ArgumentWriter {
 
     public void key(String rawKey, String functionName) {
         endValue();
+        if (rawKey.isBlank())
+            throw malformed.apply("an argument" + (functionName == null ? "" : " of '" + functionName + "'") + " has an empty key, which would lose its value");
         if (!used && functionName != null) properties = propertiesOf(functionName);
         key = rawKey.strip();
         out.accept((used ? ", " : "{") + SchemaTypes.quote(key) + ": ");
@@ -94,6 +104,7 @@ public final class ArgumentWriter {
         depth = 0;
         inString = false;
         pendingComma = false;
+        literalStarted = false;
     }
 
     /** {@code arg.as-string} / {@code arg.as-json}: the text says how to read this parameter. */
@@ -101,7 +112,7 @@ public final class ArgumentWriter {
 
     /** A piece of a raw value. */
     public void value(String piece) {
-        if (key == null) return; // a value without a key has nowhere to go; the grammar should not produce one
+        if (key == null) throw keyless();
         if (mode == Mode.NONE) startRaw();
         if (trimNewlines && !valueStarted && piece.startsWith("\n")) piece = piece.substring(1);
         valueStarted = true;
@@ -167,9 +178,13 @@ public final class ArgumentWriter {
     // ---- literals --------------------------------------------------------------------------
 
     public void literal(Role role, String text) {
-        if (key == null) return;
+        if (key == null) throw keyless();
         if (mode == Mode.NONE) mode = Mode.LITERAL;
         if (mode != Mode.LITERAL) return;
+        if (depth == 0 && !inString && (role == Role.LIT_OPEN || role == Role.LIT_ATOM || role == Role.LIT_QUOTE)) {
+            if (literalStarted) throw keyless(); // the value of a key the grammar read as none
+            literalStarted = true;
+        }
         switch (role) {
             case LIT_OPEN: separate(); out.accept(text.strip().equals("{") ? "{" : "["); depth++; break;
             case LIT_CLOSE: pendingComma = false; out.accept(text.strip().equals("}") ? "}" : "]"); depth--; break;
@@ -186,6 +201,10 @@ public final class ArgumentWriter {
             case LIT_ATOM: separate(); out.accept(atom(text.strip())); break;
             default: break;
         }
+    }
+
+    private RuntimeException keyless() {
+        return malformed.apply("an argument value has no key (is its key empty?), which would lose it");
     }
 
     private void separate() {

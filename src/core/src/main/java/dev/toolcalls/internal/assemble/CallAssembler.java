@@ -19,6 +19,10 @@ import dev.toolcalls.internal.json.Json;
  * follow as they arrive and concatenate to exactly the final {@code arguments}. Fragments that
  * arrive before the name (or, in formats whose calls carry an id, before the id could still come)
  * wait for the header. Indices count from 0 in the order calls are emitted.
+ *
+ * <p>Holding ({@link #holdUntilEnd()}, for a whole output parsed at once) sends nothing of a call
+ * before its end: a call abandoned midway then takes no index and no id, and its raw text is kept
+ * from its first character.
  */
 public final class CallAssembler {
     private final String format;
@@ -49,6 +53,10 @@ public final class CallAssembler {
     private boolean argsStarted;
     private final StringBuilder raw = new StringBuilder(); // text of the call while nothing is emitted
     private boolean unknownAsText; // a call to an unknown tool, to be given back as text
+    private boolean hold;          // nothing of a call is sent before its end
+    /** Holding: the id the call had when a stream would have sent its header (null: none yet), once that point is passed. */
+    private boolean idDecided;
+    private String decidedId;
 
     public CallAssembler(String format, FormatRules rules, IdGenerator ids, boolean idFromText, EventCollector out,
                   IntFunction<String> excerpts, java.util.function.IntUnaryOperator offsets, ParseOptions options, Set<String> knownTools) {
@@ -65,6 +73,9 @@ public final class CallAssembler {
     }
 
     public boolean isOpen() { return open; }
+
+    /** From now on, a call's deltas wait for its end, so that until then nothing of it is emitted. */
+    public void holdUntilEnd() { hold = true; }
 
     /** True once any delta of the open call has been sent. */
     public boolean emitted() { return headerSent; }
@@ -93,6 +104,8 @@ public final class CallAssembler {
         argsSent = 0;
         argsStarted = false;
         unknownAsText = false;
+        idDecided = false;
+        decidedId = null;
         raw.setLength(0);
     }
 
@@ -183,8 +196,8 @@ public final class CallAssembler {
         if (problem != null)
             throw errorAtBegin(ToolCallParseException.Kind.MALFORMED_ARGUMENTS,
                     "arguments of '" + name + "' are not a JSON object (" + problem + "): " + shorten(all));
-        sendHeader();
-        sendArgs();
+        header();
+        pendingArgs();
         if (argsSent < args.length()) out.arguments(index, args.substring(argsSent)); // a trailing lone surrogate, if any
         out.end(index, sentId, name, all);
         open = false;
@@ -198,15 +211,31 @@ public final class CallAssembler {
     }
 
     private void sendHeader() {
+        if (!hold) {
+            header();
+        } else if (!idDecided && !unknownAsText) {
+            // a stream would send the header here, with the id known now: a held call keeps that id, so
+            // batch and stream agree even where the model writes its id after the arguments
+            idDecided = true;
+            decidedId = id;
+        }
+    }
+
+    private void sendArgs() {
+        if (!hold) pendingArgs();
+    }
+
+    private void header() {
         if (headerSent || unknownAsText) return;
         index = nextIndex++;
-        sentId = id != null && idStyle.keeps(id) ? id : idStyle.generate(ids, name, index);
+        String chosen = idDecided ? decidedId : id;
+        sentId = chosen != null && idStyle.keeps(chosen) ? chosen : idStyle.generate(ids, name, index);
         out.start(index, sentId, name);
         headerSent = true;
         raw.setLength(0);
     }
 
-    private void sendArgs() {
+    private void pendingArgs() {
         int end = args.length();
         if (end > argsSent && Character.isHighSurrogate(args.charAt(end - 1))) end--; // wait for the pair
         if (end > argsSent) {

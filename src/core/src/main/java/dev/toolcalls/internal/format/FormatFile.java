@@ -39,12 +39,13 @@ import dev.toolcalls.internal.json.Json;
  * @param registries    the parser names peer servers register this convention under, by server ({@link #REGISTRIES});
  *                      documentation data, listed in docs/formats.md (whose generator checks that each is a name
  *                      or alias of the bundled format)
+ * @param roleAt        where each entry of {@code roles} is written: its token name to {@code source:line:column}
  */
 public record FormatFile(String name, List<String> aliases, String description, String lexer, List<String> include,
                          String ids, String idPattern, String content, String callEnd, String nameFromId,
                          String untypedValues, String valueNewlines, String thinkingMode, boolean thinkingDefault,
                          Map<String, String> roles, List<String> streamable, List<String> specialTokens, String lenientMode,
-                         Map<String, List<String>> registries) {
+                         Map<String, List<String>> registries, Map<String, String> roleAt) {
 
     /** The most aliases one format file may give its format. */
     public static final int MAX_ALIASES = 1024;
@@ -87,12 +88,48 @@ public record FormatFile(String name, List<String> aliases, String description, 
                 r.string("callEnd", "marker"), r.string("nameFromId", null), r.string("untypedValues", "string"),
                 r.string("valueNewlines", "keep"), r.string("thinkingMode", null), r.bool("thinkingDefault"),
                 r.map("roles"), r.strings("streamable"), r.strings("specialTokens"), r.string("lenientMode", null),
-                r.registries());
+                r.registries(), keysAt(json, "roles", source));
     }
 
     /** The message for a format file or role file larger than {@link #MAX_SIZE}. */
     public static IllegalArgumentException tooLarge(String source) {
         return new IllegalArgumentException(source + ": larger than " + (MAX_SIZE >> 20) + " MiB, the most a format file may hold");
+    }
+
+    /**
+     * Where the keys of the top-level member {@code member} of a valid JSON object are written:
+     * each key to {@code source:line:column} of its opening quote (before a note in parentheses
+     * that ends {@code source}, as in {@code "… (bundled)"}). One pass over the text.
+     */
+    static Map<String, String> keysAt(String json, String member, String source) {
+        int note = source.endsWith(")") ? source.lastIndexOf(" (") : -1;
+        String file = note < 0 ? source : source.substring(0, note), suffix = note < 0 ? "" : source.substring(note);
+        Map<String, String> out = new LinkedHashMap<>();
+        int depth = 0, line = 1, lineStart = 0, inside = -1;
+        boolean next = false; // the member's name was just read: its value opens next
+        for (int i = 0; i < json.length(); i++) {
+            char c = json.charAt(i);
+            if (c == '\n') { line++; lineStart = i + 1; }
+            else if (c == '{' || c == '[') {
+                depth++;
+                if (next && c == '{') inside = depth;
+                next = false;
+            } else if (c == '}' || c == ']') {
+                if (depth == inside) inside = -1;
+                depth--;
+            } else if (c == '"') {
+                int end = i + 1;
+                while (json.charAt(end) != '"') end += json.charAt(end) == '\\' ? 2 : 1;
+                int after = end + 1;
+                while (after < json.length() && Character.isWhitespace(json.charAt(after))) after++;
+                boolean key = after < json.length() && json.charAt(after) == ':';
+                if (key && depth == inside) out.put(Json.decodeString(json.substring(i, end + 1)), file + ":" + line + ":" + (i - lineStart + 1) + suffix);
+                else if (key && depth == 1) next = Json.decodeString(json.substring(i, end + 1)).equals(member);
+                else next = false;
+                i = end;
+            }
+        }
+        return Collections.unmodifiableMap(out);
     }
 
     private record Reader(JsonObject o, String source) {

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -56,16 +58,20 @@ public final class FormatFolders {
         List<Path> written = new ArrayList<>();
         for (Path folder : folders) {
             try (Stream<Path> s = Files.list(folder)) {
-                for (Path g4 : s.filter(p -> p.getFileName().toString().endsWith(".g4")).sorted().toList()) {
-                    String lexer = g4.getFileName().toString().replaceFirst("\\.g4$", "");
+                for (Path listed : s.filter(p -> p.getFileName().toString().endsWith(".g4")).sorted().toList()) {
+                    String lexer = listed.getFileName().toString().replaceFirst("\\.g4$", "");
                     List<Path> importDirs = importDirs(folder, single ? null : dir);
                     String interp;
+                    Path g4, target;
                     try {
+                        g4 = fileIn(folder, lexer + ".g4");
+                        if (g4 == null) continue;
+                        fileIn(folder, lexer + ".interp"); // an existing one is overwritten: it must lie in the folder too
                         interp = GrammarTool.interp(g4, f -> importFile(f, folder, importDirs), f -> f);
-                    } catch (GrammarTool.GrammarErrors e) {
+                        target = folder.resolve(lexer + ".interp");
+                    } catch (GrammarTool.GrammarErrors | IllegalArgumentException e) {
                         continue;
                     }
-                    Path target = g4.resolveSibling(lexer + ".interp");
                     if (Files.isRegularFile(target) && Files.readString(target, StandardCharsets.UTF_8).equals(interp)) continue;
                     Files.writeString(target, interp, StandardCharsets.UTF_8);
                     written.add(target);
@@ -84,12 +90,19 @@ public final class FormatFolders {
         return importDirs;
     }
 
-    /** An imported grammar file: beside the grammar, in an imports/ folder, or a bundled shared grammar. */
+    /**
+     * An imported grammar file: beside the grammar, in an imports/ folder, or a bundled shared grammar.
+     *
+     * @throws IllegalArgumentException when the name leads outside those folders ({@link #fileIn})
+     */
     private static Path importFile(String fileName, Path grammarDir, List<Path> importDirs) {
         List<Path> dirs = new ArrayList<>();
         dirs.add(grammarDir);
         dirs.addAll(importDirs);
-        for (Path d : dirs) if (Files.isRegularFile(d.resolve(fileName))) return d.resolve(fileName);
+        for (Path d : dirs) {
+            Path f = fileIn(d, fileName);
+            if (f != null) return f;
+        }
         if (fileName.endsWith(".g4") && BundledFormats.importGrammars().contains(fileName.substring(0, fileName.length() - 3)))
             return BundledSources.importsFolder().resolve(fileName);
         return null;
@@ -124,11 +137,51 @@ public final class FormatFolders {
         }
     }
 
+    /**
+     * The file {@code name} names in {@code dir}, or null when there is none: the one check every
+     * path of a format folder goes through (its format file, the role files it includes, its
+     * lexer's grammar or interpreter data, the grammars they import). {@code name} is a relative
+     * path without {@code ..} that stays inside {@code dir} once normalized, and an existing file's
+     * real path (links followed) lies inside {@code dir}'s: nothing outside is read or written.
+     *
+     * @throws IllegalArgumentException naming the path and the folder it must stay in
+     */
+    static Path fileIn(Path dir, String name) {
+        Path relative;
+        try {
+            relative = dir.getFileSystem().getPath(name);
+        } catch (InvalidPathException e) {
+            throw outside(dir, name);
+        }
+        if (name.isEmpty() || relative.isAbsolute() || relative.getRoot() != null) throw outside(dir, name);
+        for (Path part : relative) if (part.toString().equals("..")) throw outside(dir, name);
+        Path base = dir.toAbsolutePath().normalize();
+        if (!base.resolve(relative).normalize().startsWith(base)) throw outside(dir, name);
+        Path file = dir.resolve(relative);
+        if (!Files.isRegularFile(file)) return null;
+        try {
+            if (!file.toRealPath().startsWith(base.toRealPath())) throw outside(dir, name);
+        } catch (IOException e) {
+            return null;
+        }
+        return file;
+    }
+
+    private static IllegalArgumentException outside(Path dir, String name) {
+        return new IllegalArgumentException("\"" + name + "\" is not a file inside " + dir + " (a format folder reads only files inside it, "
+                + "inside an imports/ folder, or bundled ones: name a file, not a path)");
+    }
+
     private static FormatSource read(Path folder, Path parent, List<Path> siblings) {
         String name = folder.getFileName().toString();
-        Path json = folder.resolve(name + ".json");
-        String jsonPath = json.toString();
-        if (!Files.isRegularFile(json))
+        String jsonPath = folder.resolve(name + ".json").toString();
+        Path json;
+        try {
+            json = fileIn(folder, name + ".json");
+        } catch (IllegalArgumentException e) {
+            return FormatSource.broken(name, jsonPath, null, () -> GrammarText.fileOnly(jsonPath), List.of(jsonPath + ": " + e.getMessage()));
+        }
+        if (json == null)
             return FormatSource.broken(name, jsonPath, null, () -> GrammarText.fileOnly(folder.toString()),
                     List.of(folder + ": no format file " + name + ".json (a format folder is named after its format and holds NAME.json)"));
         FormatFile file;
@@ -148,30 +201,43 @@ public final class FormatFolders {
                     List.of(jsonPath + ": \"lexer\" must name the lexer grammar, e.g. \"" + Character.toUpperCase(name.charAt(0)) + name.substring(1).replaceAll("[^A-Za-z0-9]", "") + "Lexer\""));
 
         List<Path> importDirs = importDirs(folder, parent);
-        Function<String, FormatFile> includes = include -> {
-            for (Path d : importDirs) {
-                Path roles = d.resolve(include + ".json");
-                if (Files.isRegularFile(roles)) {
+        Map<String, Path> roleFiles = new HashMap<>(); // the included role files found in an imports/ folder
+        String lexer = file.lexer();
+        Path g4 = null, interp = null;
+        try {
+            for (String include : file.include()) {
+                for (Path d : importDirs) {
+                    Path roles;
                     try {
-                        return FormatFile.parse(readFormatFile(roles), roles.toString());
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
+                        roles = fileIn(d, include + ".json");
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("\"include\": " + e.getMessage(), e);
                     }
+                    if (roles != null) { roleFiles.putIfAbsent(include, roles); break; }
+                }
+            }
+            List<Path> lookIn = new ArrayList<>(List.of(folder));
+            for (Path s : siblings) if (!s.equals(folder)) lookIn.add(s);
+            for (Path d : lookIn) {
+                if (g4 == null) g4 = fileIn(d, lexer + ".g4");
+                if (interp == null) interp = fileIn(d, lexer + ".interp");
+            }
+            if (g4 != null && interp == null) interp = fileIn(g4.getParent(), lexer + ".interp");
+        } catch (IllegalArgumentException e) {
+            return FormatSource.broken(name, jsonPath, file, () -> GrammarText.fileOnly(jsonPath), List.of(jsonPath + ": " + e.getMessage()));
+        }
+        Function<String, FormatFile> includes = include -> {
+            Path roles = roleFiles.get(include);
+            if (roles != null) {
+                try {
+                    return FormatFile.parse(readFormatFile(roles), roles.toString());
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
                 }
             }
             String bundled = BundledFormats.importRoles(include);
             return bundled == null ? null : FormatFile.parse(bundled, "grammars/imports/" + include + ".json (bundled)");
         };
-
-        String lexer = file.lexer();
-        Path g4 = null, interp = null;
-        List<Path> lookIn = new ArrayList<>(List.of(folder));
-        for (Path s : siblings) if (!s.equals(folder)) lookIn.add(s);
-        for (Path d : lookIn) {
-            if (g4 == null && Files.isRegularFile(d.resolve(lexer + ".g4"))) g4 = d.resolve(lexer + ".g4");
-            if (interp == null && Files.isRegularFile(d.resolve(lexer + ".interp"))) interp = d.resolve(lexer + ".interp");
-        }
-        if (g4 != null && interp == null && Files.isRegularFile(g4.resolveSibling(lexer + ".interp"))) interp = g4.resolveSibling(lexer + ".interp");
         Path grammarDir = g4 != null ? g4.getParent() : folder;
         Function<String, Path> importFile = fileName -> importFile(fileName, grammarDir, importDirs);
         Path grammarFile = g4;
@@ -185,6 +251,8 @@ public final class FormatFolders {
                 factory = data::newLexer;
             } catch (GrammarTool.GrammarErrors e) {
                 return FormatSource.broken(name, jsonPath, file, text, e.messages);
+            } catch (IllegalArgumentException e) { // an import that leads outside the folders
+                return FormatSource.broken(name, jsonPath, file, text, List.of(g4 + ": " + e.getMessage()));
             }
         } else if (interp != null) {
             try {
@@ -226,7 +294,12 @@ public final class FormatFolders {
         if (g4 == null) return GrammarText.fileOnly("");
         try {
             return GrammarText.of(new GrammarText.SourceFile(g4.toString(), Files.readString(g4, StandardCharsets.UTF_8)), n -> {
-                Path p = importFile.apply(n + ".g4");
+                Path p;
+                try {
+                    p = importFile.apply(n + ".g4");
+                } catch (IllegalArgumentException e) {
+                    return null; // loading the format says why
+                }
                 if (p == null) return null;
                 try {
                     return new GrammarText.SourceFile(BundledSources.bundledImportName(p.toString()).orElse(p.toString()),

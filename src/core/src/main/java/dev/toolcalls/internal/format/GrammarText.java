@@ -1,6 +1,7 @@
 package dev.toolcalls.internal.format;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,6 +27,7 @@ public final class GrammarText {
     private final String mainFile;
     private final Map<String, String> rules = new LinkedHashMap<>();
     private final Map<String, String> modes = new LinkedHashMap<>();
+    private final Map<String, SourceFile> imports = new LinkedHashMap<>();
 
     private GrammarText(String mainFile) { this.mainFile = mainFile; }
 
@@ -50,7 +52,9 @@ public final class GrammarText {
                     String n = name.strip().replaceFirst(".*=", "").strip();
                     if (n.isEmpty() || !seen.add(n)) continue;
                     SourceFile imported = imports.apply(n);
-                    if (imported != null) queue.add(imported);
+                    if (imported == null) continue;
+                    queue.add(imported);
+                    g.imports.put(n, imported);
                 }
             }
         }
@@ -103,6 +107,9 @@ public final class GrammarText {
     public boolean ownRule(String name) { return !rules.containsKey(name) || rules.get(name).startsWith(mainFile + ":"); }
 
     public boolean ownMode(String name) { return !modes.containsKey(name) || modes.get(name).startsWith(mainFile + ":"); }
+
+    /** The grammars it imports, directly or through another, by name, in the order found. */
+    public Map<String, SourceFile> imports() { return Collections.unmodifiableMap(imports); }
 
     /** The grammar file itself. */
     public String file() { return mainFile; }

@@ -105,9 +105,12 @@ public final class LexerModel {
             Integer t = typeByName.get(e.getKey());
             Role r = Role.of(e.getValue());
             if (t == null && !Arrays.asList(ruleNames).contains(e.getKey()))
-                problems.add(Problem.file("role given for unknown token " + e.getKey(), "remove it from \"roles\" or define the token in the grammar"));
-            else if (r == null)
-                problems.add(Problem.token(e.getKey(), "token " + e.getKey() + " has unknown role '" + e.getValue() + "'", "roles: " + Role.vocabulary()));
+                problems.add(Problem.role(e.getKey(), "role given for unknown token " + e.getKey(), "remove it from \"roles\" or define the token in the grammar"));
+            else if (r == null) {
+                String near = Role.nearest(e.getValue());
+                problems.add(Problem.role(e.getKey(), "token " + e.getKey() + " has unknown role '" + e.getValue() + "'",
+                        (near == null ? "" : "did you mean " + near + "? ") + "roles: " + Role.vocabulary()));
+            }
             else if (t != null) roleByType[t] = r;
         }
 

@@ -70,6 +70,40 @@ public enum Role {
         return null;
     }
 
+    /**
+     * The role whose name is nearest to {@code wire} by edit distance, when it is near enough to
+     * be a misspelling of it (at most 2 edits, and fewer than half its length); null otherwise.
+     */
+    public static String nearest(String wire) {
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (Role r : values()) {
+            int limit = Math.min(2, (r.wire.length() - 1) / 2);
+            int d = distance(wire, r.wire, limit);
+            if (d <= limit && d < bestDistance) { best = r.wire; bestDistance = d; }
+        }
+        return best;
+    }
+
+    /** Levenshtein distance of a and b, or limit + 1 once it is larger than limit (linear in their lengths). */
+    private static int distance(String a, String b, int limit) {
+        if (Math.abs(a.length() - b.length()) > limit) return limit + 1;
+        int[] prev = new int[b.length() + 1], cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) prev[j] = j;
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            int rowMin = cur[0];
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+                rowMin = Math.min(rowMin, cur[j]);
+            }
+            if (rowMin > limit) return limit + 1;
+            int[] t = prev; prev = cur; cur = t;
+        }
+        return prev[b.length()];
+    }
+
     public static String vocabulary() {
         return Arrays.stream(values()).map(r -> r.wire).collect(Collectors.joining(", "));
     }
