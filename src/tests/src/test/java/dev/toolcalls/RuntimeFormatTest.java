@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -252,7 +253,7 @@ class RuntimeFormatTest {
 
         FormatRegistry registry = FormatRegistry.standard().withFolder(formats);
         assertEquals("f", registry.get("inside").parse("<tool_call>{\"name\": \"f\"}</tool_call>").toolCalls().get(0).name());
-        Map<String, String> refused = new java.util.LinkedHashMap<>();
+        Map<String, String> refused = new LinkedHashMap<>();
         refused.put("climb", "\"../../secret.json\" is not a file inside");
         refused.put("absolute", "\"" + dir.resolve("secret").toAbsolutePath() + ".json\" is not a file inside");
         if (links) {

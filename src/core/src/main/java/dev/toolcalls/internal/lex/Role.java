@@ -88,7 +88,8 @@ public enum Role {
     /** Levenshtein distance of a and b, or limit + 1 once it is larger than limit (linear in their lengths). */
     private static int distance(String a, String b, int limit) {
         if (Math.abs(a.length() - b.length()) > limit) return limit + 1;
-        int[] prev = new int[b.length() + 1], cur = new int[b.length() + 1];
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
         for (int j = 0; j <= b.length(); j++) prev[j] = j;
         for (int i = 1; i <= a.length(); i++) {
             cur[0] = i;
