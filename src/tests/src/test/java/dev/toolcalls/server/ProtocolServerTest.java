@@ -18,7 +18,6 @@ import com.anthropic.client.AnthropicClient;
 import com.anthropic.client.okhttp.AnthropicOkHttpClient;
 import com.anthropic.helpers.MessageAccumulator;
 import com.anthropic.models.messages.MessageCreateParams;
-import com.anthropic.models.messages.RawMessageStreamEvent;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -121,7 +120,7 @@ class ProtocolServerTest {
                             assertEquals(message, generatedIdsAsWanted(message, otherIds, ProtocolSdkTest.seen(anthropic.messages().create(messageParams(c)))),
                                     c.name() + " /v1/messages");
                             MessageAccumulator macc = MessageAccumulator.create();
-                            try (com.anthropic.core.http.StreamResponse<RawMessageStreamEvent> st = anthropic.messages().createStreaming(messageParams(c))) {
+                            try (var st = anthropic.messages().createStreaming(messageParams(c))) {
                                 st.stream().forEach(macc::accumulate);
                             }
                             assertEquals(message, generatedIdsAsWanted(message, otherIds, ProtocolSdkTest.seen(macc.message())),
