@@ -39,7 +39,9 @@ public final class ParseOptions {
     private final boolean lenient;
     private final Supplier<? extends IdGenerator> ids;
     private final Boolean thinking;
-    private final int maxTokenLength, maxNameLength, maxNesting;
+    private final int maxTokenLength;
+    private final int maxNameLength;
+    private final int maxNesting;
     private final UnknownTool unknownTool;
     private final boolean specialTokensMarked;
 

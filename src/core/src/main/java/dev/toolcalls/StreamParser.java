@@ -1,7 +1,10 @@
 package dev.toolcalls;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.toolcalls.internal.assemble.ArgumentWriter;
 import dev.toolcalls.internal.assemble.CallAssembler;
@@ -35,6 +38,8 @@ import dev.toolcalls.internal.lex.SpecialTokens;
  */
 public final class StreamParser {
     private static final int EXCERPT_RADIUS = 24;
+    /** Roles whose tokens must be whole to mean anything. */
+    private static final Set<Role> NAMING = EnumSet.of(Role.NAME, Role.NAME_JSON, Role.ID, Role.ID_JSON, Role.ARG_KEY);
 
     private final Format format;
     private final LexerModel model;
@@ -54,7 +59,11 @@ public final class StreamParser {
     private final FormatRules rules;
     /** Set once the caller tells special tokens from ordinary text. */
     private SpecialTokens specials;
-    private final java.util.concurrent.atomic.AtomicBoolean busy = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean busy = new AtomicBoolean();
+    /** Text outside calls not yet handed on: [pendingStart, pendingEnd) of the output, of pendingRole (null: none). */
+    private Role pendingRole;
+    private int pendingStart;
+    private int pendingEnd;
 
     StreamParser(Format format, CompiledFormat compiled, Tools tools, ParseOptions options) {
         this(format, compiled, tools, options, true);
@@ -244,10 +253,6 @@ public final class StreamParser {
         }
     }
 
-    /** Text outside calls not yet handed on: [pendingStart, pendingEnd) of the output, of pendingRole (null: none). */
-    private Role pendingRole;
-    private int pendingStart, pendingEnd;
-
     private void flushText() {
         if (pendingRole == null) return;
         String text = lexer.text(pendingStart, pendingEnd);
@@ -255,9 +260,6 @@ public final class StreamParser {
         else reasoning.add(text);
         pendingRole = null;
     }
-
-    /** Roles whose tokens must be whole to mean anything. */
-    private static final java.util.Set<Role> NAMING = java.util.EnumSet.of(Role.NAME, Role.NAME_JSON, Role.ID, Role.ID_JSON, Role.ARG_KEY);
 
     private void dispatch(Role role, String text) {
         int at = lexer.tokenStart();

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
@@ -41,7 +42,8 @@ final class CheckCommand implements Callable<Integer>, Main.IoAware {
     @Parameters(paramLabel = "NAME", arity = "0..*", description = "formats to check, by name or alias")
     List<String> names = new ArrayList<>();
 
-    private PrintStream out, err;
+    private PrintStream out;
+    private PrintStream err;
 
     @Override public void io(PrintStream out, PrintStream err, InputStream in) {
         this.out = out;
@@ -57,7 +59,7 @@ final class CheckCommand implements Callable<Integer>, Main.IoAware {
         Set<FormatException> explained = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Format f : targets) {
             List<String> lines = FormatLinter.lint(FormatDefinition.of(f).source(), cases);
-            java.util.Optional<FormatException> problem = f.problem();
+            Optional<FormatException> problem = f.problem();
             problem.ifPresent(explained::add);
             // a format disabled for its name, or broken in a way the lint did not see, says so too
             if (problem.isPresent() && (lines.isEmpty() || problem.get().getMessage().contains("is already taken by")))

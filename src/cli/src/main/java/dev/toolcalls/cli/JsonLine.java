@@ -1,5 +1,7 @@
 package dev.toolcalls.cli;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 import com.google.gson.JsonElement;
@@ -15,7 +17,7 @@ import dev.toolcalls.server.JsonChecks.Kind;
  * "thinking": boolean|null?}}, RFC 8259 JSON, no other fields, and no lone surrogate in any string
  * (a {@code \ud800} escape would otherwise reach the output as {@code ?}).
  */
-record JsonLine(String input, Tools tools, Boolean thinking, java.util.List<Chunk> chunks) {
+record JsonLine(String input, Tools tools, Boolean thinking, List<Chunk> chunks) {
     private static final Set<String> FIELDS = Set.of("input", "tools", "thinking", "chunks");
 
     /** One piece of a line's {@code chunks}: its text and whether it is one special token. */
@@ -65,10 +67,10 @@ record JsonLine(String input, Tools tools, Boolean thinking, java.util.List<Chun
      * {@code "chunks": ["text", {"text": "<tool_call>", "special": true}, ...]}, or null without
      * one; their concatenation must be the line's input.
      */
-    private static java.util.List<Chunk> chunks(JsonElement chunks, String input) throws Bad {
+    private static List<Chunk> chunks(JsonElement chunks, String input) throws Bad {
         if (chunks == null || chunks.isJsonNull()) return null;
         if (!chunks.isJsonArray()) throw new Bad("\"chunks\" must be an array of strings and {\"text\", \"special\"} objects, not " + JsonChecks.describe(chunks));
-        java.util.List<Chunk> out = new java.util.ArrayList<>();
+        List<Chunk> out = new ArrayList<>();
         StringBuilder all = new StringBuilder();
         for (JsonElement c : chunks.getAsJsonArray()) {
             if (JsonChecks.is(c, Kind.STRING)) out.add(new Chunk(c.getAsString(), false));

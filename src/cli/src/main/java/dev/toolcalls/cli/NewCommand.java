@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -18,6 +19,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import com.google.gson.JsonPrimitive;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -47,7 +49,8 @@ final class NewCommand implements Callable<Integer>, Main.IoAware {
 
     @Mixin FormatDirs formatDirs = new FormatDirs();
 
-    private PrintStream out, err;
+    private PrintStream out;
+    private PrintStream err;
 
     @Override public void io(PrintStream out, PrintStream err, InputStream in) {
         this.out = out;
@@ -80,10 +83,10 @@ final class NewCommand implements Callable<Integer>, Main.IoAware {
             if (e.getKey().equals("registries")) continue; // the names peers give the other convention, not this one
             JsonElement v = e.getValue();
             switch (e.getKey()) {
-                case "name": v = new com.google.gson.JsonPrimitive(name); break;
+                case "name": v = new JsonPrimitive(name); break;
                 case "aliases": v = new JsonArray(); break;
-                case "description": v = new com.google.gson.JsonPrimitive("TODO: models and wire syntax (started from " + from.name() + ")"); break;
-                case "lexer": v = new com.google.gson.JsonPrimitive(newLexer); break;
+                case "description": v = new JsonPrimitive("TODO: models and wire syntax (started from " + from.name() + ")"); break;
+                case "lexer": v = new JsonPrimitive(newLexer); break;
                 default:
             }
             renamed.add(e.getKey(), v);
@@ -119,7 +122,8 @@ final class NewCommand implements Callable<Integer>, Main.IoAware {
         } else {
             out.println("created " + cases + " (no " + likeCases + " here to copy): write at least 10 cases, NAME.txt (the raw output) + NAME.json");
         }
-        Path grammarsDir = grammars.getParent(), casesDir = cases.getParent();
+        Path grammarsDir = grammars.getParent();
+        Path casesDir = cases.getParent();
         out.println(repository
                 ? "next: edit them, then mvn -B -q package -DskipTests && java -jar target/toolcalls.jar check " + name
                         + " && java -jar target/toolcalls.jar test tests-data"
@@ -192,7 +196,7 @@ final class NewCommand implements Callable<Integer>, Main.IoAware {
         try {
             Path p = Path.of(path);
             return Files.isRegularFile(p) ? Files.readString(p, StandardCharsets.UTF_8) : null;
-        } catch (IOException | java.nio.file.InvalidPathException e) {
+        } catch (IOException | InvalidPathException e) {
             return null;
         }
     }

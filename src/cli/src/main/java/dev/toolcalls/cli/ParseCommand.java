@@ -1,11 +1,16 @@
 package dev.toolcalls.cli;
 
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import com.google.gson.JsonArray;
@@ -24,6 +29,7 @@ import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.Tools;
 import dev.toolcalls.internal.json.Json;
 import dev.toolcalls.server.Chunker;
+import dev.toolcalls.server.JsonChecks;
 
 /**
  * {@code parse --format NAME [--tools FILE] [--lenient] [--stream [--chunk-seed S] [--chunk-max K]] [--jsonl] [FILE | -]}.
@@ -72,7 +78,8 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
     private ParseOptions.UnknownTool unknownPolicy = ParseOptions.UnknownTool.KEEP;
     @Mixin FormatDirs formatDirs = new FormatDirs();
 
-    private PrintStream out, err;
+    private PrintStream out;
+    private PrintStream err;
     private InputStream in;
 
     @Override public void io(PrintStream out, PrintStream err, InputStream in) {
@@ -87,7 +94,7 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
             throw new Main.UsageException("--thinking takes on or off");
         ParseOptions.UnknownTool unknown;
         try {
-            unknown = ParseOptions.UnknownTool.valueOf(unknownTool.toUpperCase(java.util.Locale.ROOT));
+            unknown = ParseOptions.UnknownTool.valueOf(unknownTool.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new Main.UsageException("--unknown-tool takes keep, text or error");
         }
@@ -124,24 +131,24 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
             throw new Main.UsageException("cannot read --tools " + toolsFile + ": " + e.getMessage());
         }
         try {
-            String lone = dev.toolcalls.server.JsonChecks.loneSurrogate(Json.parseStrict(json), "$");
+            String lone = JsonChecks.loneSurrogate(Json.parseStrict(json), "$");
             if (lone != null) throw new Main.UsageException("--tools " + toolsFile + ": " + lone);
             return Tools.parse(json);
         } catch (Json.NotJson | IllegalArgumentException e) {
-            throw new Main.UsageException("--tools " + toolsFile + ": " + dev.toolcalls.server.JsonChecks.plain(e.getMessage()));
+            throw new Main.UsageException("--tools " + toolsFile + ": " + JsonChecks.plain(e.getMessage()));
         }
     }
 
     private String inputName() { return file == null ? "-" : file; }
 
     private InputStream openInput() {
-        if (file == null || file.equals("-")) return new java.io.FilterInputStream(in) {
+        if (file == null || file.equals("-")) return new FilterInputStream(in) {
             @Override public void close() { } // standard input stays open
         };
         try {
             return Files.newInputStream(Path.of(file));
-        } catch (IOException | java.nio.file.InvalidPathException e) {
-            throw new Main.UsageException("cannot read input " + file + ": " + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()));
+        } catch (IOException | InvalidPathException e) {
+            throw new Main.UsageException("cannot read input " + file + ": " + (e instanceof NoSuchFileException ? "no such file" : e.getMessage()));
         }
     }
 
@@ -255,7 +262,7 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
     private JsonObject answer(Output protocol, Format format, Tools tools, ParseOptions options, List<JsonLine.Chunk> chunks, JsonObject answer, long line) {
         if (!stream) {
             StreamParser s = format.newStream(tools, options);
-            List<ParseEvent> events = new java.util.ArrayList<>();
+            List<ParseEvent> events = new ArrayList<>();
             try {
                 for (JsonLine.Chunk c : chunks) events.addAll(c.special() ? s.feedSpecial(c.text()) : s.feed(c.text()));
                 events.addAll(s.finish());

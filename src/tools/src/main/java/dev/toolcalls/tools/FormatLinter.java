@@ -29,8 +29,6 @@ import dev.toolcalls.internal.format.GrammarText;
  * way to a call end, markers that a content rule runs over, and too few regression cases.
  */
 public final class FormatLinter {
-    private FormatLinter() { }
-
     private static final IntervalSet BLANKS = IntervalSet.of(' ', ' ');
     static {
         BLANKS.add('\t');
@@ -40,6 +38,8 @@ public final class FormatLinter {
 
     /** A format needs at least this many regression cases. */
     public static final int MIN_CASES = 10;
+
+    private FormatLinter() { }
 
     /**
      * @param cases a suite folder laid out like {@code tests-data/} ({@code cases/<format>/*.txt}), or null
@@ -90,11 +90,13 @@ public final class FormatLinter {
         LexerModel model = inspection.model();
         if (model == null) return;
         LexerAnalysis analysis = new LexerAnalysis(model);
-        String[] rules = model.ruleNames, modes = model.modeNames;
+        String[] rules = model.ruleNames;
+        String[] modes = model.modeNames;
 
         for (int m = 0; m < analysis.modes(); m++) {
             for (Map.Entry<Integer, Integer> e : analysis.shadowed(m).entrySet()) {
-                int r = e.getKey(), by = e.getValue();
+                int r = e.getKey();
+                int by = e.getValue();
                 // a grammar may override a rule of a grammar it imports by an earlier rule of its own
                 if (by >= 0 && !grammar.ownRule(rules[r]) && grammar.ownRule(rules[by])) continue;
                 out.add(grammar.rule(rules[r]) + ": " + format + ": token " + rules[r] + " in mode " + modes[m] + " can never match: "
@@ -107,12 +109,14 @@ public final class FormatLinter {
         int thinking = file.thinkingMode() == null ? -1 : Arrays.asList(modes).indexOf(file.thinkingMode());
         BitSet[] reach = analysis.reachable(thinking);
         // a mode that cannot be left because the mode it switches to cannot is not the culprit: report where the trap is
-        BitSet trappedPushed = new BitSet(), trappedBase = new BitSet();
+        BitSet trappedPushed = new BitSet();
+        BitSet trappedBase = new BitSet();
         for (int m = 1; m < analysis.modes(); m++) {
             if (reach[1].get(m) && !analysis.canPop(m)) trappedPushed.set(m);
             else if (reach[0].get(m) && !analysis.canReturn(m)) trappedBase.set(m);
         }
-        BitSet culpritsPushed = culprits(analysis, trappedPushed), culpritsBase = culprits(analysis, trappedBase);
+        BitSet culpritsPushed = culprits(analysis, trappedPushed);
+        BitSet culpritsBase = culprits(analysis, trappedBase);
         for (int m = 1; m < analysis.modes(); m++) {
             String where = grammar.mode(modes[m]);
             if (!reach[0].get(m) && !reach[1].get(m)) {

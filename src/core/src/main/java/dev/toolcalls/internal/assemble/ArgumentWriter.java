@@ -2,9 +2,11 @@ package dev.toolcalls.internal.assemble;
 
 import java.math.BigInteger;
 import java.util.EnumSet;
+import java.util.Locale;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -37,6 +39,11 @@ public final class ArgumentWriter {
 
     private enum Mode { NONE, STREAM_STRING, HOLD, LITERAL }
 
+    private static final Pattern DIGITS = Pattern.compile("[0-9]+");
+    private static final Pattern PY_FLOAT = Pattern.compile("([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?");
+    /** Hexadecimal, octal and binary literals longer than this stay as written, in a string. */
+    static final int MAX_RADIX_DIGITS = 4096;
+
     private final Consumer<String> out;
     /** The error for malformed arguments, from its detail (the caller adds where it is). */
     private final Function<String, ? extends RuntimeException> malformed;
@@ -52,10 +59,12 @@ public final class ArgumentWriter {
     private Set<SchemaTypes.Type> types;
     private Boolean forcedString;  // per-parameter override from the text: true string, false JSON
     private final StringBuilder held = new StringBuilder();
-    private boolean valueStarted, pendingNewline;
+    private boolean valueStarted;
+    private boolean pendingNewline;
     // literal state
     private int depth;
-    private boolean inString, pendingComma;
+    private boolean inString;
+    private boolean pendingComma;
     private boolean literalStarted; // the current key's literal value has begun (a second one has no key)
 
     /** @param malformed the error to throw for arguments that would lose a value, from its detail */
@@ -211,11 +220,6 @@ public final class ArgumentWriter {
         if (pendingComma) { out.accept(", "); pendingComma = false; }
     }
 
-    private static final java.util.regex.Pattern DIGITS = java.util.regex.Pattern.compile("[0-9]+");
-    private static final java.util.regex.Pattern PY_FLOAT = java.util.regex.Pattern.compile("([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?");
-    /** Hexadecimal, octal and binary literals longer than this stay as written, in a string. */
-    static final int MAX_RADIX_DIGITS = 4096;
-
     /** Python and JSON literals as JSON: True/False/None, true/false/null, numbers in Python spelling; linear in the literal's length. */
     public static String atom(String t) {
         switch (t) {
@@ -228,7 +232,7 @@ public final class ArgumentWriter {
         boolean negative = n.startsWith("-");
         String body = n.startsWith("-") || n.startsWith("+") ? n.substring(1) : n;
         try {
-            String lower = body.toLowerCase(java.util.Locale.ROOT);
+            String lower = body.toLowerCase(Locale.ROOT);
             int radix = lower.startsWith("0x") ? 16 : lower.startsWith("0o") ? 8 : lower.startsWith("0b") ? 2 : 10;
             // another radix to decimal costs more than linear time: only for numbers of sane length
             if (radix != 10 && body.length() <= MAX_RADIX_DIGITS) {

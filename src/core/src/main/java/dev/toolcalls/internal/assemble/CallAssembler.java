@@ -2,6 +2,9 @@ package dev.toolcalls.internal.assemble;
 
 import java.util.Set;
 import java.util.function.IntFunction;
+import java.util.function.IntUnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import com.google.gson.JsonElement;
 
@@ -27,12 +30,12 @@ import dev.toolcalls.internal.json.Json;
 public final class CallAssembler {
     private final String format;
     private final IdTemplate idStyle;
-    private final java.util.regex.Pattern nameFromId;
+    private final Pattern nameFromId;
     private final IdGenerator ids;
     private final boolean idFromText;
     private final EventCollector out;
     private final IntFunction<String> excerpts;
-    private final java.util.function.IntUnaryOperator offsets;
+    private final IntUnaryOperator offsets;
     private final ParseOptions options;
     /** The request's function names, or null when it has none (then no name is unknown). */
     private final Set<String> knownTools;
@@ -40,7 +43,8 @@ public final class CallAssembler {
 
     // the open call
     private boolean open;
-    private int beginOffset, beginIndex;
+    private int beginOffset;
+    private int beginIndex;
     private String name;
     private String id;
     private boolean headerSent;
@@ -59,7 +63,7 @@ public final class CallAssembler {
     private String decidedId;
 
     public CallAssembler(String format, FormatRules rules, IdGenerator ids, boolean idFromText, EventCollector out,
-                  IntFunction<String> excerpts, java.util.function.IntUnaryOperator offsets, ParseOptions options, Set<String> knownTools) {
+                  IntFunction<String> excerpts, IntUnaryOperator offsets, ParseOptions options, Set<String> knownTools) {
         this.offsets = offsets;
         this.format = format;
         this.options = options;
@@ -160,7 +164,7 @@ public final class CallAssembler {
         if (value == null) value = ""; // not a usable id: one is generated
         if (id == null) id = value;
         if (name == null && nameFromId != null) {
-            java.util.regex.Matcher m = nameFromId.matcher(value);
+            Matcher m = nameFromId.matcher(value);
             if (m.matches() && m.groupCount() >= 1 && m.group(1) != null && !m.group(1).isEmpty()) takeName(m.group(1), offset);
         }
         if (name != null) {

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -77,7 +78,7 @@ public record FormatFile(String name, List<String> aliases, String description, 
             throw new IllegalArgumentException(source + ": not valid JSON: " + e.getMessage());
         }
         for (String key : o.keySet())
-            if (!KEYS.contains(key)) throw new IllegalArgumentException(source + ": unknown key \"" + key + "\" (known: " + String.join(", ", new java.util.TreeSet<>(KEYS)) + ")");
+            if (!KEYS.contains(key)) throw new IllegalArgumentException(source + ": unknown key \"" + key + "\" (known: " + String.join(", ", new TreeSet<>(KEYS)) + ")");
         Reader r = new Reader(o, source);
         JsonElement aliases = o.get("aliases");
         if (aliases != null && aliases.isJsonArray() && aliases.getAsJsonArray().size() > MAX_ALIASES)
@@ -103,9 +104,13 @@ public record FormatFile(String name, List<String> aliases, String description, 
      */
     static Map<String, String> keysAt(String json, String member, String source) {
         int note = source.endsWith(")") ? source.lastIndexOf(" (") : -1;
-        String file = note < 0 ? source : source.substring(0, note), suffix = note < 0 ? "" : source.substring(note);
+        String file = note < 0 ? source : source.substring(0, note);
+        String suffix = note < 0 ? "" : source.substring(note);
         Map<String, String> out = new LinkedHashMap<>();
-        int depth = 0, line = 1, lineStart = 0, inside = -1;
+        int depth = 0;
+        int line = 1;
+        int lineStart = 0;
+        int inside = -1;
         boolean next = false; // the member's name was just read: its value opens next
         for (int i = 0; i < json.length(); i++) {
             char c = json.charAt(i);

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 import org.antlr.v4.runtime.CharStream;
@@ -62,7 +63,8 @@ public final class FormatFolders {
                     String lexer = listed.getFileName().toString().replaceFirst("\\.g4$", "");
                     List<Path> importDirs = importDirs(folder, single ? null : dir);
                     String interp;
-                    Path g4, target;
+                    Path g4;
+                    Path target;
                     try {
                         g4 = fileIn(folder, lexer + ".g4");
                         if (g4 == null) continue;
@@ -203,7 +205,8 @@ public final class FormatFolders {
         List<Path> importDirs = importDirs(folder, parent);
         Map<String, Path> roleFiles = new HashMap<>(); // the included role files found in an imports/ folder
         String lexer = file.lexer();
-        Path g4 = null, interp = null;
+        Path g4 = null;
+        Path interp = null;
         try {
             for (String include : file.include()) {
                 for (Path d : importDirs) {
@@ -241,7 +244,7 @@ public final class FormatFolders {
         Path grammarDir = g4 != null ? g4.getParent() : folder;
         Function<String, Path> importFile = fileName -> importFile(fileName, grammarDir, importDirs);
         Path grammarFile = g4;
-        java.util.function.Supplier<GrammarText> text = () -> grammarText(grammarFile, importFile);
+        Supplier<GrammarText> text = () -> grammarText(grammarFile, importFile);
 
         Function<CharStream, ? extends Lexer> factory;
         if (g4 != null && GrammarTool.available()) {
