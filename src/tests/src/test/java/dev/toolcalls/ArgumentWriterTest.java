@@ -24,18 +24,18 @@ class ArgumentWriterTest {
             + "mode KEY;\nPKEY : ~[>]+ ;\nKEY_END : '>' -> mode(VALUE) ;\n"
             + "mode VALUE;\nV_TEXT : ~'<'+ ;\nV_LT : '<' ;\nP_CLOSE : '</p>' -> popMode ;\n";
 
-    static String file(String options) {
-        return "{\"name\": \"x\", " + options + "\"roles\": {\"TEXT\": \"content\", \"LT\": \"content\", \"OPEN\": \"call.begin\", \"FNAME\": \"name\","
-                + " \"NAME_END\": \"skip\", \"BODY_WS\": \"skip\", \"P_OPEN\": \"skip\", \"CLOSE\": \"call.end\", \"PKEY\": \"arg.key\", \"KEY_END\": \"skip\","
-                + " \"V_TEXT\": \"arg.value\", \"V_LT\": \"arg.value\", \"P_CLOSE\": \"arg.end\"}, \"streamable\": [\"TEXT\", \"V_TEXT\", \"BODY_WS\"]}";
-    }
-
     static final Format X = ToyFormats.compile(XML, file("\"valueNewlines\": \"trim\", "));
 
     static final Tools TOOLS = Tools.parse("[{\"type\": \"function\", \"function\": {\"name\": \"f\", \"parameters\": {\"type\": \"object\", \"properties\": {"
             + "\"s\": {\"type\": \"string\"}, \"i\": {\"type\": \"integer\"}, \"n\": {\"type\": \"number\"}, \"b\": {\"type\": \"boolean\"},"
             + "\"o\": {\"type\": \"object\"}, \"a\": {\"type\": \"array\"}, \"sn\": {\"type\": [\"string\", \"null\"]}, \"in\": {\"type\": [\"integer\", \"null\"]},"
             + "\"e\": {\"enum\": [1, 2, 3]}, \"u\": {\"anyOf\": [{\"type\": \"boolean\"}, {\"type\": \"string\"}]}, \"x\": {\"type\": \"int64\"}}}}}]");
+
+    static String file(String options) {
+        return "{\"name\": \"x\", " + options + "\"roles\": {\"TEXT\": \"content\", \"LT\": \"content\", \"OPEN\": \"call.begin\", \"FNAME\": \"name\","
+                + " \"NAME_END\": \"skip\", \"BODY_WS\": \"skip\", \"P_OPEN\": \"skip\", \"CLOSE\": \"call.end\", \"PKEY\": \"arg.key\", \"KEY_END\": \"skip\","
+                + " \"V_TEXT\": \"arg.value\", \"V_LT\": \"arg.value\", \"P_CLOSE\": \"arg.end\"}, \"streamable\": [\"TEXT\", \"V_TEXT\", \"BODY_WS\"]}";
+    }
 
     static String args(String body) {
         return FormatRulesTest.parseEveryWay(X, TOOLS, "<fn=f>\n" + body + "</fn>").toolCalls().get(0).arguments();

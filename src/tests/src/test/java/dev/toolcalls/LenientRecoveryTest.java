@@ -15,6 +15,28 @@ import org.junit.jupiter.api.Test;
  */
 class LenientRecoveryTest {
     static final ParseOptions LENIENT = ParseOptions.defaults().withLenient(true);
+    static final String GRAMMAR = String.join("\n",
+            "lexer grammar L;",
+            "TEXT : ~[<`]+ ;",
+            "LT : '<' ;",
+            "TICK : '`' ;",
+            "OPEN : '<call ' -> pushMode(HEAD) ;",
+            "mode HEAD;",
+            "NAME : [a-z]+ ;",
+            "GT : '>' -> mode(ARGS) ;",
+            "mode ARGS;",
+            "ARG_TEXT : ~[<`]+ ;",
+            "ARG_LT : '<' ;",
+            "ARG_TICK : '`' ;",
+            "CLOSE : '</call>' -> popMode ;",
+            "FENCE_CLOSE : '```' -> popMode ;",
+            "mode LENIENT;",
+            "L_TEXT : ~[<`]+ -> type(TEXT) ;",
+            "L_LT : '<' -> type(LT) ;",
+            "L_TICK : '`' -> type(TICK) ;",
+            "L_OPEN : '<call ' -> type(OPEN), pushMode(HEAD) ;",
+            "FENCE_OPEN : '```call ' -> pushMode(HEAD) ;",
+            "");
 
     /** Every chunking gives the batch message. */
     static ChatMessage parseEveryWay(Format f, String text, ParseOptions o) {
@@ -101,29 +123,6 @@ class LenientRecoveryTest {
         ChatMessage p = parseEveryWay(Formats.get("pythonic"), "[f(a=1, b=[2, 3]", LENIENT);
         assertEquals("{\"a\": 1, \"b\": [2, 3]}", p.toolCalls().get(0).arguments());
     }
-
-    static final String GRAMMAR = String.join("\n",
-            "lexer grammar L;",
-            "TEXT : ~[<`]+ ;",
-            "LT : '<' ;",
-            "TICK : '`' ;",
-            "OPEN : '<call ' -> pushMode(HEAD) ;",
-            "mode HEAD;",
-            "NAME : [a-z]+ ;",
-            "GT : '>' -> mode(ARGS) ;",
-            "mode ARGS;",
-            "ARG_TEXT : ~[<`]+ ;",
-            "ARG_LT : '<' ;",
-            "ARG_TICK : '`' ;",
-            "CLOSE : '</call>' -> popMode ;",
-            "FENCE_CLOSE : '```' -> popMode ;",
-            "mode LENIENT;",
-            "L_TEXT : ~[<`]+ -> type(TEXT) ;",
-            "L_LT : '<' -> type(LT) ;",
-            "L_TICK : '`' -> type(TICK) ;",
-            "L_OPEN : '<call ' -> type(OPEN), pushMode(HEAD) ;",
-            "FENCE_OPEN : '```call ' -> pushMode(HEAD) ;",
-            "");
 
     static Format lenientFormat(boolean declared) { return lenientFormat(declared ? "LENIENT" : null); }
 

@@ -7,12 +7,17 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import dev.toolcalls.Format;
+import dev.toolcalls.FormatRegistry;
 
 /**
  * {@code toolcalls check}: one planted mistake per test, each named with its file, line:column (where
@@ -40,7 +45,7 @@ class CheckCommandTest {
             "");
 
     /** In this order (not Map.of's, which changes from run to run): tests cut an entry out by its text with its trailing comma. */
-    static final Map<String, String> ROLES = new java.util.LinkedHashMap<>();
+    static final Map<String, String> ROLES = new LinkedHashMap<>();
     static {
         String[] pairs = {"TEXT", "content", "LT", "content", "OPEN", "call.begin", "NAME", "name", "ARGS_OPEN", "skip",
                 "ARG_TEXT", "args.json", "ARG_LT", "args.json", "CLOSE", "call.end"};
@@ -64,7 +69,7 @@ class CheckCommandTest {
         for (var e : ROLES.entrySet()) roles.append(roles.length() == 0 ? "" : ", ").append('"').append(e.getKey()).append("\": \"").append(e.getValue()).append('"');
         String file = "{\n  \"name\": \"m\",\n  \"lexer\": \"MLexer\",\n  \"roles\": {" + roles + "},\n  \"streamable\": [\"TEXT\", \"ARG_TEXT\"]\n}\n";
         Files.writeString(folder.resolve("m.json"), formatFile.apply(file), StandardCharsets.UTF_8);
-        List<String> args = new java.util.ArrayList<>(List.of("check", "--format-dir", dir.resolve("formats").toString(),
+        List<String> args = new ArrayList<>(List.of("check", "--format-dir", dir.resolve("formats").toString(),
                 "--tests", dir.resolve("cases").toString()));
         args.addAll(List.of(more));
         return CliTest.run("", args.toArray(String[]::new));
@@ -224,8 +229,8 @@ class CheckCommandTest {
     /** Every bundled format passes its own checker (and has its 10 cases in tests-data/). */
     @Test
     void everyBundledFormatIsClean() {
-        List<String> args = new java.util.ArrayList<>(List.of("check", "--tests", "tests-data"));
-        for (dev.toolcalls.Format f : dev.toolcalls.FormatRegistry.standard().all())
+        List<String> args = new ArrayList<>(List.of("check", "--tests", "tests-data"));
+        for (Format f : FormatRegistry.standard().all())
             if (!f.name().equals("toy")) args.add(f.name()); // the runtime's test fixture; its cases are elsewhere
         CliTest.Run r = CliTest.run("", args.toArray(String[]::new));
         assertEquals(0, r.code(), r.out() + r.err());

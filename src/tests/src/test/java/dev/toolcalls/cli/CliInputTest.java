@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -13,10 +15,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
+import com.google.gson.Gson;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import org.junit.jupiter.api.Test;
@@ -34,10 +40,14 @@ import dev.toolcalls.server.Chunker;
  * reading in {@code --stream}, range-checked options, and no stack trace whatever fails.
  */
 class CliInputTest {
+    /** A bundled format here: the fixture format compiles its grammar at run time, which takes more heap than the test allows. */
+    static final String HERMES_UNIT = "Some text 😀 <tool_call>{\"name\": \"f\", \"arguments\": {\"city\": \"Paris\"}}</tool_call> and more.\n";
+
     @TempDir Path dir;
 
     static CliTest.Run run(byte[] stdin, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 new ByteArrayInputStream(stdin));
         return new CliTest.Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
@@ -327,7 +337,7 @@ class CliInputTest {
             for (String line : run.finish()) p.println(line);
             p.flush();
             CliTest.Run got = run(new byte[0], "parse", "--format", "toy", "--stream", "--chunk-max", "5", "--chunk-seed", "11",
-                    "--output", protocol.name().toLowerCase(java.util.Locale.ROOT), f.toString());
+                    "--output", protocol.name().toLowerCase(Locale.ROOT), f.toString());
             assertEquals(0, got.code(), got.err());
             assertEquals(want.toString(StandardCharsets.UTF_8), got.out(), protocol.name());
         }
@@ -335,9 +345,9 @@ class CliInputTest {
 
     static Process cli(String heap, Path input, String... args) throws IOException {
         // the CLI's own class path (the test class path with its SDKs would take a small heap before the CLI runs)
-        String classPath = java.util.Arrays.stream(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+        String classPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 .filter(e -> e.endsWith("classes") && !e.endsWith("test-classes") || Path.of(e).getFileName().toString().startsWith("toolcalls-") || e.contains("picocli") || e.contains("antlr4-runtime") || e.contains("gson"))
-                .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
+                .collect(Collectors.joining(File.pathSeparator));
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), heap,
                 "-cp", classPath, "dev.toolcalls.cli.Main"));
         command.addAll(List.of(args));
@@ -346,14 +356,11 @@ class CliInputTest {
 
     static Path generate(Path p, long bytes, String unit) throws IOException {
         byte[] u = unit.getBytes(StandardCharsets.UTF_8);
-        try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(p), 1 << 16)) {
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(p), 1 << 16)) {
             for (long n = 0; n < bytes; n += u.length) out.write(u);
         }
         return p;
     }
-
-    /** A bundled format here: the fixture format compiles its grammar at run time, which takes more heap than the test allows. */
-    static final String HERMES_UNIT = "Some text 😀 <tool_call>{\"name\": \"f\", \"arguments\": {\"city\": \"Paris\"}}</tool_call> and more.\n";
 
     @Test
     void streamReadsIncrementallySoTheHeapNeedNotHoldTheInput() throws Exception {
@@ -364,7 +371,7 @@ class CliInputTest {
         assertTrue(stream.waitFor(120, TimeUnit.SECONDS));
         assertEquals(0, stream.exitValue(), err);
         // the same for --jsonl: one line at a time
-        Path lines = generate(dir.resolve("big.jsonl"), 6L << 20, "{\"input\": " + new com.google.gson.Gson().toJson(HERMES_UNIT) + "}\n");
+        Path lines = generate(dir.resolve("big.jsonl"), 6L << 20, "{\"input\": " + new Gson().toJson(HERMES_UNIT) + "}\n");
         Process jsonl = cli("-Xmx12m", lines, "parse", "--format", "hermes", "--jsonl", "--stream", "-");
         String jerr = new String(jsonl.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(jsonl.waitFor(120, TimeUnit.SECONDS));

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -146,11 +147,12 @@ class FormatDirCliTest {
                     in.toString()).lines();
             assertEquals(25, batch.size());
             for (int i = 0; i < batch.size(); i++) {
-                JsonObject b = JsonParser.parseString(batch.get(i)).getAsJsonObject(), s = JsonParser.parseString(streamed.get(i)).getAsJsonObject();
+                JsonObject b = JsonParser.parseString(batch.get(i)).getAsJsonObject();
+                JsonObject s = JsonParser.parseString(streamed.get(i)).getAsJsonObject();
                 if (b.has("error")) {
                     assertEquals(b.getAsJsonObject("error").get("offset"), s.getAsJsonObject("error").get("offset"), g.lines().get(i));
                 } else {
-                    List<String> deltas = new java.util.ArrayList<>();
+                    List<String> deltas = new ArrayList<>();
                     for (var d : s.getAsJsonArray("deltas")) deltas.add(d.toString());
                     assertEquals(b.getAsJsonObject("message"), CliTest.reassemble(deltas), g.lines().get(i));
                 }

@@ -47,7 +47,7 @@ import dev.toolcalls.suite.SuiteCase;
  */
 class ProtocolSdkTest {
     static final JsonMapper OPENAI = ObjectMappers.jsonMapper();
-    static final JsonMapper ANTHROPIC = com.anthropic.core.ObjectMappers.jsonMapper();
+    static final JsonMapper ANTHROPIC = AnthropicSdk.MAPPER;
 
     /** What a client of either protocol makes of a message. */
     record Seen(String text, String reasoning, List<String> calls, String stop) { }

@@ -77,10 +77,10 @@ class ProtocolServerTest {
 
     static MessageCreateParams messageParams(SuiteCase c) throws Exception {
         MessageCreateParams.Builder b = MessageCreateParams.builder().model(c.name()).maxTokens(1024).addUserMessage("replay");
-        if (c.thinking() != null) b.putAdditionalBodyProperty("thinking", com.anthropic.core.JsonValue.from(
+        if (c.thinking() != null) b.putAdditionalBodyProperty("thinking", AnthropicSdk.from(
                 c.thinking() ? Map.of("type", "enabled", "budget_tokens", 1024) : Map.of("type", "disabled")));
         JsonArray tools = tools(c, true);
-        if (!tools.isEmpty()) b.putAdditionalBodyProperty("tools", com.anthropic.core.JsonValue.fromJsonNode(ProtocolSdkTest.ANTHROPIC.readTree(tools.toString())));
+        if (!tools.isEmpty()) b.putAdditionalBodyProperty("tools", AnthropicSdk.fromJsonNode(ProtocolSdkTest.ANTHROPIC.readTree(tools.toString())));
         return b.build();
     }
 
@@ -162,7 +162,7 @@ class ProtocolServerTest {
             }
             AnthropicClient anthropic = anthropic(server);
             try {
-                assertThrows(com.anthropic.errors.NotFoundException.class, () -> anthropic.messages().create(
+                assertThrows(AnthropicSdk.NOT_FOUND, () -> anthropic.messages().create(
                         MessageCreateParams.builder().model("nope").maxTokens(10).addUserMessage("x").build()));
             } finally {
                 anthropic.close();
