@@ -15,18 +15,22 @@ import java.util.stream.Stream;
  * Build step (generate-sources): writes the page {@code docs/formats.md} from {@code grammars/}:
  * every format with its aliases, whether it has reasoning and its thinking default, its description
  * and a link to its card, then the parser names that peer servers register for each convention (the
- * format files' {@code "registries"}, each of which must be the format's name or one of its aliases,
- * so that the page never lists a name {@code --format} would not find). The build writes it to {@code target/generated-docs/formats.md};
- * {@code DocsTest} fails when the committed page differs, and this regenerates it:
+ * format files' {@code "registries"}, each of which must be the format's name or one of its
+ * aliases, so that the page never lists a name {@code --format} would not find). The build writes
+ * it to {@code target/generated-docs/formats.md}; {@code DocsTest} fails when the committed page
+ * differs, and this regenerates it:
  *
- * <p>Usage: {@code java src/build/GenerateFormatDocs.java GRAMMARS OUT_FILE}, e.g.
- * {@code java src/build/GenerateFormatDocs.java grammars docs/formats.md}
+ * <p>Usage: {@code java src/build/GenerateFormatDocs.java GRAMMARS OUT_FILE}, e.g. {@code java
+ * src/build/GenerateFormatDocs.java grammars docs/formats.md}
  *
  * <p>The JDK alone runs it (the JSON is read here), so the command needs no class path.
  */
 public final class GenerateFormatDocs {
-    /** The servers a format file's "registries" may name, and their column titles, in column order. */
+    /**
+     * The servers a format file's "registries" may name, and their column titles, in column order.
+     */
     static final Map<String, String> SERVERS = new LinkedHashMap<>();
+
     static {
         SERVERS.put("vllm", "vLLM");
         SERVERS.put("sglang", "SGLang");
@@ -52,38 +56,65 @@ public final class GenerateFormatDocs {
         }
         Path out = Path.of(args[1]);
         if (out.getParent() != null) Files.createDirectories(out.getParent());
-        if (!Files.exists(out) || !Files.readString(out, StandardCharsets.UTF_8).equals(page)) Files.writeString(out, page, StandardCharsets.UTF_8);
+        if (!Files.exists(out) || !Files.readString(out, StandardCharsets.UTF_8).equals(page))
+            Files.writeString(out, page, StandardCharsets.UTF_8);
     }
 
     /** One format as the page shows it. */
-    record Entry(String name, List<String> aliases, String description, boolean reasoning, String thinkingDefault,
-                 Map<String, List<String>> registries, boolean card) { }
+    record Entry(
+            String name,
+            List<String> aliases,
+            String description,
+            boolean reasoning,
+            String thinkingDefault,
+            Map<String, List<String>> registries,
+            boolean card) {}
 
     static String page(Path grammars) throws IOException {
         List<Entry> formats = read(grammars);
         StringBuilder p = new StringBuilder();
-        p.append("<!-- Generated from grammars/*/ by src/build/GenerateFormatDocs.java; do not edit. To regenerate: ")
-                .append(COMMAND).append(" -->\n\n");
+        p.append(
+                        "<!-- Generated from grammars/*/ by src/build/GenerateFormatDocs.java; do not edit. To regenerate: ")
+                .append(COMMAND)
+                .append(" -->\n\n");
         p.append("# Formats\n\n");
-        p.append(formats.size()).append(" formats. Each is a folder `grammars/<format>/`: a lexer grammar, a format file and a card\n")
-                .append("(`README.md`: the models, the exact wire syntax with an example from its cases, reasoning and the\n")
-                .append("thinking default, where the aliases come from, what lenient mode recovers, what peer servers accept or\n")
-                .append("get wrong, and the sources checked). The shared grammars are described in\n")
+        p.append(formats.size())
+                .append(
+                        " formats. Each is a folder `grammars/<format>/`: a lexer grammar, a format file and a card\n")
+                .append(
+                        "(`README.md`: the models, the exact wire syntax with an example from its cases, reasoning and the\n")
+                .append(
+                        "thinking default, where the aliases come from, what lenient mode recovers, what peer servers accept or\n")
+                .append(
+                        "get wrong, and the sources checked). The shared grammars are described in\n")
                 .append("[grammars/imports/README.md](../grammars/imports/README.md).\n\n")
-                .append("Pick the name of the **model family**: it covers both the family's reasoning and its tool calls. Every\n")
-                .append("name a peer server registers for one of these conventions is an alias, case-insensitive\n")
-                .append("([Registry names](#registry-names) lists them server by server). `java -jar target/toolcalls.jar formats`\n")
+                .append(
+                        "Pick the name of the **model family**: it covers both the family's reasoning and its tool calls. Every\n")
+                .append(
+                        "name a peer server registers for one of these conventions is an alias, case-insensitive\n")
+                .append(
+                        "([Registry names](#registry-names) lists them server by server). `java -jar target/toolcalls.jar formats`\n")
                 .append("lists the formats with their aliases.\n\n");
         p.append("| format | aliases | reasoning | thinking default | models and wire syntax |\n");
         p.append("|---|---|---|---|---|\n");
         for (Entry f : formats) {
-            p.append("| ").append(f.card() ? "[`" + f.name() + "`](../grammars/" + f.name() + "/README.md)" : "`" + f.name() + "`")
-                    .append(" | ").append(codes(f.aliases()))
-                    .append(" | ").append(f.reasoning() ? "yes" : "—")
-                    .append(" | ").append(f.thinkingDefault() == null ? "—" : f.thinkingDefault())
-                    .append(" | ").append(text(f.description())).append(" |\n");
+            p.append("| ")
+                    .append(
+                            f.card()
+                                    ? "[`" + f.name() + "`](../grammars/" + f.name() + "/README.md)"
+                                    : "`" + f.name() + "`")
+                    .append(" | ")
+                    .append(codes(f.aliases()))
+                    .append(" | ")
+                    .append(f.reasoning() ? "yes" : "—")
+                    .append(" | ")
+                    .append(f.thinkingDefault() == null ? "—" : f.thinkingDefault())
+                    .append(" | ")
+                    .append(text(f.description()))
+                    .append(" |\n");
         }
-        p.append("""
+        p.append(
+                """
 
                 ## Thinking
 
@@ -134,9 +165,11 @@ public final class GenerateFormatDocs {
             }
             p.append('\n');
         }
-        p.append("\nFormats no registry read names: ").append(unregistered.isEmpty() ? "none" : codes(unregistered))
+        p.append("\nFormats no registry read names: ")
+                .append(unregistered.isEmpty() ? "none" : codes(unregistered))
                 .append(" (their cards say where the convention was read).\n");
-        p.append("""
+        p.append(
+                """
 
                 Names no format answers to, on purpose or for want of a source:
                 - Ollama `passthrough`: it parses nothing (the whole output is content); no format is needed for that.
@@ -157,43 +190,80 @@ public final class GenerateFormatDocs {
         return p.toString();
     }
 
-    /** The formats under {@code grammars/}, by folder name; a format file that breaks the page's rules stops the build. */
+    /**
+     * The formats under {@code grammars/}, by folder name; a format file that breaks the page's
+     * rules stops the build.
+     */
     static List<Entry> read(Path grammars) throws IOException {
         List<Path> folders;
         try (Stream<Path> s = Files.list(grammars)) {
-            folders = s.filter(Files::isDirectory).filter(p -> !p.getFileName().toString().equals("imports")).sorted().toList();
+            folders =
+                    s.filter(Files::isDirectory)
+                            .filter(p -> !p.getFileName().toString().equals("imports"))
+                            .sorted()
+                            .toList();
         }
         List<Entry> out = new ArrayList<>();
         for (Path folder : folders) {
             String dir = folder.getFileName().toString();
             Path file = folder.resolve(dir + ".json");
-            if (!Files.isRegularFile(file)) throw new IllegalArgumentException(folder + ": no format file " + file.getFileName());
-            Map<String, Object> o = object(parse(Files.readString(file, StandardCharsets.UTF_8), file.toString()), file + ": the format file");
+            if (!Files.isRegularFile(file))
+                throw new IllegalArgumentException(
+                        folder + ": no format file " + file.getFileName());
+            Map<String, Object> o =
+                    object(
+                            parse(Files.readString(file, StandardCharsets.UTF_8), file.toString()),
+                            file + ": the format file");
             List<String> aliases = strings(o.get("aliases"), file + ": \"aliases\"");
             Object description = o.get("description");
-            boolean reasoning = hasReasoning(o, file) || includesReasoning(grammars, strings(o.get("include"), file + ": \"include\""));
-            String thinking = o.get("thinkingMode") == null ? null : Boolean.TRUE.equals(o.get("thinkingDefault")) ? "on" : "off";
+            boolean reasoning =
+                    hasReasoning(o, file)
+                            || includesReasoning(
+                                    grammars, strings(o.get("include"), file + ": \"include\""));
+            String thinking =
+                    o.get("thinkingMode") == null
+                            ? null
+                            : Boolean.TRUE.equals(o.get("thinkingDefault")) ? "on" : "off";
             Map<String, List<String>> registries = new LinkedHashMap<>();
             if (o.get("registries") != null) {
                 Map<String, Object> r = object(o.get("registries"), file + ": \"registries\"");
                 for (String server : r.keySet())
                     if (!SERVERS.containsKey(server))
-                        throw new IllegalArgumentException(file + ": \"registries\": unknown server \"" + server + "\" (known: " + String.join(", ", SERVERS.keySet()) + ")");
+                        throw new IllegalArgumentException(
+                                file
+                                        + ": \"registries\": unknown server \""
+                                        + server
+                                        + "\" (known: "
+                                        + String.join(", ", SERVERS.keySet())
+                                        + ")");
                 Set<String> answers = new HashSet<>();
                 answers.add(dir.toLowerCase(Locale.ROOT));
                 for (String a : aliases) answers.add(a.toLowerCase(Locale.ROOT));
                 for (String server : SERVERS.keySet()) {
                     if (!r.containsKey(server)) continue;
-                    List<String> names = strings(r.get(server), file + ": \"registries\": " + server);
+                    List<String> names =
+                            strings(r.get(server), file + ": \"registries\": " + server);
                     for (String n : names)
                         if (!answers.contains(n.toLowerCase(Locale.ROOT)))
-                            throw new IllegalArgumentException(file + ": \"registries\": " + server + "'s \"" + n
-                                    + "\" is neither the format's name nor one of its aliases, so --format would not find it: add it to \"aliases\"");
+                            throw new IllegalArgumentException(
+                                    file
+                                            + ": \"registries\": "
+                                            + server
+                                            + "'s \""
+                                            + n
+                                            + "\" is neither the format's name nor one of its aliases, so --format would not find it: add it to \"aliases\"");
                     registries.put(server, names);
                 }
             }
-            out.add(new Entry(dir, aliases, description instanceof String d ? d : "", reasoning, thinking, registries,
-                    Files.isRegularFile(folder.resolve("README.md"))));
+            out.add(
+                    new Entry(
+                            dir,
+                            aliases,
+                            description instanceof String d ? d : "",
+                            reasoning,
+                            thinking,
+                            registries,
+                            Files.isRegularFile(folder.resolve("README.md"))));
         }
         return out;
     }
@@ -207,8 +277,13 @@ public final class GenerateFormatDocs {
         for (String include : includes) {
             Path roleFile = grammars.resolve("imports").resolve(include + ".json");
             if (!Files.isRegularFile(roleFile)) continue; // the format index reports it
-            if (hasReasoning(object(parse(Files.readString(roleFile, StandardCharsets.UTF_8), roleFile.toString()), roleFile.toString()), roleFile))
-                return true;
+            if (hasReasoning(
+                    object(
+                            parse(
+                                    Files.readString(roleFile, StandardCharsets.UTF_8),
+                                    roleFile.toString()),
+                            roleFile.toString()),
+                    roleFile)) return true;
         }
         return false;
     }
@@ -216,7 +291,11 @@ public final class GenerateFormatDocs {
     static String codes(List<String> names) {
         if (names.isEmpty()) return "—";
         StringBuilder b = new StringBuilder();
-        for (String n : names) b.append(b.length() == 0 ? "" : ", ").append('`').append(n.replace("|", "\\|")).append('`');
+        for (String n : names)
+            b.append(b.length() == 0 ? "" : ", ")
+                    .append('`')
+                    .append(n.replace("|", "\\|"))
+                    .append('`');
         return b.toString();
     }
 
@@ -238,16 +317,19 @@ public final class GenerateFormatDocs {
 
     @SuppressWarnings("unchecked")
     static Map<String, Object> object(Object value, String what) {
-        if (!(value instanceof Map)) throw new IllegalArgumentException(what + " must be a JSON object");
+        if (!(value instanceof Map))
+            throw new IllegalArgumentException(what + " must be a JSON object");
         return (Map<String, Object>) value;
     }
 
     static List<String> strings(Object value, String what) {
         if (value == null) return List.of();
-        if (!(value instanceof List<?> list)) throw new IllegalArgumentException(what + " must be an array of strings");
+        if (!(value instanceof List<?> list))
+            throw new IllegalArgumentException(what + " must be an array of strings");
         List<String> out = new ArrayList<>();
         for (Object item : list) {
-            if (!(item instanceof String s)) throw new IllegalArgumentException(what + " must be an array of strings");
+            if (!(item instanceof String s))
+                throw new IllegalArgumentException(what + " must be an array of strings");
             out.add(s);
         }
         return out;
@@ -277,45 +359,51 @@ public final class GenerateFormatDocs {
             if (at >= s.length()) throw error("the text ends where a value should be");
             char c = s.charAt(at);
             switch (c) {
-                case '{': {
-                    at++;
-                    Map<String, Object> o = new LinkedHashMap<>();
-                    blanks();
-                    if (take('}')) return o;
-                    do {
+                case '{':
+                    {
+                        at++;
+                        Map<String, Object> o = new LinkedHashMap<>();
                         blanks();
-                        if (at >= s.length() || s.charAt(at) != '"') throw error("a key (a string) expected");
-                        String key = string();
+                        if (take('}')) return o;
+                        do {
+                            blanks();
+                            if (at >= s.length() || s.charAt(at) != '"')
+                                throw error("a key (a string) expected");
+                            String key = string();
+                            blanks();
+                            if (!take(':')) throw error("':' expected");
+                            if (o.put(key, value()) != null)
+                                throw error("the key \"" + key + "\" appears twice");
+                            blanks();
+                        } while (take(','));
+                        if (!take('}')) throw error("',' or '}' expected");
+                        return o;
+                    }
+                case '[':
+                    {
+                        at++;
+                        List<Object> a = new ArrayList<>();
                         blanks();
-                        if (!take(':')) throw error("':' expected");
-                        if (o.put(key, value()) != null) throw error("the key \"" + key + "\" appears twice");
-                        blanks();
-                    } while (take(','));
-                    if (!take('}')) throw error("',' or '}' expected");
-                    return o;
-                }
-                case '[': {
-                    at++;
-                    List<Object> a = new ArrayList<>();
-                    blanks();
-                    if (take(']')) return a;
-                    do {
-                        a.add(value());
-                        blanks();
-                    } while (take(','));
-                    if (!take(']')) throw error("',' or ']' expected");
-                    return a;
-                }
+                        if (take(']')) return a;
+                        do {
+                            a.add(value());
+                            blanks();
+                        } while (take(','));
+                        if (!take(']')) throw error("',' or ']' expected");
+                        return a;
+                    }
                 case '"':
                     return string();
                 default:
                     int start = at;
-                    while (at < s.length() && "+-.0123456789eEtrufalsn".indexOf(s.charAt(at)) >= 0) at++;
+                    while (at < s.length() && "+-.0123456789eEtrufalsn".indexOf(s.charAt(at)) >= 0)
+                        at++;
                     String word = s.substring(start, at);
                     if (word.equals("true")) return Boolean.TRUE;
                     if (word.equals("false")) return Boolean.FALSE;
                     if (word.equals("null")) return null;
-                    if (word.matches("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?")) return word;
+                    if (word.matches("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?"))
+                        return word;
                     at = start;
                     throw error("unexpected character '" + c + "'");
             }
@@ -343,7 +431,9 @@ public final class GenerateFormatDocs {
                     case 'r' -> b.append('\r');
                     case 't' -> b.append('\t');
                     case 'u' -> {
-                        if (at + 4 > s.length() || !s.substring(at, at + 4).matches("[0-9a-fA-F]{4}")) throw error("bad \\u escape");
+                        if (at + 4 > s.length()
+                                || !s.substring(at, at + 4).matches("[0-9a-fA-F]{4}"))
+                            throw error("bad \\u escape");
                         b.append((char) Integer.parseInt(s.substring(at, at + 4), 16));
                         at += 4;
                     }
@@ -365,7 +455,8 @@ public final class GenerateFormatDocs {
         }
 
         IllegalArgumentException error(String what) {
-            return new IllegalArgumentException(source + ": not valid JSON at offset " + at + ": " + what);
+            return new IllegalArgumentException(
+                    source + ": not valid JSON at offset " + at + ": " + what);
         }
     }
 }

@@ -1,3 +1,7 @@
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,24 +13,21 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
-
 /**
  * Build step (generate-sources): writes {@code dev.toolcalls.internal.grammar.BundledFormats}, the
  * index of the formats under {@code grammars/}: each format's names, its format file's text and a
- * factory of its generated lexer ({@code new HermesLexer(input)}), plus the role files of the shared
- * grammars and the build's version. The registry reads this class instead of scanning jars or
- * loading classes by name, so it works the same on the class path, the module path, in shaded or
+ * factory of its generated lexer ({@code new HermesLexer(input)}), plus the role files of the
+ * shared grammars and the build's version. The registry reads this class instead of scanning jars
+ * or loading classes by name, so it works the same on the class path, the module path, in shaded or
  * nested jars, jlink and native images.
  *
- * <p>Usage: {@code java -cp gson.jar src/build/GenerateFormatIndex.java GRAMMARS OUT_DIR VERSION [CLASSES GENERATED_LEXERS]}
+ * <p>Usage: {@code java -cp gson.jar src/build/GenerateFormatIndex.java GRAMMARS OUT_DIR VERSION
+ * [CLASSES GENERATED_LEXERS]}
  *
  * <p>With CLASSES and GENERATED_LEXERS (the build's output folder and the ANTLR plugin's output),
- * it also removes what earlier builds left there for grammars that no longer exist: generated
- * lexer sources, their compiled classes and copied grammar sources. A deleted grammar is then gone
- * from the next build without {@code mvn clean}.
+ * it also removes what earlier builds left there for grammars that no longer exist: generated lexer
+ * sources, their compiled classes and copied grammar sources. A deleted grammar is then gone from
+ * the next build without {@code mvn clean}.
  */
 public final class GenerateFormatIndex {
     public static void main(String[] args) throws IOException {
@@ -38,12 +39,19 @@ public final class GenerateFormatIndex {
         List<String> problems = new ArrayList<>();
         List<Path> folders;
         try (Stream<Path> s = Files.list(grammars)) {
-            folders = s.filter(Files::isDirectory).filter(p -> !p.getFileName().toString().equals("imports")).sorted().toList();
+            folders =
+                    s.filter(Files::isDirectory)
+                            .filter(p -> !p.getFileName().toString().equals("imports"))
+                            .sorted()
+                            .toList();
         }
         for (Path folder : folders) {
             String dir = folder.getFileName().toString();
             Path file = folder.resolve(dir + ".json");
-            if (!Files.isRegularFile(file)) { problems.add(folder + ": no format file " + file.getFileName()); continue; }
+            if (!Files.isRegularFile(file)) {
+                problems.add(folder + ": no format file " + file.getFileName());
+                continue;
+            }
             String text = Files.readString(file, StandardCharsets.UTF_8);
             JsonObject o;
             try {
@@ -56,21 +64,50 @@ public final class GenerateFormatIndex {
             }
             String name = str(o, "name");
             String lexer = str(o, "lexer");
-            if (name == null || lexer == null) { problems.add(file + ": needs \"name\" and \"lexer\" strings"); continue; }
-            if (!name.equals(dir)) problems.add(file + ": \"name\" is '" + name + "' but the folder is '" + dir + "'");
-            if (!lexer.matches("[A-Z][A-Za-z0-9_]*")) { problems.add(file + ": \"lexer\" must be the grammar's name, e.g. HermesLexer"); continue; }
+            if (name == null || lexer == null) {
+                problems.add(file + ": needs \"name\" and \"lexer\" strings");
+                continue;
+            }
+            if (!name.equals(dir))
+                problems.add(file + ": \"name\" is '" + name + "' but the folder is '" + dir + "'");
+            if (!lexer.matches("[A-Z][A-Za-z0-9_]*")) {
+                problems.add(file + ": \"lexer\" must be the grammar's name, e.g. HermesLexer");
+                continue;
+            }
             // a format may share another format's lexer (same convention, other options)
             if (folders.stream().noneMatch(f -> Files.isRegularFile(f.resolve(lexer + ".g4"))))
-                problems.add(file + ": no grammar " + lexer + ".g4 in " + dir + "/ or another format's folder");
+                problems.add(
+                        file
+                                + ": no grammar "
+                                + lexer
+                                + ".g4 in "
+                                + dir
+                                + "/ or another format's folder");
             List<String> aliases = new ArrayList<>();
             if (o.has("aliases") && o.get("aliases").isJsonArray())
-                for (JsonElement a : o.getAsJsonArray("aliases")) if (a.isJsonPrimitive()) aliases.add(a.getAsString());
+                for (JsonElement a : o.getAsJsonArray("aliases"))
+                    if (a.isJsonPrimitive()) aliases.add(a.getAsString());
             String description = str(o, "description");
             StringBuilder aliasList = new StringBuilder();
-            for (String a : aliases) aliasList.append(aliasList.length() == 0 ? "" : ", ").append(lit(a));
-            entries.add("            new BundledFormat(" + lit(name) + ", List.of(" + aliasList + "), " + lit(description == null ? "" : description)
-                    + ",\n                    " + lit(text) + ",\n                    new Factory(" + lit(name) + "))");
-            lexers.append("            case ").append(lit(name)).append(": return new ").append(lexer).append("(input);\n");
+            for (String a : aliases)
+                aliasList.append(aliasList.length() == 0 ? "" : ", ").append(lit(a));
+            entries.add(
+                    "            new BundledFormat("
+                            + lit(name)
+                            + ", List.of("
+                            + aliasList
+                            + "), "
+                            + lit(description == null ? "" : description)
+                            + ",\n                    "
+                            + lit(text)
+                            + ",\n                    new Factory("
+                            + lit(name)
+                            + "))");
+            lexers.append("            case ")
+                    .append(lit(name))
+                    .append(": return new ")
+                    .append(lexer)
+                    .append("(input);\n");
         }
         StringBuilder imports = new StringBuilder();
         List<String> importGrammars = new ArrayList<>();
@@ -79,10 +116,15 @@ public final class GenerateFormatIndex {
             try (Stream<Path> s = Files.list(importDir)) {
                 for (Path p : s.sorted().toList()) {
                     String file = p.getFileName().toString();
-                    if (file.endsWith(".g4")) importGrammars.add(lit(file.replaceFirst("\\.g4$", "")));
+                    if (file.endsWith(".g4"))
+                        importGrammars.add(lit(file.replaceFirst("\\.g4$", "")));
                     if (!file.endsWith(".json")) continue;
                     String n = file.replaceFirst("\\.json$", "");
-                    imports.append("            case ").append(lit(n)).append(": return ").append(lit(Files.readString(p, StandardCharsets.UTF_8))).append(";\n");
+                    imports.append("            case ")
+                            .append(lit(n))
+                            .append(": return ")
+                            .append(lit(Files.readString(p, StandardCharsets.UTF_8)))
+                            .append(";\n");
                 }
             }
         }
@@ -91,64 +133,77 @@ public final class GenerateFormatIndex {
             for (String p : problems) System.err.println("  " + p);
             System.exit(1);
         }
-        String src = "package dev.toolcalls.internal.grammar;\n\n"
-                + "import java.util.List;\n\n"
-                + "import org.antlr.v4.runtime.CharStream;\n"
-                + "import org.antlr.v4.runtime.Lexer;\n\n"
-                + "import dev.toolcalls.internal.format.BundledFormat;\n\n"
-                + "/** Generated by src/build/GenerateFormatIndex.java from grammars/; do not edit. */\n"
-                + "public final class BundledFormats {\n"
-                + "    /** The project version this was built as. */\n"
-                + "    public static final String VERSION = " + lit(version) + ";\n\n"
-                + "    private BundledFormats() { }\n\n"
-                + "    /** Every bundled format, by name. */\n"
-                + "    public static List<BundledFormat> all() {\n"
-                + "        return List.of(\n" + String.join(",\n", entries) + ");\n"
-                + "    }\n\n"
-                + "    /**\n"
-                + "     * A new lexer of a bundled format: one switch rather than a lambda class per format, and typed\n"
-                + "     * Object so that verifying this method loads none of the lexer classes (cheaper to start).\n"
-                + "     */\n"
-                + "    static Object lexer(String format, CharStream input) {\n"
-                + "        switch (format) {\n" + lexers
-                + "            default: throw new IllegalArgumentException(format);\n"
-                + "        }\n"
-                + "    }\n\n"
-                + "    /** Makes the lexers of one format: one class for all (a lambda per format would be a class each). */\n"
-                + "    private static final class Factory implements java.util.function.Function<CharStream, Lexer> {\n"
-                + "        private final String format;\n\n"
-                + "        Factory(String format) { this.format = format; }\n\n"
-                + "        @Override public Lexer apply(CharStream input) { return (Lexer) lexer(format, input); }\n"
-                + "    }\n\n"
-                + "    /** The shared grammars of grammars/imports, by name (their sources are resources under META-INF/toolcalls/grammars/imports). */\n"
-                + "    public static List<String> importGrammars() {\n"
-                + "        return List.of(" + String.join(", ", importGrammars) + ");\n"
-                + "    }\n\n"
-                + "    /** The role file of a shared grammar in grammars/imports, or null. */\n"
-                + "    public static String importRoles(String grammar) {\n"
-                + "        switch (grammar) {\n" + imports
-                + "            default: return null;\n"
-                + "        }\n"
-                + "    }\n"
-                + "}\n";
+        String src =
+                "package dev.toolcalls.internal.grammar;\n\n"
+                        + "import java.util.List;\n\n"
+                        + "import org.antlr.v4.runtime.CharStream;\n"
+                        + "import org.antlr.v4.runtime.Lexer;\n\n"
+                        + "import dev.toolcalls.internal.format.BundledFormat;\n\n"
+                        + "/** Generated by src/build/GenerateFormatIndex.java from grammars/; do not edit. */\n"
+                        + "public final class BundledFormats {\n"
+                        + "    /** The project version this was built as. */\n"
+                        + "    public static final String VERSION = "
+                        + lit(version)
+                        + ";\n\n"
+                        + "    private BundledFormats() { }\n\n"
+                        + "    /** Every bundled format, by name. */\n"
+                        + "    public static List<BundledFormat> all() {\n"
+                        + "        return List.of(\n"
+                        + String.join(",\n", entries)
+                        + ");\n"
+                        + "    }\n\n"
+                        + "    /**\n"
+                        + "     * A new lexer of a bundled format: one switch rather than a lambda class per format, and typed\n"
+                        + "     * Object so that verifying this method loads none of the lexer classes (cheaper to start).\n"
+                        + "     */\n"
+                        + "    static Object lexer(String format, CharStream input) {\n"
+                        + "        switch (format) {\n"
+                        + lexers
+                        + "            default: throw new IllegalArgumentException(format);\n"
+                        + "        }\n"
+                        + "    }\n\n"
+                        + "    /** Makes the lexers of one format: one class for all (a lambda per format would be a class each). */\n"
+                        + "    private static final class Factory implements java.util.function.Function<CharStream, Lexer> {\n"
+                        + "        private final String format;\n\n"
+                        + "        Factory(String format) { this.format = format; }\n\n"
+                        + "        @Override public Lexer apply(CharStream input) { return (Lexer) lexer(format, input); }\n"
+                        + "    }\n\n"
+                        + "    /** The shared grammars of grammars/imports, by name (their sources are resources under META-INF/toolcalls/grammars/imports). */\n"
+                        + "    public static List<String> importGrammars() {\n"
+                        + "        return List.of("
+                        + String.join(", ", importGrammars)
+                        + ");\n"
+                        + "    }\n\n"
+                        + "    /** The role file of a shared grammar in grammars/imports, or null. */\n"
+                        + "    public static String importRoles(String grammar) {\n"
+                        + "        switch (grammar) {\n"
+                        + imports
+                        + "            default: return null;\n"
+                        + "        }\n"
+                        + "    }\n"
+                        + "}\n";
         Path out = outDir.resolve("dev/toolcalls/internal/grammar/BundledFormats.java");
         Files.createDirectories(out.getParent());
-        if (!Files.exists(out) || !Files.readString(out, StandardCharsets.UTF_8).equals(src)) Files.writeString(out, src, StandardCharsets.UTF_8);
+        if (!Files.exists(out) || !Files.readString(out, StandardCharsets.UTF_8).equals(src))
+            Files.writeString(out, src, StandardCharsets.UTF_8);
         if (args.length >= 5) removeStale(grammars, folders, Path.of(args[3]), Path.of(args[4]));
     }
 
     /**
      * Removes what an earlier build made from grammars that are gone: the ANTLR plugin's output
-     * folder of a deleted format, generated lexers and token files of grammars that no longer exist,
-     * their compiled classes, and grammar sources copied as resources.
+     * folder of a deleted format, generated lexers and token files of grammars that no longer
+     * exist, their compiled classes, and grammar sources copied as resources.
      */
-    static void removeStale(Path grammars, List<Path> folders, Path classes, Path generated) throws IOException {
+    static void removeStale(Path grammars, List<Path> folders, Path classes, Path generated)
+            throws IOException {
         Set<String> grammarNames = new HashSet<>();
         Set<String> folderNames = new HashSet<>();
         for (Path folder : folders) {
             folderNames.add(folder.getFileName().toString());
             try (Stream<Path> s = Files.list(folder)) {
-                s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".g4")).forEach(n -> grammarNames.add(n.replaceFirst("\\.g4$", "")));
+                s.map(p -> p.getFileName().toString())
+                        .filter(n -> n.endsWith(".g4"))
+                        .forEach(n -> grammarNames.add(n.replaceFirst("\\.g4$", "")));
             }
         }
         Set<String> importNames = new HashSet<>();
@@ -164,9 +219,12 @@ public final class GenerateFormatIndex {
                 for (Path p : s.toList()) {
                     String n = p.getFileName().toString();
                     if (Files.isDirectory(p)) {
-                        if (!folderNames.contains(n) && !n.equals("imports") && !n.equals("dev")) deleteTree(p);
+                        if (!folderNames.contains(n) && !n.equals("imports") && !n.equals("dev"))
+                            deleteTree(p);
                         else if (folderNames.contains(n)) removeFilesOfGone(p, grammarNames);
-                    } else if (n.endsWith(".tokens") && !grammarNames.contains(base(n)) && !importNames.contains(base(n) + ".g4")) {
+                    } else if (n.endsWith(".tokens")
+                            && !grammarNames.contains(base(n))
+                            && !importNames.contains(base(n) + ".g4")) {
                         Files.delete(p);
                     }
                 }
@@ -178,7 +236,9 @@ public final class GenerateFormatIndex {
                 for (Path p : s.toList()) {
                     String n = p.getFileName().toString();
                     String outer = base(n).replaceFirst("\\$.*", "");
-                    if (n.endsWith(".class") && !outer.equals("BundledFormats") && !grammarNames.contains(outer)) Files.delete(p);
+                    if (n.endsWith(".class")
+                            && !outer.equals("BundledFormats")
+                            && !grammarNames.contains(outer)) Files.delete(p);
                 }
             }
         }
@@ -193,9 +253,13 @@ public final class GenerateFormatIndex {
         }
     }
 
-    private static void removeFilesOfGone(Path folder, Set<String> grammarNames) throws IOException {
+    private static void removeFilesOfGone(Path folder, Set<String> grammarNames)
+            throws IOException {
         try (Stream<Path> s = Files.list(folder)) {
-            for (Path p : s.toList()) if (Files.isRegularFile(p) && !grammarNames.contains(base(p.getFileName().toString()))) Files.delete(p);
+            for (Path p : s.toList())
+                if (Files.isRegularFile(p)
+                        && !grammarNames.contains(base(p.getFileName().toString())))
+                    Files.delete(p);
         }
     }
 
@@ -221,11 +285,21 @@ public final class GenerateFormatIndex {
         StringBuilder b = new StringBuilder("\"");
         for (char c : s.toCharArray()) {
             switch (c) {
-                case '"': b.append("\\\""); break;
-                case '\\': b.append("\\\\"); break;
-                case '\n': b.append("\\n"); break;
-                case '\r': b.append("\\r"); break;
-                case '\t': b.append("\\t"); break;
+                case '"':
+                    b.append("\\\"");
+                    break;
+                case '\\':
+                    b.append("\\\\");
+                    break;
+                case '\n':
+                    b.append("\\n");
+                    break;
+                case '\r':
+                    b.append("\\r");
+                    break;
+                case '\t':
+                    b.append("\\t");
+                    break;
                 default:
                     if (c < 0x20 || c > 0x7e) b.append(String.format("\\u%04x", (int) c));
                     else b.append(c);

@@ -10,14 +10,15 @@ import java.util.stream.Stream;
 
 /**
  * Build step (generate-test-sources): one Jazzer fuzz target per format under {@code grammars/},
- * {@code dev.toolcalls.fuzz.<Name>FuzzTest}, whose {@code @FuzzTest} hands its input to
- * {@code FormatFuzz.check(format, input)}, and its seed corpus: the raw outputs of the format's
- * cases in {@code tests-data/<format>/}, copied to {@code <Name>FuzzTestInputs/fuzz/} (Jazzer's
- * inputs directory, next to the class on the test class path). In the normal test run each target
- * runs once per seed (Jazzer's regression mode); with {@code JAZZER_FUZZ=1} one of them fuzzes.
- * Nothing here names a format: the list is the grammars folder.
+ * {@code dev.toolcalls.fuzz.<Name>FuzzTest}, whose {@code @FuzzTest} hands its input to {@code
+ * FormatFuzz.check(format, input)}, and its seed corpus: the raw outputs of the format's cases in
+ * {@code tests-data/<format>/}, copied to {@code <Name>FuzzTestInputs/fuzz/} (Jazzer's inputs
+ * directory, next to the class on the test class path). In the normal test run each target runs
+ * once per seed (Jazzer's regression mode); with {@code JAZZER_FUZZ=1} one of them fuzzes. Nothing
+ * here names a format: the list is the grammars folder.
  *
- * <p>Usage: {@code java src/build/GenerateFuzzTargets.java GRAMMARS TESTS_DATA OUT_SOURCES OUT_RESOURCES}
+ * <p>Usage: {@code java src/build/GenerateFuzzTargets.java GRAMMARS TESTS_DATA OUT_SOURCES
+ * OUT_RESOURCES}
  */
 public final class GenerateFuzzTargets {
     public static void main(String[] args) throws IOException {
@@ -31,15 +32,27 @@ public final class GenerateFuzzTargets {
         Files.createDirectories(resources);
         List<String> formats;
         try (Stream<Path> s = Files.list(grammars)) {
-            formats = s.filter(Files::isDirectory).map(p -> p.getFileName().toString()).filter(n -> !n.equals("imports"))
-                    .filter(n -> Files.isRegularFile(grammars.resolve(n).resolve(n + ".json"))).sorted().toList();
+            formats =
+                    s.filter(Files::isDirectory)
+                            .map(p -> p.getFileName().toString())
+                            .filter(n -> !n.equals("imports"))
+                            .filter(
+                                    n ->
+                                            Files.isRegularFile(
+                                                    grammars.resolve(n).resolve(n + ".json")))
+                            .sorted()
+                            .toList();
         }
         Map<String, String> classes = new HashMap<>();
         for (String format : formats) {
             String cls = className(format);
             String clash = classes.put(cls, format);
-            if (clash != null) throw new IllegalStateException("formats " + clash + " and " + format + " both make the class name " + cls);
-            Files.writeString(sources.resolve(cls + ".java"), """
+            if (clash != null)
+                throw new IllegalStateException(
+                        "formats " + clash + " and " + format + " both make the class name " + cls);
+            Files.writeString(
+                    sources.resolve(cls + ".java"),
+                    """
                     package dev.toolcalls.fuzz;
 
                     import com.code_intelligence.jazzer.junit.FuzzTest;
@@ -53,14 +66,21 @@ public final class GenerateFuzzTargets {
                         @FuzzTest(maxDuration = "10m")
                         void fuzz(byte[] input) { FormatFuzz.check("%1$s", input); }
                     }
-                    """.formatted(format, cls));
+                    """
+                            .formatted(format, cls));
             Path seeds = resources.resolve(cls + "Inputs").resolve("fuzz");
             Files.createDirectories(seeds);
             Path cases = testsData.resolve(format);
             if (!Files.isDirectory(cases)) continue;
             try (Stream<Path> s = Files.list(cases)) {
-                for (Path raw : s.filter(p -> p.getFileName().toString().endsWith(".txt")).sorted().toList())
-                    Files.copy(raw, seeds.resolve(raw.getFileName().toString().replaceAll("\\.txt$", "")), StandardCopyOption.REPLACE_EXISTING);
+                for (Path raw :
+                        s.filter(p -> p.getFileName().toString().endsWith(".txt"))
+                                .sorted()
+                                .toList())
+                    Files.copy(
+                            raw,
+                            seeds.resolve(raw.getFileName().toString().replaceAll("\\.txt$", "")),
+                            StandardCopyOption.REPLACE_EXISTING);
             }
         }
     }

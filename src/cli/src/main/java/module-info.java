@@ -1,4 +1,7 @@
-/** The toolcalls command line: {@code parse}, {@code formats}, {@code check}, {@code generate}, {@code new}, {@code test}, {@code serve}. */
+/**
+ * The toolcalls command line: {@code parse}, {@code formats}, {@code check}, {@code generate},
+ * {@code new}, {@code test}, {@code serve}.
+ */
 module dev.toolcalls.cli {
     requires dev.toolcalls;
     requires dev.toolcalls.tools;
@@ -9,5 +12,6 @@ module dev.toolcalls.cli {
     exports dev.toolcalls.cli;
 
     // picocli binds the command classes' annotated fields reflectively
-    opens dev.toolcalls.cli to info.picocli;
+    opens dev.toolcalls.cli to
+            info.picocli;
 }

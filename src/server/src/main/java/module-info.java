@@ -1,4 +1,6 @@
-/** The replay server: recorded model outputs served over HTTP in the three wire protocols, on Jetty. */
+/**
+ * The replay server: recorded model outputs served over HTTP in the three wire protocols, on Jetty.
+ */
 module dev.toolcalls.server {
     requires dev.toolcalls;
     requires com.google.gson;

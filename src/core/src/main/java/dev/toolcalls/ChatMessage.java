@@ -3,19 +3,20 @@ package dev.toolcalls;
 import java.util.ArrayList;
 import java.util.List;
 
-
 /**
- * A parsed assistant message: {@code {"content": string|null, "tool_calls": [...]}}, plus
- * {@code "reasoning_content"} when the format has reasoning and the output some.
- * Content is the text outside calls; it is null when there is none but whitespace. Its JSON:
- * {@link dev.toolcalls.protocol.ValueJson#message}.
+ * A parsed assistant message: {@code {"content": string|null, "tool_calls": [...]}}, plus {@code
+ * "reasoning_content"} when the format has reasoning and the output some. Content is the text
+ * outside calls; it is null when there is none but whitespace. Its JSON: {@link
+ * dev.toolcalls.protocol.ValueJson#message}.
  */
 public record ChatMessage(String content, String reasoningContent, List<ToolCall> toolCalls) {
     public ChatMessage {
         toolCalls = List.copyOf(toolCalls);
     }
 
-    public ChatMessage(String content, List<ToolCall> toolCalls) { this(content, null, toolCalls); }
+    public ChatMessage(String content, List<ToolCall> toolCalls) {
+        this(content, null, toolCalls);
+    }
 
     /** Reassembles a message from deltas, as an OpenAI client does. */
     public static ChatMessage fromDeltas(List<DeltaMessage> deltas) {
@@ -29,13 +30,18 @@ public record ChatMessage(String content, String reasoningContent, List<ToolCall
             if (d.reasoningContent() != null) reasoning.append(d.reasoningContent());
             ToolCallDelta t = d.toolCall();
             if (t == null) continue;
-            while (ids.size() <= t.index()) { ids.add(null); names.add(null); args.add(new StringBuilder()); }
+            while (ids.size() <= t.index()) {
+                ids.add(null);
+                names.add(null);
+                args.add(new StringBuilder());
+            }
             if (t.id() != null) ids.set(t.index(), t.id());
             if (t.name() != null) names.set(t.index(), t.name());
             if (t.arguments() != null) args.get(t.index()).append(t.arguments());
         }
         List<ToolCall> calls = new ArrayList<>();
-        for (int i = 0; i < ids.size(); i++) calls.add(new ToolCall(ids.get(i), names.get(i), args.get(i).toString()));
+        for (int i = 0; i < ids.size(); i++)
+            calls.add(new ToolCall(ids.get(i), names.get(i), args.get(i).toString()));
         return new ChatMessage(orNull(content.toString()), orNull(reasoning.toString()), calls);
     }
 

@@ -5,8 +5,8 @@ import java.util.Optional;
 
 /**
  * One model convention: a lexer grammar and its format file. Immutable and safe to share across
- * threads; get one from {@link Formats} (bundled, loaded from a folder, or from a
- * {@link FormatProvider}). Its lexer is built on first use, once.
+ * threads; get one from {@link Formats} (bundled, loaded from a folder, or from a {@link
+ * FormatProvider}). Its lexer is built on first use, once.
  *
  * <pre>{@code
  * Format format = Formats.get(name);                   // a name or an alias
@@ -28,8 +28,9 @@ public interface Format {
     String description();
 
     /**
-     * Where this format came from: the path of its format file ({@code grammars/NAME/NAME.json (bundled)}
-     * for a bundled one, the file under a loaded folder otherwise), or the provider that made it.
+     * Where this format came from: the path of its format file ({@code grammars/NAME/NAME.json
+     * (bundled)} for a bundled one, the file under a loaded folder otherwise), or the provider that
+     * made it.
      */
     String origin();
 
@@ -69,14 +70,22 @@ public interface Format {
     }
 
     /** Parses a complete output, strictly, with random ids. */
-    default ChatMessage parse(String text, Tools tools) { return parse(text, tools, ParseOptions.defaults()); }
+    default ChatMessage parse(String text, Tools tools) {
+        return parse(text, tools, ParseOptions.defaults());
+    }
 
     /** Parses a complete output without tools, strictly, with random ids. */
-    default ChatMessage parse(String text) { return parse(text, Tools.none(), ParseOptions.defaults()); }
+    default ChatMessage parse(String text) {
+        return parse(text, Tools.none(), ParseOptions.defaults());
+    }
 
     /** A stream parser with the default options. */
-    default StreamParser newStream(Tools tools) { return newStream(tools, ParseOptions.defaults()); }
+    default StreamParser newStream(Tools tools) {
+        return newStream(tools, ParseOptions.defaults());
+    }
 
     /** A stream parser without tools, with the default options. */
-    default StreamParser newStream() { return newStream(Tools.none(), ParseOptions.defaults()); }
+    default StreamParser newStream() {
+        return newStream(Tools.none(), ParseOptions.defaults());
+    }
 }

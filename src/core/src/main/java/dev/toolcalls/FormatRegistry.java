@@ -33,8 +33,9 @@ import java.util.stream.Collectors;
  * <p>A broken format disables only itself: a format whose name or alias is already taken (by a
  * format registered before it) is kept but disabled, and its use throws a {@link FormatException}
  * naming both sources; a provider that fails is skipped; a folder format that cannot be read is
- * disabled. {@link #find(String)} returns a disabled format as well, and its {@link Format#problem()}
- * says why. Every other format keeps working, and {@link #problems()} lists what went wrong.
+ * disabled. {@link #find(String)} returns a disabled format as well, and its {@link
+ * Format#problem()} says why. Every other format keeps working, and {@link #problems()} lists what
+ * went wrong.
  */
 public final class FormatRegistry {
     private final List<Format> formats;
@@ -42,7 +43,11 @@ public final class FormatRegistry {
     private final List<FormatException> problems;
     private final Set<Path> folders;
 
-    private FormatRegistry(List<Format> formats, Map<String, Format> byName, List<FormatException> problems, Set<Path> folders) {
+    private FormatRegistry(
+            List<Format> formats,
+            Map<String, Format> byName,
+            List<FormatException> problems,
+            Set<Path> folders) {
         this.formats = formats;
         this.byName = byName;
         this.problems = problems;
@@ -55,30 +60,42 @@ public final class FormatRegistry {
         static FormatRegistry build() {
             List<Format> found = new ArrayList<>(Formats.bundled());
             List<FormatException> problems = new ArrayList<>();
-            Iterator<FormatProvider> providers = ServiceLoader.load(FormatProvider.class, Formats.class.getClassLoader()).iterator();
+            Iterator<FormatProvider> providers =
+                    ServiceLoader.load(FormatProvider.class, Formats.class.getClassLoader())
+                            .iterator();
             for (int tries = 0; tries < 1000; tries++) {
                 FormatProvider p;
                 try {
                     if (!providers.hasNext()) break;
                     p = providers.next();
                 } catch (ServiceConfigurationError e) {
-                    problems.add(new FormatException("a format provider cannot be loaded: " + e.getMessage(), e));
+                    problems.add(
+                            new FormatException(
+                                    "a format provider cannot be loaded: " + e.getMessage(), e));
                     continue;
                 }
                 String origin = "format provider " + p.getClass().getName();
                 try {
                     for (Format f : p.formats()) found.add(made(f).from(origin));
                 } catch (RuntimeException | LinkageError e) {
-                    problems.add(new FormatException(origin + " failed, its formats are not registered: " + e, e));
+                    problems.add(
+                            new FormatException(
+                                    origin + " failed, its formats are not registered: " + e, e));
                 }
             }
             found.sort(Comparator.comparing(Format::name));
-            return new FormatRegistry(List.of(), Map.of(), List.of(), Set.of()).with(found, problems, Set.of());
+            return new FormatRegistry(List.of(), Map.of(), List.of(), Set.of())
+                    .with(found, problems, Set.of());
         }
     }
 
-    /** The bundled formats and those of the {@link FormatProvider}s found with {@link ServiceLoader}; built once. */
-    public static FormatRegistry standard() { return Standard.INSTANCE; }
+    /**
+     * The bundled formats and those of the {@link FormatProvider}s found with {@link
+     * ServiceLoader}; built once.
+     */
+    public static FormatRegistry standard() {
+        return Standard.INSTANCE;
+    }
 
     /** A registry of just these formats (no bundled ones), e.g. for tests. */
     public static FormatRegistry of(Collection<Format> formats) {
@@ -89,7 +106,8 @@ public final class FormatRegistry {
      * This registry and these formats. A format whose name or an alias is taken by one already
      * registered is kept disabled; the ones before it are not affected.
      *
-     * @throws IllegalArgumentException for a format not made by {@link Formats} (define, load, bundled)
+     * @throws IllegalArgumentException for a format not made by {@link Formats} (define, load,
+     *     bundled)
      */
     public FormatRegistry withFormats(Collection<Format> more) {
         return with(more, List.of(), Set.of());
@@ -107,7 +125,8 @@ public final class FormatRegistry {
         return with(Formats.load(dir), List.of(), Set.of(key));
     }
 
-    private FormatRegistry with(Collection<Format> more, List<FormatException> moreProblems, Set<Path> moreFolders) {
+    private FormatRegistry with(
+            Collection<Format> more, List<FormatException> moreProblems, Set<Path> moreFolders) {
         List<Format> all = new ArrayList<>(formats);
         Map<String, Format> names = new LinkedHashMap<>(byName);
         List<FormatException> found = new ArrayList<>(problems);
@@ -119,13 +138,29 @@ public final class FormatRegistry {
             Set<String> keys = keys(f);
             for (String key : keys) {
                 Format h = names.get(key);
-                if (h != null && h != f) { holder = h; taken = key; break; }
+                if (h != null && h != f) {
+                    holder = h;
+                    taken = key;
+                    break;
+                }
             }
             Format registered = f;
             if (holder != null) {
-                FormatException clash = new FormatException("format name '" + taken + "' of " + f.name() + " (" + f.origin()
-                        + ") is already taken by format " + holder.name() + " (" + holder.origin() + "); " + f.name()
-                        + " is disabled: rename it or drop the alias");
+                FormatException clash =
+                        new FormatException(
+                                "format name '"
+                                        + taken
+                                        + "' of "
+                                        + f.name()
+                                        + " ("
+                                        + f.origin()
+                                        + ") is already taken by format "
+                                        + holder.name()
+                                        + " ("
+                                        + holder.origin()
+                                        + "); "
+                                        + f.name()
+                                        + " is disabled: rename it or drop the alias");
                 registered = made(f).disabled(clash);
                 found.add(clash);
             }
@@ -134,16 +169,21 @@ public final class FormatRegistry {
         }
         Set<Path> dirs = new HashSet<>(folders);
         dirs.addAll(moreFolders);
-        return new FormatRegistry(List.copyOf(all), Map.copyOf(names), List.copyOf(found), Set.copyOf(dirs));
+        return new FormatRegistry(
+                List.copyOf(all), Map.copyOf(names), List.copyOf(found), Set.copyOf(dirs));
     }
 
     /** A format the library made (the only kind a registry holds). */
     private static GrammarFormat made(Format f) {
         if (f instanceof GrammarFormat g) return g;
-        throw new IllegalArgumentException("format " + f.name() + " was not made by Formats.define or Formats.load");
+        throw new IllegalArgumentException(
+                "format " + f.name() + " was not made by Formats.define or Formats.load");
     }
 
-    /** The format's name and aliases, lower case, each once, in order (a hash set: linear in the aliases). */
+    /**
+     * The format's name and aliases, lower case, each once, in order (a hash set: linear in the
+     * aliases).
+     */
     private static Set<String> keys(Format f) {
         Set<String> n = new LinkedHashSet<>();
         n.add(f.name().toLowerCase(Locale.ROOT));
@@ -172,11 +212,23 @@ public final class FormatRegistry {
      * The format with this name or alias, built and checked.
      *
      * @throws IllegalArgumentException when no format has this name
-     * @throws FormatException when that format cannot be used (its message says why and names the file)
+     * @throws FormatException when that format cannot be used (its message says why and names the
+     *     file)
      */
     public Format get(String name) {
-        Format f = find(name).orElseThrow(() -> new IllegalArgumentException(
-                "unknown format '" + name + "'; known formats: " + all().stream().map(Format::name).distinct().collect(Collectors.joining(", "))));
+        Format f =
+                find(name)
+                        .orElseThrow(
+                                () ->
+                                        new IllegalArgumentException(
+                                                "unknown format '"
+                                                        + name
+                                                        + "'; known formats: "
+                                                        + all().stream()
+                                                                .map(Format::name)
+                                                                .distinct()
+                                                                .collect(
+                                                                        Collectors.joining(", "))));
         made(f).compiled();
         return f;
     }

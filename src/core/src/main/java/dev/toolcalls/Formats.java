@@ -1,12 +1,5 @@
 package dev.toolcalls;
 
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-import java.util.ServiceLoader;
-import java.util.function.Function;
-
 import dev.toolcalls.internal.format.BundledFormat;
 import dev.toolcalls.internal.format.BundledSources;
 import dev.toolcalls.internal.format.CompiledFormat;
@@ -17,15 +10,22 @@ import dev.toolcalls.internal.format.GrammarText;
 import dev.toolcalls.internal.grammar.BundledFormats;
 import dev.toolcalls.internal.lex.LexerData;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.function.Function;
+
 /**
  * The registry of formats, by name and alias (case-insensitive), for the whole process.
  *
  * <p>Bundled formats come from an index generated at build time from {@code grammars/} (no jar
- * scanning, no class loading by name), so the registry works the same on the class path, the
- * module path, in shaded or nested jars and in jlink or native images. Each bundled format builds
- * its lexer on first use. More formats come from {@link FormatProvider}s found with
- * {@link ServiceLoader}, and from format folders read at run time ({@link #register(Path)}): a
- * grammar and a format file, no Java and no build.
+ * scanning, no class loading by name), so the registry works the same on the class path, the module
+ * path, in shaded or nested jars and in jlink or native images. Each bundled format builds its
+ * lexer on first use. More formats come from {@link FormatProvider}s found with {@link
+ * ServiceLoader}, and from format folders read at run time ({@link #register(Path)}): a grammar and
+ * a format file, no Java and no build.
  *
  * <pre>{@code
  * Format f = Formats.get(nameOrAlias);
@@ -35,9 +35,9 @@ import dev.toolcalls.internal.lex.LexerData;
  * }</pre>
  *
  * <p>A folder's {@code .g4} is compiled when the ANTLR tool ({@code org.antlr:antlr4}) is on the
- * class path. With the runtime alone, write the grammar's interpreter data beside it first,
- * {@code java -jar toolcalls.jar check --format-dir formats --write-interp}, which puts
- * {@code formats/acme/AcmeLexer.interp} there; the runtime reads that file instead.
+ * class path. With the runtime alone, write the grammar's interpreter data beside it first, {@code
+ * java -jar toolcalls.jar check --format-dir formats --write-interp}, which puts {@code
+ * formats/acme/AcmeLexer.interp} there; the runtime reads that file instead.
  *
  * <p>A broken format disables only itself (see {@link FormatRegistry}); {@link #problems()} says
  * what went wrong.
@@ -45,9 +45,11 @@ import dev.toolcalls.internal.lex.LexerData;
 public final class Formats {
     private static volatile FormatRegistry registry;
 
-    private Formats() { }
+    private Formats() {}
 
-    /** The registry this class answers from: the standard one, plus the folders registered so far. */
+    /**
+     * The registry this class answers from: the standard one, plus the folders registered so far.
+     */
     public static FormatRegistry registry() {
         FormatRegistry r = registry;
         if (r == null) {
@@ -63,7 +65,13 @@ public final class Formats {
         List<Format> out = new ArrayList<>();
         for (BundledFormat b : BundledFormats.all()) {
             String origin = "grammars/" + b.name() + "/" + b.name() + ".json (bundled)";
-            out.add(new GrammarFormat(b.name(), b.aliases(), b.description(), origin, () -> BundledSources.of(b)));
+            out.add(
+                    new GrammarFormat(
+                            b.name(),
+                            b.aliases(),
+                            b.description(),
+                            origin,
+                            () -> BundledSources.of(b)));
         }
         return out;
     }
@@ -74,34 +82,45 @@ public final class Formats {
      * @throws IllegalArgumentException when no format has this name
      * @throws FormatException when the format cannot be built (its message says why)
      */
-    public static Format get(String name) { return registry().get(name); }
+    public static Format get(String name) {
+        return registry().get(name);
+    }
 
     /**
      * The format registered under this name or alias, if there is one, whether or not it can be
      * used (see {@link FormatRegistry#find(String)}): a disabled one is returned too, and its
      * {@link Format#problem()} says why. Throws nothing.
      */
-    public static Optional<Format> find(String name) { return registry().find(name); }
+    public static Optional<Format> find(String name) {
+        return registry().find(name);
+    }
 
     /** Every registered format, by name; listing them builds none. */
-    public static List<Format> all() { return registry().all(); }
+    public static List<Format> all() {
+        return registry().all();
+    }
 
     /** What went wrong while registering formats (see {@link FormatRegistry#problems()}). */
-    public static List<FormatException> problems() { return registry().problems(); }
+    public static List<FormatException> problems() {
+        return registry().problems();
+    }
 
     /**
      * Reads the formats of a folder at run time, without registering them:
+     *
      * <pre>
      * DIR/acme/AcmeLexer.g4     the lexer grammar
      * DIR/acme/acme.json        the format file (name, aliases, lexer, roles, ...)
      * DIR/imports/              optional: shared grammars (the bundled ones are always available)
      * </pre>
-     * or {@code DIR} itself is one format folder ({@code DIR/acme.json}). A grammar is read from its
-     * {@code .g4} when the ANTLR tool ({@code org.antlr:antlr4}) is on the class path, otherwise from
-     * the {@code AcmeLexer.interp} file the tool writes beside it, with the runtime alone; a format
-     * file may also name the lexer of a bundled format. The formats are built at once and behave
-     * exactly like bundled ones. A folder that cannot be read gives a format whose use throws a
-     * {@link FormatException} naming the file ({@link Format#problem()}); the others are not affected.
+     *
+     * or {@code DIR} itself is one format folder ({@code DIR/acme.json}). A grammar is read from
+     * its {@code .g4} when the ANTLR tool ({@code org.antlr:antlr4}) is on the class path,
+     * otherwise from the {@code AcmeLexer.interp} file the tool writes beside it, with the runtime
+     * alone; a format file may also name the lexer of a bundled format. The formats are built at
+     * once and behave exactly like bundled ones. A folder that cannot be read gives a format whose
+     * use throws a {@link FormatException} naming the file ({@link Format#problem()}); the others
+     * are not affected.
      *
      * @throws IllegalArgumentException when {@code dir} is not a folder or holds no format folder
      */
@@ -109,7 +128,13 @@ public final class Formats {
         List<Format> out = new ArrayList<>();
         for (FormatSource s : FormatFolders.load(dir)) {
             FormatFile f = s.file();
-            out.add(GrammarFormat.fromFolder(s.name(), f == null ? List.of() : f.aliases(), f == null ? "" : f.description(), s.formatFile(), s));
+            out.add(
+                    GrammarFormat.fromFolder(
+                            s.name(),
+                            f == null ? List.of() : f.aliases(),
+                            f == null ? "" : f.description(),
+                            s.formatFile(),
+                            s));
         }
         return out;
     }
@@ -141,16 +166,31 @@ public final class Formats {
      *
      * @throws FormatException naming the format and what is wrong with it
      */
-    public static Format define(String formatFile, String lexerInterp, Function<String, String> includes) {
+    public static Format define(
+            String formatFile, String lexerInterp, Function<String, String> includes) {
         FormatSource source;
         CompiledFormat c;
         try {
             FormatFile file = FormatFile.parse(formatFile, "format file");
-            LexerData data = LexerData.parse(lexerInterp, file.lexer() != null ? file.lexer() : file.name(), "interpreter data of format " + file.name());
-            source = new FormatSource(file.name(), null, file, data::newLexer, include -> {
-                String roles = includes.apply(include);
-                return roles == null ? null : FormatFile.parse(roles, "role file " + include);
-            }, () -> GrammarText.fileOnly("(grammar of format " + file.name() + ")"), List.of());
+            LexerData data =
+                    LexerData.parse(
+                            lexerInterp,
+                            file.lexer() != null ? file.lexer() : file.name(),
+                            "interpreter data of format " + file.name());
+            source =
+                    new FormatSource(
+                            file.name(),
+                            null,
+                            file,
+                            data::newLexer,
+                            include -> {
+                                String roles = includes.apply(include);
+                                return roles == null
+                                        ? null
+                                        : FormatFile.parse(roles, "role file " + include);
+                            },
+                            () -> GrammarText.fileOnly("(grammar of format " + file.name() + ")"),
+                            List.of());
             c = source.compile();
         } catch (FormatException e) {
             throw e;

@@ -1,19 +1,19 @@
 package dev.toolcalls;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-import java.util.function.Supplier;
-
 import dev.toolcalls.internal.format.CompiledFormat;
 import dev.toolcalls.internal.format.FormatDefinition;
 import dev.toolcalls.internal.format.FormatFile;
 import dev.toolcalls.internal.format.FormatSource;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
 /**
  * A {@link Format} defined by a lexer grammar and its format file, as every format is: bundled,
- * loaded from a folder, or defined by a provider. The tools read its definition
- * ({@link FormatDefinition}); its lexer is built on first use, once.
+ * loaded from a folder, or defined by a provider. The tools read its definition ({@link
+ * FormatDefinition}); its lexer is built on first use, once.
  */
 final class GrammarFormat implements Format, FormatDefinition {
 
@@ -31,7 +31,12 @@ final class GrammarFormat implements Format, FormatDefinition {
      * @param origin where it came from, for messages: its format file's path, or the provider
      * @param source what it is made of, read on first use
      */
-    GrammarFormat(String name, List<String> aliases, String description, String origin, Supplier<FormatSource> source) {
+    GrammarFormat(
+            String name,
+            List<String> aliases,
+            String description,
+            String origin,
+            Supplier<FormatSource> source) {
         this.name = name;
         this.aliases = List.copyOf(aliases);
         this.description = description;
@@ -39,20 +44,31 @@ final class GrammarFormat implements Format, FormatDefinition {
         this.source = source;
     }
 
-    /** A format read from a folder at run time: built at once, so its problems are known at once. */
-    static GrammarFormat fromFolder(String name, List<String> aliases, String description, String origin, FormatSource source) {
+    /**
+     * A format read from a folder at run time: built at once, so its problems are known at once.
+     */
+    static GrammarFormat fromFolder(
+            String name,
+            List<String> aliases,
+            String description,
+            String origin,
+            FormatSource source) {
         GrammarFormat f = new GrammarFormat(name, aliases, description, origin, () -> source);
         f.fromFolder = true;
         f.problem();
         return f;
     }
 
-    boolean loadedAtRunTime() { return fromFolder; }
+    boolean loadedAtRunTime() {
+        return fromFolder;
+    }
 
     /** A format already built. */
     static GrammarFormat built(String origin, FormatSource source, CompiledFormat c) {
         FormatFile file = c.file();
-        GrammarFormat f = new GrammarFormat(file.name(), file.aliases(), file.description(), origin, () -> source);
+        GrammarFormat f =
+                new GrammarFormat(
+                        file.name(), file.aliases(), file.description(), origin, () -> source);
         f.compiled = c;
         return f;
     }
@@ -73,15 +89,28 @@ final class GrammarFormat implements Format, FormatDefinition {
         return f;
     }
 
-    @Override public String name() { return name; }
+    @Override
+    public String name() {
+        return name;
+    }
 
-    @Override public List<String> aliases() { return aliases; }
+    @Override
+    public List<String> aliases() {
+        return aliases;
+    }
 
-    @Override public String description() { return description; }
+    @Override
+    public String description() {
+        return description;
+    }
 
-    @Override public String origin() { return origin; }
+    @Override
+    public String origin() {
+        return origin;
+    }
 
-    @Override public Optional<FormatException> problem() {
+    @Override
+    public Optional<FormatException> problem() {
         try {
             compiled();
             return Optional.empty();
@@ -90,7 +119,10 @@ final class GrammarFormat implements Format, FormatDefinition {
         }
     }
 
-    @Override public FormatSource source() { return parts(); }
+    @Override
+    public FormatSource source() {
+        return parts();
+    }
 
     private FormatSource parts() {
         FormatSource s = read;
@@ -98,8 +130,12 @@ final class GrammarFormat implements Format, FormatDefinition {
         return s;
     }
 
-    /** Builds the lexer model on first use; a format that cannot be built fails the same way every time. */
-    @Override public CompiledFormat compiled() {
+    /**
+     * Builds the lexer model on first use; a format that cannot be built fails the same way every
+     * time.
+     */
+    @Override
+    public CompiledFormat compiled() {
         CompiledFormat c = compiled;
         if (c != null) return c;
         synchronized (this) {
@@ -118,7 +154,8 @@ final class GrammarFormat implements Format, FormatDefinition {
         }
     }
 
-    @Override public List<ParseEvent> parseEvents(String text, Tools tools, ParseOptions options) {
+    @Override
+    public List<ParseEvent> parseEvents(String text, Tools tools, ParseOptions options) {
         StreamParser s = newStream(tools, options).wholeOutput();
         List<ParseEvent> first = s.feed(text);
         List<ParseEvent> rest = s.finish();
@@ -128,14 +165,30 @@ final class GrammarFormat implements Format, FormatDefinition {
         return all;
     }
 
-    /** A stream parser that simulates the lexer everywhere, without runs found by search (to compare results in tests). */
+    /**
+     * A stream parser that simulates the lexer everywhere, without runs found by search (to compare
+     * results in tests).
+     */
     StreamParser newSimulatedStream(Tools tools, ParseOptions options) {
-        return new StreamParser(this, compiled(), tools == null ? Tools.none() : tools, options == null ? ParseOptions.defaults() : options, false);
+        return new StreamParser(
+                this,
+                compiled(),
+                tools == null ? Tools.none() : tools,
+                options == null ? ParseOptions.defaults() : options,
+                false);
     }
 
-    @Override public StreamParser newStream(Tools tools, ParseOptions options) {
-        return new StreamParser(this, compiled(), tools == null ? Tools.none() : tools, options == null ? ParseOptions.defaults() : options);
+    @Override
+    public StreamParser newStream(Tools tools, ParseOptions options) {
+        return new StreamParser(
+                this,
+                compiled(),
+                tools == null ? Tools.none() : tools,
+                options == null ? ParseOptions.defaults() : options);
     }
 
-    @Override public String toString() { return name; }
+    @Override
+    public String toString() {
+        return name;
+    }
 }

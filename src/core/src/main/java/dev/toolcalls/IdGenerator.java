@@ -16,7 +16,10 @@ public interface IdGenerator {
     /** {@code length} characters from {@code [A-Za-z0-9]}. */
     String alphanumeric(int length);
 
-    /** Unpredictable ids (the default): one shared strong source, drawn from in bulk, one call per id. */
+    /**
+     * Unpredictable ids (the default): one shared strong source, drawn from in bulk, one call per
+     * id.
+     */
     static IdGenerator random() {
         return StrongIds.GENERATOR;
     }
@@ -29,7 +32,8 @@ public interface IdGenerator {
     private static IdGenerator fromRandom(Random random) {
         return length -> {
             char[] out = new char[length];
-            for (int i = 0; i < length; i++) out[i] = ALPHANUMERIC.charAt(random.nextInt(ALPHANUMERIC.length()));
+            for (int i = 0; i < length; i++)
+                out[i] = ALPHANUMERIC.charAt(random.nextInt(ALPHANUMERIC.length()));
             return new String(out);
         };
     }

@@ -1,8 +1,8 @@
 package dev.toolcalls;
 
 /**
- * What parsing an output yields, neutral of any wire protocol: text, reasoning, and each tool
- * call as a start (index, id, complete name), argument fragments, and an end with the whole call.
+ * What parsing an output yields, neutral of any wire protocol: text, reasoning, and each tool call
+ * as a start (index, id, complete name), argument fragments, and an end with the whole call.
  *
  * <pre>{@code
  * StreamParser s = format.newStream(tools);
@@ -13,27 +13,29 @@ package dev.toolcalls;
  * }</pre>
  *
  * <p>A call's {@link ToolCallEnd} comes in the same {@code feed} in which its end becomes certain
- * (its end marker was read; in formats without one, when what follows shows it ended, or at
- * {@code finish}). Every chunking gives the same events as batch parsing, except that adjacent
- * text, reasoning or argument pieces may be split differently; the argument fragments of a call
+ * (its end marker was read; in formats without one, when what follows shows it ended, or at {@code
+ * finish}). Every chunking gives the same events as batch parsing, except that adjacent text,
+ * reasoning or argument pieces may be split differently; the argument fragments of a call
  * concatenate to its end's {@code arguments}.
  */
 public sealed interface ParseEvent {
     /** Text outside calls (the message's content). */
-    record Text(String text) implements ParseEvent { }
+    record Text(String text) implements ParseEvent {}
 
     /** Reasoning text. */
-    record Reasoning(String text) implements ParseEvent { }
+    record Reasoning(String text) implements ParseEvent {}
 
     /** A call begins: its index (from 0, in order), id and complete name. */
-    record ToolCallStart(int index, String id, String name) implements ParseEvent { }
+    record ToolCallStart(int index, String id, String name) implements ParseEvent {}
 
     /** A fragment of a call's arguments JSON. */
-    record ToolCallArguments(int index, String fragment) implements ParseEvent { }
+    record ToolCallArguments(int index, String fragment) implements ParseEvent {}
 
     /** A call is complete: its arguments are one JSON object (the concatenated fragments). */
     record ToolCallEnd(int index, String id, String name, String arguments) implements ParseEvent {
         /** The call as a message's tool call. */
-        public ToolCall toolCall() { return new ToolCall(id, name, arguments); }
+        public ToolCall toolCall() {
+            return new ToolCall(id, name, arguments);
+        }
     }
 }

@@ -1,11 +1,5 @@
 package dev.toolcalls;
 
-import java.util.ArrayList;
-import java.util.EnumSet;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
-
 import dev.toolcalls.internal.assemble.ArgumentWriter;
 import dev.toolcalls.internal.assemble.CallAssembler;
 import dev.toolcalls.internal.assemble.ContentChannel;
@@ -18,11 +12,16 @@ import dev.toolcalls.internal.lex.LexerModel;
 import dev.toolcalls.internal.lex.Role;
 import dev.toolcalls.internal.lex.SpecialTokens;
 
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+
 /**
  * Parses one response as it streams: feed it the output piece by piece, send the events each call
  * returns, then {@link #finish()}. Text comes through {@link #feed} (detokenized with special
- * tokens kept); a caller that knows the tokens may pass each special token through
- * {@link #feedSpecial} instead, so that the same letters in ordinary text stay text.
+ * tokens kept); a caller that knows the tokens may pass each special token through {@link
+ * #feedSpecial} instead, so that the same letters in ordinary text stay text.
  *
  * <pre>{@code
  * StreamParser parser = Formats.get(formatName).newStream(tools);
@@ -38,8 +37,10 @@ import dev.toolcalls.internal.lex.SpecialTokens;
  */
 public final class StreamParser {
     private static final int EXCERPT_RADIUS = 24;
+
     /** Roles whose tokens must be whole to mean anything. */
-    private static final Set<Role> NAMING = EnumSet.of(Role.NAME, Role.NAME_JSON, Role.ID, Role.ID_JSON, Role.ARG_KEY);
+    private static final Set<Role> NAMING =
+            EnumSet.of(Role.NAME, Role.NAME_JSON, Role.ID, Role.ID_JSON, Role.ARG_KEY);
 
     private final Format format;
     private final LexerModel model;
@@ -53,15 +54,24 @@ public final class StreamParser {
     private final ArgumentWriter arguments;
     private final boolean implicitCallEnd;
     private Role inherited = Role.CONTENT;
+
     /** The open call's tokens have taken the lexer out of the default mode (implicit call ends). */
     private boolean leftDefaultMode;
+
     private volatile boolean finished;
     private final FormatRules rules;
+
     /** Set once the caller tells special tokens from ordinary text. */
     private SpecialTokens specials;
+
     private final AtomicBoolean busy = new AtomicBoolean();
-    /** Text outside calls not yet handed on: [pendingStart, pendingEnd) of the output, of pendingRole (null: none). */
+
+    /**
+     * Text outside calls not yet handed on: [pendingStart, pendingEnd) of the output, of
+     * pendingRole (null: none).
+     */
     private Role pendingRole;
+
     private int pendingStart;
     private int pendingEnd;
 
@@ -69,8 +79,16 @@ public final class StreamParser {
         this(format, compiled, tools, options, true);
     }
 
-    /** @param runs find plain runs by search (false: simulate the lexer everywhere; the results must be identical) */
-    StreamParser(Format format, CompiledFormat compiled, Tools tools, ParseOptions options, boolean runs) {
+    /**
+     * @param runs find plain runs by search (false: simulate the lexer everywhere; the results must
+     *     be identical)
+     */
+    StreamParser(
+            Format format,
+            CompiledFormat compiled,
+            Tools tools,
+            ParseOptions options,
+            boolean runs) {
         this.format = format;
         this.model = compiled.model();
         this.tools = tools;
@@ -81,15 +99,33 @@ public final class StreamParser {
         this.content = new ContentChannel(out::content, rules.content());
         this.reasoning = new ContentChannel(out::reasoning, ContentChannel.Policy.VERBATIM);
         this.implicitCallEnd = rules.implicitCallEnd();
-        boolean thinking = options.thinking() != null ? options.thinking() : rules.thinkingDefault();
+        boolean thinking =
+                options.thinking() != null ? options.thinking() : rules.thinkingDefault();
         if (options.lenient() && rules.lenientMode() > 0) lexer.setBaseMode(rules.lenientMode());
         if (thinking && rules.thinkingMode() > 0) lexer.startIn(rules.thinkingMode());
         if (options.specialTokensMarked()) specials = new SpecialTokens(rules.specialTokens());
-        this.calls = new CallAssembler(format.name(), rules, options.newIdGenerator(), model.hasIdRole, out,
-                at -> lexer.excerpt(at, EXCERPT_RADIUS), lexer::offset, options, tools.names());
-        this.arguments = new ArgumentWriter(fragment -> calls.arguments(fragment, lexer.tokenStart()), tools::definition,
-                rules.untypedValues(), rules.trimValueNewlines(),
-                detail -> calls.error(ToolCallParseException.Kind.MALFORMED_ARGUMENTS, lexer.tokenStart(), detail));
+        this.calls =
+                new CallAssembler(
+                        format.name(),
+                        rules,
+                        options.newIdGenerator(),
+                        model.hasIdRole,
+                        out,
+                        at -> lexer.excerpt(at, EXCERPT_RADIUS),
+                        lexer::offset,
+                        options,
+                        tools.names());
+        this.arguments =
+                new ArgumentWriter(
+                        fragment -> calls.arguments(fragment, lexer.tokenStart()),
+                        tools::definition,
+                        rules.untypedValues(),
+                        rules.trimValueNewlines(),
+                        detail ->
+                                calls.error(
+                                        ToolCallParseException.Kind.MALFORMED_ARGUMENTS,
+                                        lexer.tokenStart(),
+                                        detail));
     }
 
     /**
@@ -103,9 +139,9 @@ public final class StreamParser {
     }
 
     /**
-     * The events this piece of output makes certain, in order; often empty. Under
-     * {@link ParseOptions#withSpecialTokensMarked}, or once {@link #feedSpecial} was called, a
-     * marker the format lists as a special token is text here: it counts only as a special token.
+     * The events this piece of output makes certain, in order; often empty. Under {@link
+     * ParseOptions#withSpecialTokensMarked}, or once {@link #feedSpecial} was called, a marker the
+     * format lists as a special token is text here: it counts only as a special token.
      *
      * @throws ToolCallParseException when the output breaks the format; the parser is finished then
      */
@@ -127,7 +163,8 @@ public final class StreamParser {
     /**
      * The events of one special token of the model's vocabulary, exactly as the tokenizer decodes
      * it (for example {@code <tool_call>}), in order. From then on, a marker the format lists as a
-     * special token counts only when it arrives here: the same letters in {@link #feed} text are text.
+     * special token counts only when it arrives here: the same letters in {@link #feed} text are
+     * text.
      *
      * @throws ToolCallParseException when the output breaks the format; the parser is finished then
      */
@@ -163,22 +200,31 @@ public final class StreamParser {
     /** One response, one thread at a time: misuse fails fast instead of corrupting the output. */
     private void enter() {
         if (!busy.compareAndSet(false, true))
-            throw new IllegalStateException("stream parser used from two threads at once; use one parser per response, from one thread at a time");
+            throw new IllegalStateException(
+                    "stream parser used from two threads at once; use one parser per response, from one thread at a time");
         if (finished) {
             busy.set(false);
             throw new IllegalStateException("stream parser already finished");
         }
     }
 
-    public Format format() { return format; }
+    public Format format() {
+        return format;
+    }
 
     /** Code points the lexer has examined so far (tests of linear work). */
-    long lexerWork() { return lexer.work(); }
+    long lexerWork() {
+        return lexer.work();
+    }
 
     /** Of the lexer's work, the characters found as runs by search instead of simulated. */
-    long runWork() { return lexer.runWork(); }
+    long runWork() {
+        return lexer.runWork();
+    }
 
-    public Tools tools() { return tools; }
+    public Tools tools() {
+        return tools;
+    }
 
     private List<ParseEvent> run(boolean last) {
         try {
@@ -187,8 +233,13 @@ public final class StreamParser {
                 finished = true;
                 if (calls.isOpen() && implicitCallEnd && lexer.inDefaultMode()) endOpenCall();
                 if (calls.isOpen() && !recoverCutCall() && !fallBackToContent()) {
-                    throw calls.errorAtBegin(ToolCallParseException.Kind.UNTERMINATED_CALL,
-                            "the call that began at offset " + calls.beginOffset() + " is still open at the end of the output (in " + lexer.modePath() + ")");
+                    throw calls.errorAtBegin(
+                            ToolCallParseException.Kind.UNTERMINATED_CALL,
+                            "the call that began at offset "
+                                    + calls.beginOffset()
+                                    + " is still open at the end of the output (in "
+                                    + lexer.modePath()
+                                    + ")");
                 }
             }
             return out.drain();
@@ -201,18 +252,30 @@ public final class StreamParser {
     private void pump() {
         while (true) {
             LexerDriver.Step step = lexer.next();
-            if (step == LexerDriver.Step.NEED_MORE) { flushText(); return; }
-            if (step == LexerDriver.Step.STUCK) { flushText(); stuck(); continue; }
+            if (step == LexerDriver.Step.NEED_MORE) {
+                flushText();
+                return;
+            }
+            if (step == LexerDriver.Step.STUCK) {
+                flushText();
+                stuck();
+                continue;
+            }
             if (step == LexerDriver.Step.TOO_LONG) {
                 flushText();
-                fail(ToolCallParseException.Kind.LIMIT_EXCEEDED, lexer.position(), "a token longer than " + options.maxTokenLength()
-                        + " code points has not ended (ParseOptions.withMaxTokenLength)");
+                fail(
+                        ToolCallParseException.Kind.LIMIT_EXCEEDED,
+                        lexer.position(),
+                        "a token longer than "
+                                + options.maxTokenLength()
+                                + " code points has not ended (ParseOptions.withMaxTokenLength)");
             }
             Role role = model.roleOfType(lexer.tokenType());
             if (role == Role.INHERIT) role = inherited;
             else inherited = role;
             if ((role == Role.CONTENT || role == Role.REASONING) && !calls.isOpen()) {
-                // text outside a call: consecutive pieces (runs, and the blanks or stray characters between them)
+                // text outside a call: consecutive pieces (runs, and the blanks or stray characters
+                // between them)
                 // are taken as one range and cut from the output once, not copied piece by piece
                 int from = lexer.tokenStart();
                 if (pendingRole != role || pendingEnd != from) {
@@ -226,25 +289,35 @@ public final class StreamParser {
             }
             flushText();
             String text = lexer.tokenText();
-            if (calls.isOpen() && (role == Role.CALL_BEGIN || implicitCallEnd && (role == Role.CONTENT || role == Role.REASONING)))
-                endOpenCall(); // a new call ends the open one; in formats without end markers, so does text
+            if (calls.isOpen()
+                    && (role == Role.CALL_BEGIN
+                            || implicitCallEnd && (role == Role.CONTENT || role == Role.REASONING)))
+                endOpenCall(); // a new call ends the open one; in formats without end markers, so
+            // does text
             calls.text(text);
             if (calls.isOpen() && lexer.tokenTruncated() && NAMING.contains(role)) {
                 // the output stops inside a name, id or key: the call never got it whole
                 if (fallBackToContent()) continue;
-                throw calls.errorAtBegin(ToolCallParseException.Kind.UNTERMINATED_CALL,
-                        "the output ends inside the call that began at offset " + calls.beginOffset() + " (in " + lexer.modePath() + ")");
+                throw calls.errorAtBegin(
+                        ToolCallParseException.Kind.UNTERMINATED_CALL,
+                        "the output ends inside the call that began at offset "
+                                + calls.beginOffset()
+                                + " (in "
+                                + lexer.modePath()
+                                + ")");
             }
             try {
                 dispatch(role, text);
             } catch (ToolCallParseException e) {
                 if (!fallBackToContent()) throw e;
-                // the rest of a call abandoned midway is text; a call that failed at its end is already behind the lexer
+                // the rest of a call abandoned midway is text; a call that failed at its end is
+                // already behind the lexer
                 if (role != Role.CALL_END) lexer.restartAt(lexer.tokenEnd());
                 continue;
             }
             if (implicitCallEnd && calls.isOpen()) {
-                // without an end marker, a call whose tokens took the lexer out of the default mode is over
+                // without an end marker, a call whose tokens took the lexer out of the default mode
+                // is over
                 // as soon as it is back there: nothing of a call is lexed in the default mode
                 if (!lexer.inDefaultMode()) leftDefaultMode = true;
                 else if (leftDefaultMode) endOpenCall();
@@ -264,32 +337,77 @@ public final class StreamParser {
     private void dispatch(Role role, String text) {
         int at = lexer.tokenStart();
         switch (role) {
-            case CONTENT: content.add(text); break;
-            case REASONING: reasoning.add(text); break;
-            case SKIP: break;
-            case CALL_BEGIN: content.boundary(); calls.begin(at); arguments.begin(); calls.text(text); break; // the open call, if any, was ended
-            case CALL_END: endCall(at); break;
-            case NAME: calls.name(text.strip(), at); break;
-            case NAME_JSON: calls.name(Json.decodeString(text), at); break;
-            case ID: calls.id(text.strip(), at); break;
-            case ID_JSON: calls.id(Json.decodeString(text), at); break;
-            case ARGS_JSON: calls.arguments(text, at); break;
-            case ARGS_JSON_STRING: calls.arguments(Json.decodeStringPiece(text), at); break;
-            case ARG_KEY: calls.requireOpen(at); arguments.key(text, calls.name()); break;
-            case ARG_VALUE: arguments.value(text); break;
-            case ARG_END: arguments.endValue(); break;
-            case ARG_AS_STRING: arguments.force(true); break;
-            case ARG_AS_JSON: arguments.force(false); break;
-            case LIT_OPEN: case LIT_CLOSE: case LIT_COMMA: case LIT_COLON: case LIT_KEY:
-            case LIT_QUOTE: case LIT_CHARS: case LIT_ESCAPE: case LIT_ATOM:
+            case CONTENT:
+                content.add(text);
+                break;
+            case REASONING:
+                reasoning.add(text);
+                break;
+            case SKIP:
+                break;
+            case CALL_BEGIN:
+                content.boundary();
+                calls.begin(at);
+                arguments.begin();
+                calls.text(text);
+                break; // the open call, if any, was ended
+            case CALL_END:
+                endCall(at);
+                break;
+            case NAME:
+                calls.name(text.strip(), at);
+                break;
+            case NAME_JSON:
+                calls.name(Json.decodeString(text), at);
+                break;
+            case ID:
+                calls.id(text.strip(), at);
+                break;
+            case ID_JSON:
+                calls.id(Json.decodeString(text), at);
+                break;
+            case ARGS_JSON:
+                calls.arguments(text, at);
+                break;
+            case ARGS_JSON_STRING:
+                calls.arguments(Json.decodeStringPiece(text), at);
+                break;
+            case ARG_KEY:
+                calls.requireOpen(at);
+                arguments.key(text, calls.name());
+                break;
+            case ARG_VALUE:
+                arguments.value(text);
+                break;
+            case ARG_END:
+                arguments.endValue();
+                break;
+            case ARG_AS_STRING:
+                arguments.force(true);
+                break;
+            case ARG_AS_JSON:
+                arguments.force(false);
+                break;
+            case LIT_OPEN:
+            case LIT_CLOSE:
+            case LIT_COMMA:
+            case LIT_COLON:
+            case LIT_KEY:
+            case LIT_QUOTE:
+            case LIT_CHARS:
+            case LIT_ESCAPE:
+            case LIT_ATOM:
                 arguments.literal(role, text);
                 break;
-            default: throw new IllegalStateException("role " + role);
+            default:
+                throw new IllegalStateException("role " + role);
         }
     }
 
     private void endCall(int at) {
-        if (calls.unknownAsText()) { // a call to a tool the request lacks, given back as the text it was
+        if (calls
+                .unknownAsText()) { // a call to a tool the request lacks, given back as the text it
+            // was
             String raw = calls.raw();
             calls.abandon();
             content.add(raw);
@@ -312,18 +430,35 @@ public final class StreamParser {
         int at = lexer.position();
         boolean ranOut = lexer.stuckAt() >= lexer.end();
         if (calls.isOpen()) {
-            if (ranOut && recoverCutCall()) { lexer.restartAt(lexer.end()); return; } // the rest was its cut end marker
+            if (ranOut && recoverCutCall()) {
+                lexer.restartAt(lexer.end());
+                return;
+            } // the rest was its cut end marker
             String in = " (in " + lexer.modePath() + ")";
-            if (fallBackToContent()) { lexer.restartAt(at); return; }
-            if (ranOut) throw calls.errorAtBegin(ToolCallParseException.Kind.UNTERMINATED_CALL,
-                    "the call that began at offset " + calls.beginOffset() + " is still open at the end of the output" + in);
-            fail(ToolCallParseException.Kind.UNEXPECTED_TEXT, lexer.stuckAt(), "the format does not allow this text inside a call" + in);
+            if (fallBackToContent()) {
+                lexer.restartAt(at);
+                return;
+            }
+            if (ranOut)
+                throw calls.errorAtBegin(
+                        ToolCallParseException.Kind.UNTERMINATED_CALL,
+                        "the call that began at offset "
+                                + calls.beginOffset()
+                                + " is still open at the end of the output"
+                                + in);
+            fail(
+                    ToolCallParseException.Kind.UNEXPECTED_TEXT,
+                    lexer.stuckAt(),
+                    "the format does not allow this text inside a call" + in);
         }
         // inside a structure of the format (a calls section, a channel header...) text it does not
         // allow is an error, unless lenient; in the default mode, or cut short by the end of the
         // output, nothing is dropped: what no rule takes is content
         if (!ranOut && !lexer.inDefaultMode() && !options.lenient())
-            fail(ToolCallParseException.Kind.UNEXPECTED_TEXT, lexer.stuckAt(), "the format does not allow this text here (in " + lexer.modePath() + ")");
+            fail(
+                    ToolCallParseException.Kind.UNEXPECTED_TEXT,
+                    lexer.stuckAt(),
+                    "the format does not allow this text here (in " + lexer.modePath() + ")");
         content.add(lexer.skipOne());
     }
 
@@ -334,7 +469,8 @@ public final class StreamParser {
      */
     private boolean recoverCutCall() {
         if (!options.lenient() || !calls.isOpen() || calls.name() == null) return false;
-        if (arguments.used() ? !arguments.atValueBoundary() : !calls.argumentsComplete()) return false;
+        if (arguments.used() ? !arguments.atValueBoundary() : !calls.argumentsComplete())
+            return false;
         try {
             endCall(lexer.end());
             return true;

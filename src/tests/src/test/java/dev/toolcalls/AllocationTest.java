@@ -3,13 +3,13 @@ package dev.toolcalls;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
-
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Test;
 
 /**
  * A chunk that makes nothing certain allocates nothing (beyond the amortised growth of the buffer
@@ -18,7 +18,10 @@ import org.junit.jupiter.api.Test;
  */
 class AllocationTest {
 
-    /** The JVM's count of bytes this thread allocated (com.sun.management, reached by reflection: the tests compile as the module). */
+    /**
+     * The JVM's count of bytes this thread allocated (com.sun.management, reached by reflection:
+     * the tests compile as the module).
+     */
     private static final class Allocated {
         private final Object bean = ManagementFactory.getThreadMXBean();
         private final Method method;
@@ -26,7 +29,9 @@ class AllocationTest {
         Allocated() {
             Method m;
             try {
-                m = Class.forName("com.sun.management.ThreadMXBean").getMethod("getThreadAllocatedBytes", long.class);
+                m =
+                        Class.forName("com.sun.management.ThreadMXBean")
+                                .getMethod("getThreadAllocatedBytes", long.class);
             } catch (ReflectiveOperationException e) {
                 m = null;
             }
@@ -46,18 +51,33 @@ class AllocationTest {
     @Test
     void heldChunksAllocateNothing() {
         // a call whose function name is long: every chunk of the name is held until the name ends
-        double perChunk = bytesPerChunk("<tool_call>{\"name\": \"", "k".repeat(40_000), "\", \"arguments\": {}}</tool_call>", 0);
+        double perChunk =
+                bytesPerChunk(
+                        "<tool_call>{\"name\": \"",
+                        "k".repeat(40_000),
+                        "\", \"arguments\": {}}</tool_call>",
+                        0);
         // the held name grows the carry buffer by doubling, to the power of two above 40 000 chars:
-        // 2 x 65 536 chars x 2 bytes in all, 26 bytes per 4-character chunk; anything per chunk on top trips the bound
-        assertTrue(perChunk < 34, "held chunks allocate " + perChunk + " bytes each (only the carry's amortised growth is expected)");
+        // 2 x 65 536 chars x 2 bytes in all, 26 bytes per 4-character chunk; anything per chunk on
+        // top trips the bound
+        assertTrue(
+                perChunk < 34,
+                "held chunks allocate "
+                        + perChunk
+                        + " bytes each (only the carry's amortised growth is expected)");
     }
 
     @Test
     void plainTextChunksAllocateOnlyTheirEvent() {
         String prose = "Plain words and more plain words, then a full stop. ".repeat(2_000);
         double perChunk = bytesPerChunk("Start. ", prose, "", prose.length() / 4);
-        // the event (16 bytes + its record) and the immutable one-element list that carries it; the text is the chunk itself
-        assertTrue(perChunk <= 48, "a plain-text chunk allocates " + perChunk + " bytes (expected: its event and the list holding it)");
+        // the event (16 bytes + its record) and the immutable one-element list that carries it; the
+        // text is the chunk itself
+        assertTrue(
+                perChunk <= 48,
+                "a plain-text chunk allocates "
+                        + perChunk
+                        + " bytes (expected: its event and the list holding it)");
     }
 
     /**
@@ -69,7 +89,8 @@ class AllocationTest {
         Allocated threads = new Allocated();
         Format f = Formats.get("hermes");
         List<String> chunks = new ArrayList<>();
-        for (int i = 0; i < middle.length(); i += 4) chunks.add(middle.substring(i, Math.min(middle.length(), i + 4)));
+        for (int i = 0; i < middle.length(); i += 4)
+            chunks.add(middle.substring(i, Math.min(middle.length(), i + 4)));
         long best = Long.MAX_VALUE;
         for (int round = 0; round < 30; round++) {
             StreamParser s = f.newStream();
@@ -78,7 +99,12 @@ class AllocationTest {
             int got = 0;
             for (String c : chunks) got += s.feed(c).size();
             long end = threads.bytes();
-            assertEquals(events, got, events == 0 ? "text that has not ended makes nothing certain" : "every chunk of plain text is one event");
+            assertEquals(
+                    events,
+                    got,
+                    events == 0
+                            ? "text that has not ended makes nothing certain"
+                            : "every chunk of plain text is one event");
             best = Math.min(best, end - start);
             if (!after.isEmpty()) s.feed(after);
             s.finish();

@@ -5,6 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.toolcalls.internal.lex.Role;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,38 +29,52 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import dev.toolcalls.internal.lex.Role;
-
 /**
- * The documentation says what the code does: the generated page of formats matches {@code grammars/},
- * the README stays short, every error kind has its troubleshooting heading (and its message points
- * there), the roles "How it works" lists are the runtime's, and every relative link resolves.
+ * The documentation says what the code does: the generated page of formats matches {@code
+ * grammars/}, the README stays short, every error kind has its troubleshooting heading (and its
+ * message points there), the roles "How it works" lists are the runtime's, and every relative link
+ * resolves.
  */
 class DocsTest {
-    static final String REGENERATE = "java src/build/GenerateFormatDocs.java grammars docs/formats.md";
-    static final Pattern LINK = Pattern.compile("\\[(?:[^\\[\\]]|\\[[^\\]]*\\])*\\]\\(([^)\\s]+)(?:\\s+\"[^\"]*\")?\\)");
-    static final Pattern POINTER = Pattern.compile("\\(see https://github\\.com/toolcalls/toolcalls/blob/main/(docs/[a-z-]+\\.md)#([a-z0-9_-]+)\\)$");
+    static final String REGENERATE =
+            "java src/build/GenerateFormatDocs.java grammars docs/formats.md";
+    static final Pattern LINK =
+            Pattern.compile(
+                    "\\[(?:[^\\[\\]]|\\[[^\\]]*\\])*\\]\\(([^)\\s]+)(?:\\s+\"[^\"]*\")?\\)");
+    static final Pattern POINTER =
+            Pattern.compile(
+                    "\\(see https://github\\.com/toolcalls/toolcalls/blob/main/(docs/[a-z-]+\\.md)#([a-z0-9_-]+)\\)$");
 
-    /** The repository's top folder: where grammars/ and README.md are, at or above the working folder. */
+    /**
+     * The repository's top folder: where grammars/ and README.md are, at or above the working
+     * folder.
+     */
     static Path root() {
         for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent())
-            if (Files.isDirectory(p.resolve("grammars")) && Files.isRegularFile(p.resolve("README.md"))
-                    && Files.isRegularFile(p.resolve("src/build/GenerateFormatDocs.java"))) return p;
-        throw new IllegalStateException("no repository (grammars/, README.md) at or above " + Path.of("").toAbsolutePath());
+            if (Files.isDirectory(p.resolve("grammars"))
+                    && Files.isRegularFile(p.resolve("README.md"))
+                    && Files.isRegularFile(p.resolve("src/build/GenerateFormatDocs.java")))
+                return p;
+        throw new IllegalStateException(
+                "no repository (grammars/, README.md) at or above " + Path.of("").toAbsolutePath());
     }
 
-    static String read(Path p) throws IOException { return Files.readString(p, StandardCharsets.UTF_8); }
+    static String read(Path p) throws IOException {
+        return Files.readString(p, StandardCharsets.UTF_8);
+    }
 
     @Test
     void formatsPageIsWhatGrammarsGiveNow(@TempDir Path tmp) throws Exception {
         Path root = root();
         Path generated = tmp.resolve("formats.md");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                root.resolve("src/build/GenerateFormatDocs.java").toString(), root.resolve("grammars").toString(), generated.toString())
-                .redirectErrorStream(true).start();
+        Process p =
+                new ProcessBuilder(
+                                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                                root.resolve("src/build/GenerateFormatDocs.java").toString(),
+                                root.resolve("grammars").toString(),
+                                generated.toString())
+                        .redirectErrorStream(true)
+                        .start();
         String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the generator did not finish");
         assertEquals(0, p.exitValue(), "src/build/GenerateFormatDocs.java failed: " + log);
@@ -67,9 +86,15 @@ class DocsTest {
             String[] h = have.split("\n", -1);
             int line = 0;
             while (line < Math.min(w.length, h.length) && w[line].equals(h[line])) line++;
-            fail("docs/formats.md is stale: it differs from what grammars/ gives now, first at line " + (line + 1)
-                    + " (page: " + excerpt(h, line) + "; grammars: " + excerpt(w, line) + "). Regenerate it from the repository's top folder: "
-                    + REGENERATE);
+            fail(
+                    "docs/formats.md is stale: it differs from what grammars/ gives now, first at line "
+                            + (line + 1)
+                            + " (page: "
+                            + excerpt(h, line)
+                            + "; grammars: "
+                            + excerpt(w, line)
+                            + "). Regenerate it from the repository's top folder: "
+                            + REGENERATE);
         }
     }
 
@@ -82,7 +107,9 @@ class DocsTest {
     @Test
     void readmeFitsInThreeHundredLines() throws IOException {
         long lines = read(root().resolve("README.md")).lines().count();
-        assertTrue(lines <= 300, "README.md has " + lines + " lines; at most 300 (the rest belongs in docs/)");
+        assertTrue(
+                lines <= 300,
+                "README.md has " + lines + " lines; at most 300 (the rest belongs in docs/)");
     }
 
     @Test
@@ -91,47 +118,96 @@ class DocsTest {
         Set<String> anchors = anchors(root.resolve("docs/troubleshooting.md"));
         for (ToolCallParseException.Kind kind : ToolCallParseException.Kind.values()) {
             String type = kind.name().toLowerCase(Locale.ROOT);
-            assertTrue(anchors.contains(type), "docs/troubleshooting.md has no heading for " + type + " (anchors: " + anchors + ")");
-            String message = new ToolCallParseException("fmt", kind, 3, "hi <x", "what is wrong").getMessage();
+            assertTrue(
+                    anchors.contains(type),
+                    "docs/troubleshooting.md has no heading for "
+                            + type
+                            + " (anchors: "
+                            + anchors
+                            + ")");
+            String message =
+                    new ToolCallParseException("fmt", kind, 3, "hi <x", "what is wrong")
+                            .getMessage();
             Matcher m = POINTER.matcher(message);
             assertTrue(m.find(), "the message does not end with its pointer: " + message);
             assertEquals("docs/troubleshooting.md", m.group(1), message);
             assertEquals(type, m.group(2), message);
         }
-        Matcher m = POINTER.matcher(new FormatException("acme/acme.json: format acme: broken").getMessage());
-        assertTrue(m.find() && anchors.contains(m.group(2)), "a format error points at a heading of docs/troubleshooting.md");
+        Matcher m =
+                POINTER.matcher(
+                        new FormatException("acme/acme.json: format acme: broken").getMessage());
+        assertTrue(
+                m.find() && anchors.contains(m.group(2)),
+                "a format error points at a heading of docs/troubleshooting.md");
         String once = new FormatException(new FormatException("broken").getMessage()).getMessage();
-        assertEquals(1, once.split("troubleshooting", -1).length - 1, "the pointer appears once: " + once);
+        assertEquals(
+                1,
+                once.split("troubleshooting", -1).length - 1,
+                "the pointer appears once: " + once);
         // the command line's own error types and exit codes
-        for (String anchor : List.of("format_error", "invalid_input", "invalid_utf8", "internal_error", "usage-errors",
-                "exit-code-0", "exit-code-1", "exit-code-2", "exit-code-3"))
-            assertTrue(anchors.contains(anchor), "docs/troubleshooting.md has no heading for " + anchor + " (anchors: " + anchors + ")");
+        for (String anchor :
+                List.of(
+                        "format_error",
+                        "invalid_input",
+                        "invalid_utf8",
+                        "internal_error",
+                        "usage-errors",
+                        "exit-code-0",
+                        "exit-code-1",
+                        "exit-code-2",
+                        "exit-code-3"))
+            assertTrue(
+                    anchors.contains(anchor),
+                    "docs/troubleshooting.md has no heading for "
+                            + anchor
+                            + " (anchors: "
+                            + anchors
+                            + ")");
     }
 
     @Test
     void roleTablesListExactlyTheRuntimesRoles() throws IOException {
-        Set<String> roles = Arrays.stream(Role.values()).map(r -> r.wire).collect(Collectors.toCollection(TreeSet::new));
+        Set<String> roles =
+                Arrays.stream(Role.values())
+                        .map(r -> r.wire)
+                        .collect(Collectors.toCollection(TreeSet::new));
         Map<String, Set<String>> tables = roleTables();
-        assertTrue(tables.containsKey("how-it-works.md"), "docs/how-it-works.md lists the roles in a table whose first column is 'role'");
+        assertTrue(
+                tables.containsKey("how-it-works.md"),
+                "docs/how-it-works.md lists the roles in a table whose first column is 'role'");
         for (Map.Entry<String, Set<String>> t : tables.entrySet()) {
             Set<String> missing = new TreeSet<>(roles);
             Set<String> extra = new TreeSet<>(t.getValue());
             missing.removeAll(t.getValue());
             extra.removeAll(roles);
-            assertTrue(missing.isEmpty() && extra.isEmpty(), "the role table of docs/" + t.getKey() + " is not " + Role.class.getName()
-                    + ": missing " + missing + ", not roles " + extra);
+            assertTrue(
+                    missing.isEmpty() && extra.isEmpty(),
+                    "the role table of docs/"
+                            + t.getKey()
+                            + " is not "
+                            + Role.class.getName()
+                            + ": missing "
+                            + missing
+                            + ", not roles "
+                            + extra);
         }
     }
 
-    /** Every table in docs/*.md whose first column is headed "role": the roles its rows name ({@code `a` / `b`} names two). */
+    /**
+     * Every table in docs/*.md whose first column is headed "role": the roles its rows name ({@code
+     * `a` / `b`} names two).
+     */
     static Map<String, Set<String>> roleTables() throws IOException {
         Map<String, Set<String>> out = new HashMap<>();
         for (Path doc : docs()) {
-            if (doc.getFileName().toString().equals("README.md") && doc.getParent().equals(root())) continue;
+            if (doc.getFileName().toString().equals("README.md") && doc.getParent().equals(root()))
+                continue;
             Set<String> rows = null;
             for (String line : read(doc).lines().toList()) {
                 if (line.matches("\\|\\s*role\\s*\\|.*")) {
-                    rows = out.computeIfAbsent(doc.getFileName().toString(), k -> new LinkedHashSet<>());
+                    rows =
+                            out.computeIfAbsent(
+                                    doc.getFileName().toString(), k -> new LinkedHashSet<>());
                 } else if (rows != null && line.startsWith("|")) {
                     if (line.matches("\\|[-\\s|:]+")) continue;
                     String first = line.substring(1, line.indexOf('|', 1));
@@ -160,9 +236,18 @@ class DocsTest {
                     broken.add(root().relativize(doc) + ": " + target + " (no such file)");
                     continue;
                 }
-                if (anchor != null && to.toString().endsWith(".md")
-                        && !anchorCache.computeIfAbsent(to, DocsTest::anchorsUnchecked).contains(anchor))
-                    broken.add(root().relativize(doc) + ": " + target + " (no such heading in " + root().relativize(to) + ")");
+                if (anchor != null
+                        && to.toString().endsWith(".md")
+                        && !anchorCache
+                                .computeIfAbsent(to, DocsTest::anchorsUnchecked)
+                                .contains(anchor))
+                    broken.add(
+                            root().relativize(doc)
+                                    + ": "
+                                    + target
+                                    + " (no such heading in "
+                                    + root().relativize(to)
+                                    + ")");
             }
         }
         assertTrue(broken.isEmpty(), "broken links:\n" + String.join("\n", broken));
@@ -210,7 +295,10 @@ class DocsTest {
         }
     }
 
-    /** The anchors GitHub gives a page's headings (a repeated one gets -1, -2 ...), and explicit {@code id}s. */
+    /**
+     * The anchors GitHub gives a page's headings (a repeated one gets -1, -2 ...), and explicit
+     * {@code id}s.
+     */
     static Set<String> anchors(Path page) throws IOException {
         Set<String> out = new LinkedHashSet<>();
         Map<String, Integer> seen = new HashMap<>();
@@ -227,9 +315,13 @@ class DocsTest {
         return out;
     }
 
-    /** GitHub's heading anchor: link text kept, lower case, only letters, digits, '-', '_' and spaces, spaces as '-'. */
+    /**
+     * GitHub's heading anchor: link text kept, lower case, only letters, digits, '-', '_' and
+     * spaces, spaces as '-'.
+     */
     static String slug(String heading) {
-        String text = heading.replaceAll("\\[([^\\]]*)\\]\\([^)]*\\)", "$1").toLowerCase(Locale.ROOT);
+        String text =
+                heading.replaceAll("\\[([^\\]]*)\\]\\([^)]*\\)", "$1").toLowerCase(Locale.ROOT);
         return text.replaceAll("[^\\p{L}\\p{N}\\p{M} _-]", "").replace(' ', '-');
     }
 

@@ -3,18 +3,18 @@ package dev.toolcalls;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
-import java.util.stream.Stream;
+import dev.toolcalls.suite.SuiteCase;
 
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
-import dev.toolcalls.suite.SuiteCase;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
 
 /**
  * Runs found by search (the fast paths derived from each grammar) change nothing: every case of
@@ -27,37 +27,73 @@ class RunsTest {
     @TestFactory
     Stream<DynamicNode> sameEventsWithAndWithoutRuns() {
         List<DynamicNode> tests = new ArrayList<>();
-        for (Map.Entry<String, List<SuiteCase>> e : SuiteCase.load(SuiteTest.TESTS_DATA).entrySet()) {
+        for (Map.Entry<String, List<SuiteCase>> e :
+                SuiteCase.load(SuiteTest.TESTS_DATA).entrySet()) {
             Format f = Formats.find(e.getKey()).orElse(null);
             if (f == null) continue;
-            tests.add(DynamicTest.dynamicTest(e.getKey(), () -> {
-                for (SuiteCase c : e.getValue()) {
-                    if (c.expected().has("_problem")) continue;
-                    Tools tools = Tools.parse(String.valueOf(c.expected().get("tools")));
-                    List<List<String>> chunkings = new ArrayList<>();
-                    chunkings.add(List.of(c.input()));
-                    chunkings.add(chunks(c.input(), null));
-                    for (int seed = 0; seed < 8; seed++) chunkings.add(chunks(c.input(), new Random(seed)));
-                    // and variants no case holds: cut short, and with pieces of the output moved about
-                    Random r = new Random(c.name().hashCode());
-                    String in = c.input();
-                    for (int v = 0; v < 6 && in.length() > 2; v++) {
-                        int at = r.nextInt(in.length());
-                        int len = 1 + r.nextInt(Math.min(12, in.length() - at));
-                        String variant = v % 3 == 0 ? in.substring(0, at)
-                                : v % 3 == 1 ? in.substring(0, at) + in.substring(Math.min(in.length(), at + len))
-                                : in.substring(0, r.nextInt(in.length())) + in.substring(at, at + len) + in.substring(r.nextInt(in.length()));
-                        chunkings.add(List.of(variant));
-                        chunkings.add(chunks(variant, new Random(v)));
-                    }
-                    for (List<String> chunks : chunkings) {
-                        ParseOptions o = c.options().withIds(() -> IdGenerator.seeded(7));
-                        String fast = trace(f.newStream(tools, o), chunks);
-                        String simulated = trace(((GrammarFormat) f).newSimulatedStream(tools, o), chunks);
-                        assertEquals(simulated, fast, () -> c + " in " + chunks.size() + " chunks: " + String.join("", chunks));
-                    }
-                }
-            }));
+            tests.add(
+                    DynamicTest.dynamicTest(
+                            e.getKey(),
+                            () -> {
+                                for (SuiteCase c : e.getValue()) {
+                                    if (c.expected().has("_problem")) continue;
+                                    Tools tools =
+                                            Tools.parse(String.valueOf(c.expected().get("tools")));
+                                    List<List<String>> chunkings = new ArrayList<>();
+                                    chunkings.add(List.of(c.input()));
+                                    chunkings.add(chunks(c.input(), null));
+                                    for (int seed = 0; seed < 8; seed++)
+                                        chunkings.add(chunks(c.input(), new Random(seed)));
+                                    // and variants no case holds: cut short, and with pieces of the
+                                    // output moved about
+                                    Random r = new Random(c.name().hashCode());
+                                    String in = c.input();
+                                    for (int v = 0; v < 6 && in.length() > 2; v++) {
+                                        int at = r.nextInt(in.length());
+                                        int len = 1 + r.nextInt(Math.min(12, in.length() - at));
+                                        String variant =
+                                                v % 3 == 0
+                                                        ? in.substring(0, at)
+                                                        : v % 3 == 1
+                                                                ? in.substring(0, at)
+                                                                        + in.substring(
+                                                                                Math.min(
+                                                                                        in.length(),
+                                                                                        at + len))
+                                                                : in.substring(
+                                                                                0,
+                                                                                r.nextInt(
+                                                                                        in
+                                                                                                .length()))
+                                                                        + in.substring(at, at + len)
+                                                                        + in.substring(
+                                                                                r.nextInt(
+                                                                                        in
+                                                                                                .length()));
+                                        chunkings.add(List.of(variant));
+                                        chunkings.add(chunks(variant, new Random(v)));
+                                    }
+                                    for (List<String> chunks : chunkings) {
+                                        ParseOptions o =
+                                                c.options().withIds(() -> IdGenerator.seeded(7));
+                                        String fast = trace(f.newStream(tools, o), chunks);
+                                        String simulated =
+                                                trace(
+                                                        ((GrammarFormat) f)
+                                                                .newSimulatedStream(tools, o),
+                                                        chunks);
+                                        assertEquals(
+                                                simulated,
+                                                fast,
+                                                () ->
+                                                        c
+                                                                + " in "
+                                                                + chunks.size()
+                                                                + " chunks: "
+                                                                + String.join("", chunks));
+                                    }
+                                }
+                            }));
         }
         return tests.stream();
     }
@@ -69,7 +105,9 @@ class RunsTest {
      */
     @Test
     void proseIsTakenByRuns() {
-        String prose = "Plain prose with words, commas and full stops. ".repeat(200) + "中文的句子，还有表情😀。".repeat(50);
+        String prose =
+                "Plain prose with words, commas and full stops. ".repeat(200)
+                        + "中文的句子，还有表情😀。".repeat(50);
         List<String> slow = new ArrayList<>();
         for (Format f : Formats.all()) {
             if (f.name().equals("toy")) continue;
@@ -82,21 +120,42 @@ class RunsTest {
                     continue; // a format that reads its default mode as something else than prose
                 }
                 long simulated = s.lexerWork() - s.runWork();
-                if (simulated * 10 > prose.length()) slow.add(f.name() + " (" + simulated + " of " + prose.length() + " simulated, " + chunks.size() + " chunks)");
+                if (simulated * 10 > prose.length())
+                    slow.add(
+                            f.name()
+                                    + " ("
+                                    + simulated
+                                    + " of "
+                                    + prose.length()
+                                    + " simulated, "
+                                    + chunks.size()
+                                    + " chunks)");
             }
         }
         assertTrue(slow.size() <= 2 * 8, "prose is simulated character by character in: " + slow);
     }
 
-    /** Error offsets count code points, whether the text before was found by search or simulated, in one piece or in chunks. */
+    /**
+     * Error offsets count code points, whether the text before was found by search or simulated, in
+     * one piece or in chunks.
+     */
     @Test
     void offsetsCountCodePoints() {
         String text = "😀 é 中 😀😀 then <tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}";
         int expected = text.codePointCount(0, text.indexOf("<tool_call>"));
         Format f = Formats.get("hermes");
-        for (List<String> chunks : List.of(List.of(text), chunks(text, null), chunks(text, new Random(3)), chunks(text, new Random(4)))) {
+        for (List<String> chunks :
+                List.of(
+                        List.of(text),
+                        chunks(text, null),
+                        chunks(text, new Random(3)),
+                        chunks(text, new Random(4)))) {
             for (boolean runs : new boolean[] {true, false}) {
-                StreamParser s = runs ? f.newStream() : ((GrammarFormat) f).newSimulatedStream(Tools.none(), ParseOptions.defaults());
+                StreamParser s =
+                        runs
+                                ? f.newStream()
+                                : ((GrammarFormat) f)
+                                        .newSimulatedStream(Tools.none(), ParseOptions.defaults());
                 ToolCallParseException e = null;
                 try {
                     for (String c : chunks) s.feed(c);
@@ -106,7 +165,10 @@ class RunsTest {
                 }
                 assertTrue(e != null, "an unterminated call is an error");
                 assertEquals(ToolCallParseException.Kind.UNTERMINATED_CALL, e.kind());
-                assertEquals(expected, e.offset(), "offset in code points, " + chunks.size() + " chunks");
+                assertEquals(
+                        expected,
+                        e.offset(),
+                        "offset in code points, " + chunks.size() + " chunks");
                 assertTrue(e.excerpt().contains("<tool_call>"), e.excerpt());
             }
         }
@@ -118,7 +180,14 @@ class RunsTest {
             for (String c : chunks) b.append(s.feed(c)).append('|');
             b.append(s.finish());
         } catch (ToolCallParseException e) {
-            b.append("error ").append(e.kind()).append(' ').append(e.offset()).append(' ').append(e.excerpt()).append(' ').append(e.eventsBeforeError());
+            b.append("error ")
+                    .append(e.kind())
+                    .append(' ')
+                    .append(e.offset())
+                    .append(' ')
+                    .append(e.excerpt())
+                    .append(' ')
+                    .append(e.eventsBeforeError());
         }
         return b.toString();
     }
@@ -130,7 +199,8 @@ class RunsTest {
         while (i < text.length()) {
             int n = random == null ? 1 : 1 + random.nextInt(8);
             int j = i;
-            for (int k = 0; k < n && j < text.length(); k++) j += Character.charCount(text.codePointAt(j));
+            for (int k = 0; k < n && j < text.length(); k++)
+                j += Character.charCount(text.codePointAt(j));
             out.add(text.substring(i, j));
             i = j;
         }

@@ -6,6 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.toolcalls.internal.format.FormatFile;
+import dev.toolcalls.internal.format.FormatFolders;
+import dev.toolcalls.protocol.ValueJson;
+import dev.toolcalls.suite.CaseRunner;
+import dev.toolcalls.suite.SuiteCase;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,16 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
-import org.junit.jupiter.api.Test;
-
-import dev.toolcalls.protocol.ValueJson;
-import org.junit.jupiter.api.io.TempDir;
-
-import dev.toolcalls.internal.format.FormatFile;
-import dev.toolcalls.internal.format.FormatFolders;
-import dev.toolcalls.suite.CaseRunner;
-import dev.toolcalls.suite.SuiteCase;
 
 /**
  * Formats read at run time from a folder (Formats.load, FormatRegistry.withFolder): from the .g4
@@ -84,10 +83,13 @@ class RuntimeFormatTest {
         assertEquals("{\"city\": \"Paris\"}", m.toolCalls().get(0).arguments());
         StreamParser s = acme.newStream(Tools.none(), SEEDED);
         List<DeltaMessage> deltas = new ArrayList<>();
-        for (int i = 0; i < text.length(); i++) deltas.addAll(DeltaMessage.of(s.feed(text.substring(i, i + 1))));
+        for (int i = 0; i < text.length(); i++)
+            deltas.addAll(DeltaMessage.of(s.feed(text.substring(i, i + 1))));
         deltas.addAll(DeltaMessage.of(s.finish()));
         assertEquals(m, ChatMessage.fromDeltas(deltas));
-        assertTrue(deltas.stream().filter(DeltaMessage::isToolCall).count() > 3, "arguments stream as they arrive: " + deltas);
+        assertTrue(
+                deltas.stream().filter(DeltaMessage::isToolCall).count() > 3,
+                "arguments stream as they arrive: " + deltas);
     }
 
     @Test
@@ -106,11 +108,16 @@ class RuntimeFormatTest {
     @Test
     void aBundledGrammarLoadedAtRunTimeBehavesExactlyLikeTheBundledFormat() throws IOException {
         Path folder = dir.resolve("formats/hermes_copy");
-        String grammar = Files.readString(Path.of("grammars/hermes/HermesLexer.g4")).replace("lexer grammar HermesLexer;", "lexer grammar HermesCopyLexer;");
+        String grammar =
+                Files.readString(Path.of("grammars/hermes/HermesLexer.g4"))
+                        .replace("lexer grammar HermesLexer;", "lexer grammar HermesCopyLexer;");
         write(folder.resolve("HermesCopyLexer.g4"), grammar);
-        write(folder.resolve("hermes_copy.json"), Files.readString(Path.of("grammars/hermes/hermes.json"))
-                .replace("\"name\": \"hermes\"", "\"name\": \"hermes_copy\"").replace("\"lexer\": \"HermesLexer\"", "\"lexer\": \"HermesCopyLexer\"")
-                .replaceAll("\"aliases\": \\[[^\\]]*\\]", "\"aliases\": []"));
+        write(
+                folder.resolve("hermes_copy.json"),
+                Files.readString(Path.of("grammars/hermes/hermes.json"))
+                        .replace("\"name\": \"hermes\"", "\"name\": \"hermes_copy\"")
+                        .replace("\"lexer\": \"HermesLexer\"", "\"lexer\": \"HermesCopyLexer\"")
+                        .replaceAll("\"aliases\": \\[[^\\]]*\\]", "\"aliases\": []"));
         FormatRegistry registry = FormatRegistry.standard().withFolder(dir.resolve("formats"));
         Format copy = registry.get("hermes_copy");
         Format bundled = registry.get("hermes");
@@ -118,11 +125,13 @@ class RuntimeFormatTest {
         List<SuiteCase> cases = SuiteCase.load(Path.of("tests-data")).get("hermes");
         assertTrue(cases.size() >= 10);
         for (SuiteCase c : cases) {
-            SuiteCase renamed = new SuiteCase("hermes_copy", c.name(), c.rawFile(), c.input(), c.expected());
+            SuiteCase renamed =
+                    new SuiteCase("hermes_copy", c.name(), c.rawFile(), c.input(), c.expected());
             assertEquals(List.of(), runner.run(renamed), renamed.toString());
             assertEquals(outcome(bundled, c), outcome(copy, c), c.toString());
             for (int cut = 1; cut < c.input().length(); cut += 7)
-                assertEquals(streamed(bundled, c, cut), streamed(copy, c, cut), c + " split at " + cut);
+                assertEquals(
+                        streamed(bundled, c, cut), streamed(copy, c, cut), c + " split at " + cut);
         }
     }
 
@@ -154,8 +163,14 @@ class RuntimeFormatTest {
         List<Path> written = FormatFolders.writeInterp(formats);
         Path interp = formats.resolve("acme/AcmeLexer.interp");
         assertEquals(List.of(interp), written);
-        assertEquals(List.of(), FormatFolders.writeInterp(formats), "an unchanged .interp is not rewritten");
-        Files.delete(formats.resolve("acme/AcmeLexer.g4")); // the ANTLR tool is on this class path: take the .g4 away
+        assertEquals(
+                List.of(),
+                FormatFolders.writeInterp(formats),
+                "an unchanged .interp is not rewritten");
+        Files.delete(
+                formats.resolve(
+                        "acme/AcmeLexer.g4")); // the ANTLR tool is on this class path: take the .g4
+        // away
         Format acme = Formats.load(formats).get(0);
         assertTrue(acme.problem().isEmpty(), () -> acme.problem().get().getMessage());
         assertEquals("ping", acme.parse("[[call ping]]").toolCalls().get(0).name());
@@ -167,27 +182,43 @@ class RuntimeFormatTest {
 
     @Test
     void aFormatFileMayReuseABundledLexerWithOtherOptions() {
-        write(dir.resolve("formats/hermes_ids/hermes_ids.json"), "{\"name\": \"hermes_ids\", \"lexer\": \"HermesLexer\", \"ids\": \"{random:9}\","
-                + " \"include\": [\"HermesCall\", \"JsonCall\", \"JsonValue\", \"HermesLenient\"], \"roles\": {\"TEXT\": \"content\", \"LT\": \"content\"}, \"streamable\": [\"TEXT\"]}");
+        write(
+                dir.resolve("formats/hermes_ids/hermes_ids.json"),
+                "{\"name\": \"hermes_ids\", \"lexer\": \"HermesLexer\", \"ids\": \"{random:9}\","
+                        + " \"include\": [\"HermesCall\", \"JsonCall\", \"JsonValue\", \"HermesLenient\"], \"roles\": {\"TEXT\": \"content\", \"LT\": \"content\"}, \"streamable\": [\"TEXT\"]}");
         Format f = Formats.load(dir.resolve("formats")).get(0);
         assertTrue(f.problem().isEmpty(), () -> f.problem().get().getMessage());
-        ToolCall call = f.parse("<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>").toolCalls().get(0);
+        ToolCall call =
+                f.parse("<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>")
+                        .toolCalls()
+                        .get(0);
         assertTrue(call.id().matches("[A-Za-z0-9]{9}"), call.id());
     }
 
     /** A format file reusing the bundled Hermes lexer, with these aliases. */
     static String hermesLike(String name, int aliases) {
         StringBuilder a = new StringBuilder();
-        for (int i = 0; i < aliases; i++) a.append(i == 0 ? "" : ", ").append("\"").append(name).append("-alias-").append(i).append("\"");
-        return "{\"name\": \"" + name + "\", \"aliases\": [" + a + "], \"lexer\": \"HermesLexer\", \"include\": [\"HermesCall\", \"JsonCall\", "
+        for (int i = 0; i < aliases; i++)
+            a.append(i == 0 ? "" : ", ")
+                    .append("\"")
+                    .append(name)
+                    .append("-alias-")
+                    .append(i)
+                    .append("\"");
+        return "{\"name\": \""
+                + name
+                + "\", \"aliases\": ["
+                + a
+                + "], \"lexer\": \"HermesLexer\", \"include\": [\"HermesCall\", \"JsonCall\", "
                 + "\"JsonValue\", \"HermesLenient\"], \"roles\": {\"TEXT\": \"content\", \"LT\": \"content\"}, \"streamable\": [\"TEXT\"]}";
     }
 
     /**
-     * A format file may give its format at most {@link dev.toolcalls.internal.format.FormatFile#MAX_ALIASES}
-     * aliases and hold at most {@link dev.toolcalls.internal.format.FormatFile#MAX_SIZE} bytes: one
-     * at the limit registers every alias, one past either limit is disabled with a message naming
-     * its file and the limit, and the others (bundled ones included) work as before.
+     * A format file may give its format at most {@link
+     * dev.toolcalls.internal.format.FormatFile#MAX_ALIASES} aliases and hold at most {@link
+     * dev.toolcalls.internal.format.FormatFile#MAX_SIZE} bytes: one at the limit registers every
+     * alias, one past either limit is disabled with a message naming its file and the limit, and
+     * the others (bundled ones included) work as before.
      */
     @Test
     void aliasesAndFormatFilesHaveALimit() {
@@ -200,21 +231,44 @@ class RuntimeFormatTest {
         FormatRegistry registry = FormatRegistry.standard().withFolder(formats);
         assertEquals("most", registry.get("MOST-alias-" + (max - 1)).name());
         assertEquals("most", registry.get("most-alias-0").name());
-        assertEquals("f", registry.get("most-alias-" + (max - 1)).parse("<tool_call>{\"name\": \"f\"}</tool_call>").toolCalls().get(0).name());
+        assertEquals(
+                "f",
+                registry.get("most-alias-" + (max - 1))
+                        .parse("<tool_call>{\"name\": \"f\"}</tool_call>")
+                        .toolCalls()
+                        .get(0)
+                        .name());
         assertEquals("hermes", registry.get("hermes").name());
 
-        String tooMany = assertThrows(FormatException.class, () -> registry.get("toomany")).getMessage();
-        assertTrue(tooMany.contains(formats.resolve("toomany/toomany.json").toString()) && tooMany.contains((max + 1) + " names")
-                && tooMany.contains("more than the " + max), tooMany);
+        String tooMany =
+                assertThrows(FormatException.class, () -> registry.get("toomany")).getMessage();
+        assertTrue(
+                tooMany.contains(formats.resolve("toomany/toomany.json").toString())
+                        && tooMany.contains((max + 1) + " names")
+                        && tooMany.contains("more than the " + max),
+                tooMany);
         String huge = assertThrows(FormatException.class, () -> registry.get("huge")).getMessage();
-        assertTrue(huge.contains(formats.resolve("huge/huge.json").toString()) && huge.contains("larger than 1 MiB"), huge);
-        assertFalse(registry.find("toomany-alias-0").isPresent(), "a refused format file registers none of its aliases");
-        assertFalse(registry.find("huge-alias-0").isPresent(), "a refused format file registers none of its aliases");
+        assertTrue(
+                huge.contains(formats.resolve("huge/huge.json").toString())
+                        && huge.contains("larger than 1 MiB"),
+                huge);
+        assertFalse(
+                registry.find("toomany-alias-0").isPresent(),
+                "a refused format file registers none of its aliases");
+        assertFalse(
+                registry.find("huge-alias-0").isPresent(),
+                "a refused format file registers none of its aliases");
         assertEquals(2, registry.problems().size(), registry.problems().toString());
 
         // the same limits for a format defined from its text
-        FormatException defined = assertThrows(FormatException.class,
-                () -> Formats.define(hermesLike("defined", max + 1), "not interpreter data: refused before it is read", n -> null));
+        FormatException defined =
+                assertThrows(
+                        FormatException.class,
+                        () ->
+                                Formats.define(
+                                        hermesLike("defined", max + 1),
+                                        "not interpreter data: refused before it is read",
+                                        n -> null));
         assertTrue(defined.getMessage().contains("more than the " + max), defined.getMessage());
     }
 
@@ -229,41 +283,93 @@ class RuntimeFormatTest {
         Path formats = dir.resolve("formats");
         write(dir.resolve("secret.json"), "secret, not JSON");
         write(formats.resolve("secret.json"), "secret, not JSON");
-        write(dir.resolve("outside/OutLexer.g4"), "lexer grammar OutLexer;\nTEXT : ~'<'+ ;\nLT : '<' ;\n");
-        String hermes = "\"lexer\": \"HermesLexer\", \"roles\": {\"TEXT\": \"content\", \"LT\": \"content\"}, \"streamable\": [\"TEXT\"]";
+        write(
+                dir.resolve("outside/OutLexer.g4"),
+                "lexer grammar OutLexer;\nTEXT : ~'<'+ ;\nLT : '<' ;\n");
+        String hermes =
+                "\"lexer\": \"HermesLexer\", \"roles\": {\"TEXT\": \"content\", \"LT\": \"content\"}, \"streamable\": [\"TEXT\"]";
         String bundled = "\"HermesCall\", \"JsonCall\", \"JsonValue\", \"HermesLenient\"";
-        write(formats.resolve("climb/climb.json"), "{\"name\": \"climb\", \"include\": [" + bundled + ", \"../../secret\"], " + hermes + "}");
-        write(formats.resolve("absolute/absolute.json"), "{\"name\": \"absolute\", \"include\": [" + bundled + ", \""
-                + dir.resolve("secret").toAbsolutePath().toString().replace("\\", "\\\\") + "\"], " + hermes + "}");
+        write(
+                formats.resolve("climb/climb.json"),
+                "{\"name\": \"climb\", \"include\": ["
+                        + bundled
+                        + ", \"../../secret\"], "
+                        + hermes
+                        + "}");
+        write(
+                formats.resolve("absolute/absolute.json"),
+                "{\"name\": \"absolute\", \"include\": ["
+                        + bundled
+                        + ", \""
+                        + dir.resolve("secret").toAbsolutePath().toString().replace("\\", "\\\\")
+                        + "\"], "
+                        + hermes
+                        + "}");
         write(formats.resolve("imports/Extra.json"), "{\"roles\": {\"LT\": \"content\"}}");
-        write(formats.resolve("inside/inside.json"), "{\"name\": \"inside\", \"include\": [" + bundled + ", \"Extra\"], " + hermes + "}");
+        write(
+                formats.resolve("inside/inside.json"),
+                "{\"name\": \"inside\", \"include\": ["
+                        + bundled
+                        + ", \"Extra\"], "
+                        + hermes
+                        + "}");
         boolean links = true;
         try {
-            Files.createSymbolicLink(formats.resolve("imports/Linked.json"), dir.resolve("secret.json").toAbsolutePath());
+            Files.createSymbolicLink(
+                    formats.resolve("imports/Linked.json"),
+                    dir.resolve("secret.json").toAbsolutePath());
             Files.createDirectories(formats.resolve("linkedlexer"));
-            Files.createSymbolicLink(formats.resolve("linkedlexer/OutLexer.g4"), dir.resolve("outside/OutLexer.g4").toAbsolutePath());
+            Files.createSymbolicLink(
+                    formats.resolve("linkedlexer/OutLexer.g4"),
+                    dir.resolve("outside/OutLexer.g4").toAbsolutePath());
         } catch (UnsupportedOperationException | IOException e) {
             links = false; // a file system without symbolic links
         }
         if (links) {
-            write(formats.resolve("linked/linked.json"), "{\"name\": \"linked\", \"include\": [" + bundled + ", \"Linked\"], " + hermes + "}");
-            write(formats.resolve("linkedlexer/linkedlexer.json"), "{\"name\": \"linkedlexer\", \"lexer\": \"OutLexer\", "
-                    + "\"roles\": {\"TEXT\": \"content\", \"LT\": \"content\"}}");
+            write(
+                    formats.resolve("linked/linked.json"),
+                    "{\"name\": \"linked\", \"include\": ["
+                            + bundled
+                            + ", \"Linked\"], "
+                            + hermes
+                            + "}");
+            write(
+                    formats.resolve("linkedlexer/linkedlexer.json"),
+                    "{\"name\": \"linkedlexer\", \"lexer\": \"OutLexer\", "
+                            + "\"roles\": {\"TEXT\": \"content\", \"LT\": \"content\"}}");
         }
 
         FormatRegistry registry = FormatRegistry.standard().withFolder(formats);
-        assertEquals("f", registry.get("inside").parse("<tool_call>{\"name\": \"f\"}</tool_call>").toolCalls().get(0).name());
+        assertEquals(
+                "f",
+                registry.get("inside")
+                        .parse("<tool_call>{\"name\": \"f\"}</tool_call>")
+                        .toolCalls()
+                        .get(0)
+                        .name());
         Map<String, String> refused = new LinkedHashMap<>();
         refused.put("climb", "\"../../secret.json\" is not a file inside");
-        refused.put("absolute", "\"" + dir.resolve("secret").toAbsolutePath() + ".json\" is not a file inside");
+        refused.put(
+                "absolute",
+                "\"" + dir.resolve("secret").toAbsolutePath() + ".json\" is not a file inside");
         if (links) {
-            refused.put("linked", "\"Linked.json\" is not a file inside " + formats.resolve("imports"));
-            refused.put("linkedlexer", "\"OutLexer.g4\" is not a file inside " + formats.resolve("linkedlexer"));
+            refused.put(
+                    "linked", "\"Linked.json\" is not a file inside " + formats.resolve("imports"));
+            refused.put(
+                    "linkedlexer",
+                    "\"OutLexer.g4\" is not a file inside " + formats.resolve("linkedlexer"));
         }
         for (Map.Entry<String, String> r : refused.entrySet()) {
-            String m = assertThrows(FormatException.class, () -> registry.get(r.getKey()), r.getKey()).getMessage();
-            assertTrue(m.contains(formats.resolve(r.getKey() + "/" + r.getKey() + ".json").toString()) && m.contains(r.getValue()), m);
-            assertFalse(m.contains("not valid JSON") || m.contains("secret,"), "nothing outside was read: " + m);
+            String m =
+                    assertThrows(FormatException.class, () -> registry.get(r.getKey()), r.getKey())
+                            .getMessage();
+            assertTrue(
+                    m.contains(formats.resolve(r.getKey() + "/" + r.getKey() + ".json").toString())
+                            && m.contains(r.getValue()),
+                    m);
+            assertFalse(
+                    m.contains("not valid JSON") || m.contains("secret,"),
+                    "nothing outside was read: " + m);
         }
         assertEquals(refused.size(), registry.problems().size(), registry.problems().toString());
     }
@@ -272,10 +378,13 @@ class RuntimeFormatTest {
     void oneFormatFolderAloneLoadsToo() {
         Path acme = formats(dir).resolve("acme");
         assertEquals(List.of("acme"), Formats.load(acme).stream().map(Format::name).toList());
-        assertThrows(IllegalArgumentException.class, () -> Formats.load(dir.resolve("nothing-here")));
+        assertThrows(
+                IllegalArgumentException.class, () -> Formats.load(dir.resolve("nothing-here")));
         Path empty = dir.resolve("empty");
         write(empty.resolve("notes.txt"), "no format here");
-        String m = assertThrows(IllegalArgumentException.class, () -> Formats.load(empty)).getMessage();
+        String m =
+                assertThrows(IllegalArgumentException.class, () -> Formats.load(empty))
+                        .getMessage();
         assertTrue(m.contains("no format folder"), m);
     }
 
@@ -288,51 +397,113 @@ class RuntimeFormatTest {
     void aBrokenFormatDisablesOnlyItself() {
         Path formats = formats(dir);
         write(formats.resolve("badjson/badjson.json"), "{\"name\": \"badjson\", ");
-        write(formats.resolve("norole/NoroleLexer.g4"), "lexer grammar NoroleLexer;\nTEXT : ~'<'+ ;\nLT : '<' ;\n");
-        write(formats.resolve("norole/norole.json"), "{\"name\": \"norole\", \"lexer\": \"NoroleLexer\", \"roles\": {\"TEXT\": \"content\"}}");
-        write(formats.resolve("uncut/UncutLexer.g4"), "lexer grammar UncutLexer;\nTEXT : ~'x'+ ;\nX : 'x' ;\nOPEN : '<c>' ;\n");
-        write(formats.resolve("uncut/uncut.json"), "{\"name\": \"uncut\", \"lexer\": \"UncutLexer\", \"roles\": {\"TEXT\": \"content\", \"X\": \"content\","
-                + " \"OPEN\": \"call.begin\"}, \"streamable\": [\"TEXT\"]}");
-        write(formats.resolve("syntax/SyntaxLexer.g4"), "lexer grammar SyntaxLexer;\nTEXT : ~'<'+ \nLT : '<' ;\n");
-        write(formats.resolve("syntax/syntax.json"), "{\"name\": \"syntax\", \"lexer\": \"SyntaxLexer\", \"roles\": {\"TEXT\": \"content\", \"LT\": \"content\"}}");
-        write(formats.resolve("clash/ClashLexer.g4"), "lexer grammar ClashLexer;\nTEXT : ~'<'+ ;\nLT : '<' ;\n");
-        write(formats.resolve("clash/clash.json"), "{\"name\": \"clash\", \"aliases\": [\"Qwen2.5\"], \"lexer\": \"ClashLexer\", "
-                + "\"roles\": {\"TEXT\": \"content\", \"LT\": \"content\"}}");
+        write(
+                formats.resolve("norole/NoroleLexer.g4"),
+                "lexer grammar NoroleLexer;\nTEXT : ~'<'+ ;\nLT : '<' ;\n");
+        write(
+                formats.resolve("norole/norole.json"),
+                "{\"name\": \"norole\", \"lexer\": \"NoroleLexer\", \"roles\": {\"TEXT\": \"content\"}}");
+        write(
+                formats.resolve("uncut/UncutLexer.g4"),
+                "lexer grammar UncutLexer;\nTEXT : ~'x'+ ;\nX : 'x' ;\nOPEN : '<c>' ;\n");
+        write(
+                formats.resolve("uncut/uncut.json"),
+                "{\"name\": \"uncut\", \"lexer\": \"UncutLexer\", \"roles\": {\"TEXT\": \"content\", \"X\": \"content\","
+                        + " \"OPEN\": \"call.begin\"}, \"streamable\": [\"TEXT\"]}");
+        write(
+                formats.resolve("syntax/SyntaxLexer.g4"),
+                "lexer grammar SyntaxLexer;\nTEXT : ~'<'+ \nLT : '<' ;\n");
+        write(
+                formats.resolve("syntax/syntax.json"),
+                "{\"name\": \"syntax\", \"lexer\": \"SyntaxLexer\", \"roles\": {\"TEXT\": \"content\", \"LT\": \"content\"}}");
+        write(
+                formats.resolve("clash/ClashLexer.g4"),
+                "lexer grammar ClashLexer;\nTEXT : ~'<'+ ;\nLT : '<' ;\n");
+        write(
+                formats.resolve("clash/clash.json"),
+                "{\"name\": \"clash\", \"aliases\": [\"Qwen2.5\"], \"lexer\": \"ClashLexer\", "
+                        + "\"roles\": {\"TEXT\": \"content\", \"LT\": \"content\"}}");
 
         FormatRegistry registry = FormatRegistry.standard().withFolder(formats);
-        assertEquals("get_weather", registry.get("acme").parse("[[call get_weather {}]]").toolCalls().get(0).name());
-        assertEquals("hermes", registry.get("qwen2.5").name(), "the bundled holder keeps its alias");
-        assertEquals("f", registry.get("hermes").parse("<tool_call>{\"name\": \"f\"}</tool_call>").toolCalls().get(0).name());
+        assertEquals(
+                "get_weather",
+                registry.get("acme").parse("[[call get_weather {}]]").toolCalls().get(0).name());
+        assertEquals(
+                "hermes", registry.get("qwen2.5").name(), "the bundled holder keeps its alias");
+        assertEquals(
+                "f",
+                registry.get("hermes")
+                        .parse("<tool_call>{\"name\": \"f\"}</tool_call>")
+                        .toolCalls()
+                        .get(0)
+                        .name());
 
-        Map<String, String> problems = registry.problems().stream()
-                .collect(Collectors.toMap(p -> p.getMessage().replaceAll("(?s).*?(badjson|norole|uncut|syntax|clash).*", "$1"), Throwable::getMessage));
+        Map<String, String> problems =
+                registry.problems().stream()
+                        .collect(
+                                Collectors.toMap(
+                                        p ->
+                                                p.getMessage()
+                                                        .replaceAll(
+                                                                "(?s).*?(badjson|norole|uncut|syntax|clash).*",
+                                                                "$1"),
+                                        Throwable::getMessage));
         assertEquals(5, registry.problems().size(), problems.toString());
-        assertTrue(problems.get("badjson").contains("badjson.json") && problems.get("badjson").contains("not valid JSON"), problems.get("badjson"));
-        assertTrue(problems.get("norole").contains("norole.json") && problems.get("norole").contains("token type LT has no role"), problems.get("norole"));
-        assertTrue(problems.get("uncut").contains("streamable token TEXT and token OPEN can start with the same character"), problems.get("uncut"));
-        assertTrue(problems.get("syntax").matches("(?s).*SyntaxLexer\\.g4:\\d+:\\d+: .*"), problems.get("syntax"));
-        assertTrue(problems.get("clash").contains("'qwen2.5'") && problems.get("clash").contains("clash.json")
-                && problems.get("clash").contains("grammars/hermes/hermes.json"), problems.get("clash"));
+        assertTrue(
+                problems.get("badjson").contains("badjson.json")
+                        && problems.get("badjson").contains("not valid JSON"),
+                problems.get("badjson"));
+        assertTrue(
+                problems.get("norole").contains("norole.json")
+                        && problems.get("norole").contains("token type LT has no role"),
+                problems.get("norole"));
+        assertTrue(
+                problems.get("uncut")
+                        .contains(
+                                "streamable token TEXT and token OPEN can start with the same character"),
+                problems.get("uncut"));
+        assertTrue(
+                problems.get("syntax").matches("(?s).*SyntaxLexer\\.g4:\\d+:\\d+: .*"),
+                problems.get("syntax"));
+        assertTrue(
+                problems.get("clash").contains("'qwen2.5'")
+                        && problems.get("clash").contains("clash.json")
+                        && problems.get("clash").contains("grammars/hermes/hermes.json"),
+                problems.get("clash"));
         for (String broken : List.of("badjson", "norole", "uncut", "syntax", "clash")) {
-            FormatException e = assertThrows(FormatException.class, () -> registry.get(broken), broken);
+            FormatException e =
+                    assertThrows(FormatException.class, () -> registry.get(broken), broken);
             assertTrue(e.getMessage().equals(problems.get(broken)), e.getMessage());
-            Format found = registry.find(broken).orElseThrow(() -> new AssertionError("find returns the disabled format " + broken));
+            Format found =
+                    registry.find(broken)
+                            .orElseThrow(
+                                    () ->
+                                            new AssertionError(
+                                                    "find returns the disabled format " + broken));
             assertEquals(broken, found.name());
             assertEquals(problems.get(broken), found.problem().orElseThrow().getMessage());
         }
-        assertFalse(Formats.all().stream().anyMatch(f -> f.name().equals("acme")), "withFolder leaves the process registry alone");
+        assertFalse(
+                Formats.all().stream().anyMatch(f -> f.name().equals("acme")),
+                "withFolder leaves the process registry alone");
     }
 
     @Test
     void aNameTakenTwiceDisablesTheLaterFormatOnly() {
         Format first = Formats.get("toy");
-        Format second = ToyFormats.compile(ToyFormats.resource("dev/toolcalls/toy/ToyLexer.g4"),
-                ToyFormats.resource("dev/toolcalls/toy/toy.json").replace("\"name\": \"toy\"", "\"name\": \"toy2\""));
+        Format second =
+                ToyFormats.compile(
+                        ToyFormats.resource("dev/toolcalls/toy/ToyLexer.g4"),
+                        ToyFormats.resource("dev/toolcalls/toy/toy.json")
+                                .replace("\"name\": \"toy\"", "\"name\": \"toy2\""));
         FormatRegistry r = FormatRegistry.of(List.of(first, second));
         assertSame(first, r.get("toy-alias"));
         String m = assertThrows(FormatException.class, () -> r.get("toy2")).getMessage();
         assertTrue(m.contains("'toy-alias'") && m.contains("already taken by format toy"), m);
-        assertEquals(m, r.find("toy2").orElseThrow().problem().orElseThrow().getMessage(), "find returns the disabled format");
+        assertEquals(
+                m,
+                r.find("toy2").orElseThrow().problem().orElseThrow().getMessage(),
+                "find returns the disabled format");
         assertEquals(1, r.problems().size());
         assertEquals(2, r.all().size());
     }
@@ -347,10 +518,17 @@ class RuntimeFormatTest {
 
     @Test
     void lexingErrorsNameTheModeStack() {
-        ToolCallParseException e = assertThrows(ToolCallParseException.class,
-                () -> Formats.get("hermes").parse("<tool_call>{\"name\": \"f\", oops}</tool_call>"));
+        ToolCallParseException e =
+                assertThrows(
+                        ToolCallParseException.class,
+                        () ->
+                                Formats.get("hermes")
+                                        .parse("<tool_call>{\"name\": \"f\", oops}</tool_call>"));
         assertTrue(e.getMessage().contains("(in HC_AFTER_OBJ > JC_KEY)"), e.getMessage());
-        e = assertThrows(ToolCallParseException.class, () -> Formats.get("toy").parse("<call f #!>{}</call>"));
+        e =
+                assertThrows(
+                        ToolCallParseException.class,
+                        () -> Formats.get("toy").parse("<call f #!>{}</call>"));
         assertTrue(e.getMessage().contains("(in HEAD > IDENT)"), e.getMessage());
     }
 }

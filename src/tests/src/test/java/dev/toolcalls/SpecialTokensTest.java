@@ -3,17 +3,22 @@ package dev.toolcalls;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import org.junit.jupiter.api.Test;
+
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.Test;
-
-/** Special tokens by identity through the library: feedSpecial, and the option that marks them from the first piece. */
+/**
+ * Special tokens by identity through the library: feedSpecial, and the option that marks them from
+ * the first piece.
+ */
 class SpecialTokensTest {
     static final Format HERMES = Formats.get("hermes");
     static final String CALL = "{\"name\": \"f\", \"arguments\": {\"a\": 1}}";
 
-    static ChatMessage message(List<ParseEvent> events) { return ChatMessage.fromEvents(events); }
+    static ChatMessage message(List<ParseEvent> events) {
+        return ChatMessage.fromEvents(events);
+    }
 
     @Test
     void markersArrivingAsSpecialTokensAreCalls() {

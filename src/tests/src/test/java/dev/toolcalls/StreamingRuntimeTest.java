@@ -5,19 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
-import java.util.List;
+import dev.toolcalls.protocol.ValueJson;
 
 import org.junit.jupiter.api.Test;
 
-import dev.toolcalls.protocol.ValueJson;
+import java.util.ArrayList;
+import java.util.List;
 
 /** The runtime's guarantees, on the test fixture format {@code <call NAME #ID>args</call>}. */
 class StreamingRuntimeTest {
     static final Format TOY = Formats.get("toy");
 
     static StreamParser stream() {
-        return TOY.newStream(Tools.none(), ParseOptions.defaults().withIds(() -> IdGenerator.seeded(0)));
+        return TOY.newStream(
+                Tools.none(), ParseOptions.defaults().withIds(() -> IdGenerator.seeded(0)));
     }
 
     static String json(List<DeltaMessage> deltas) {
@@ -52,18 +53,25 @@ class StreamingRuntimeTest {
     void headerWaitsForTheIdWhenTheFormatCarriesIdsAndCarriesNameOnce() {
         StreamParser s = stream();
         assertEquals("", json(DeltaMessage.of(s.feed("<call get_weather"))));
-        assertEquals("", json(DeltaMessage.of(s.feed(" #ab"))));          // the id may still grow
-        assertEquals("{\"tool_calls\":[{\"index\":0,\"id\":\"abc\",\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"\"}}]}\n",
+        assertEquals("", json(DeltaMessage.of(s.feed(" #ab")))); // the id may still grow
+        assertEquals(
+                "{\"tool_calls\":[{\"index\":0,\"id\":\"abc\",\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"\"}}]}\n",
                 json(DeltaMessage.of(s.feed("c>"))));
-        assertEquals("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"a\\\": \"}}]}\n", json(DeltaMessage.of(s.feed("{\"a\": "))));
-        assertEquals("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"1}\"}}]}\n", json(DeltaMessage.of(s.feed("1}</cal"))));
+        assertEquals(
+                "{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"a\\\": \"}}]}\n",
+                json(DeltaMessage.of(s.feed("{\"a\": "))));
+        assertEquals(
+                "{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"1}\"}}]}\n",
+                json(DeltaMessage.of(s.feed("1}</cal"))));
         assertEquals("", json(DeltaMessage.of(s.feed("l>"))));
         assertEquals("", json(DeltaMessage.of(s.finish())));
     }
 
     @Test
     void piecesOfOneFeedAreMergedByKind() {
-        List<DeltaMessage> d = DeltaMessage.of(stream().feed("Hi there <call f>{\"a\": 1}</call><call g>{}</call> bye"));
+        List<DeltaMessage> d =
+                DeltaMessage.of(
+                        stream().feed("Hi there <call f>{\"a\": 1}</call><call g>{}</call> bye"));
         assertEquals(4, d.size(), json(d));
         assertEquals("Hi there ", d.get(0).content());
         assertEquals("f", d.get(1).toolCall().name());
@@ -77,7 +85,8 @@ class StreamingRuntimeTest {
     void whitespaceOnlyContentIsNullAndNeverStreamed() {
         StreamParser s = stream();
         List<DeltaMessage> all = new ArrayList<>();
-        for (char c : "  \n<call f>{}</call>\n  ".toCharArray()) all.addAll(DeltaMessage.of(s.feed(String.valueOf(c))));
+        for (char c : "  \n<call f>{}</call>\n  ".toCharArray())
+            all.addAll(DeltaMessage.of(s.feed(String.valueOf(c))));
         all.addAll(DeltaMessage.of(s.finish()));
         assertTrue(all.stream().noneMatch(DeltaMessage::isContent), json(all));
         assertNull(TOY.parse("  \n<call f>{}</call>\n  ").content());
@@ -87,7 +96,8 @@ class StreamingRuntimeTest {
     void leadingWhitespaceIsHeldUntilRealContentThenFlowsVerbatim() {
         StreamParser s = stream();
         assertEquals("", json(DeltaMessage.of(s.feed("\n\n"))));
-        assertEquals("{\"content\":\"\\n\\nHello\\n\"}\n", json(DeltaMessage.of(s.feed("Hello\n"))));
+        assertEquals(
+                "{\"content\":\"\\n\\nHello\\n\"}\n", json(DeltaMessage.of(s.feed("Hello\n"))));
         assertEquals("\n\nHello\n", TOY.parse("\n\nHello\n").content());
     }
 
@@ -102,7 +112,8 @@ class StreamingRuntimeTest {
         rest.addAll(DeltaMessage.of(a.finish()));
         for (DeltaMessage d : rest) {
             String args = d.toolCall().arguments();
-            assertTrue(args.isEmpty() || !Character.isHighSurrogate(args.charAt(args.length() - 1)));
+            assertTrue(
+                    args.isEmpty() || !Character.isHighSurrogate(args.charAt(args.length() - 1)));
         }
     }
 
@@ -112,20 +123,25 @@ class StreamingRuntimeTest {
         for (ToolCall c : m.toolCalls()) assertTrue(c.id().matches("call_[A-Za-z0-9]{24}"), c.id());
         assertTrue(!m.toolCalls().get(0).id().equals(m.toolCalls().get(1).id()));
         ParseOptions seeded = ParseOptions.defaults().withIds(() -> IdGenerator.seeded(7));
-        assertEquals(TOY.parse("<call f>{}</call>", Tools.none(), seeded), TOY.parse("<call f>{}</call>", Tools.none(), seeded));
+        assertEquals(
+                TOY.parse("<call f>{}</call>", Tools.none(), seeded),
+                TOY.parse("<call f>{}</call>", Tools.none(), seeded));
     }
 
     @Test
     void messageAndDeltaJsonUseOpenAiFieldNames() {
         assertEquals("{\"content\":null,\"tool_calls\":[]}", ValueJson.message(TOY.parse("")));
         ChatMessage m = TOY.parse("<call f #x1>{\"a\": \"<b>\"}</call>");
-        assertEquals("{\"content\":null,\"tool_calls\":[{\"id\":\"x1\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\": \\\"<b>\\\"}\"}}]}",
+        assertEquals(
+                "{\"content\":null,\"tool_calls\":[{\"id\":\"x1\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\": \\\"<b>\\\"}\"}}]}",
                 ValueJson.message(m));
     }
 
     @Test
     void unterminatedCallIsAnErrorAtItsStartWithFormatOffsetAndExcerpt() {
-        ToolCallParseException e = assertThrows(ToolCallParseException.class, () -> TOY.parse("ok <call f>{\"a\": 1}"));
+        ToolCallParseException e =
+                assertThrows(
+                        ToolCallParseException.class, () -> TOY.parse("ok <call f>{\"a\": 1}"));
         assertEquals(ToolCallParseException.Kind.UNTERMINATED_CALL, e.kind());
         assertEquals(3, e.offset());
         assertEquals("toy", e.format());
@@ -135,8 +151,24 @@ class StreamingRuntimeTest {
 
     @Test
     void malformedArgumentsAreRejectedStrictly() {
-        for (String args : new String[] {"{\"a\": 1,}", "{'a': 1}", "{a: 1}", "{\"a\": NaN}", "[1]", "{\"a\": 1} x", "{\"a\": 1", "\"{}\"", "{\"a\": \"x\ny\"}", "{\"a\": \"tab\there\"}"}) {
-            ToolCallParseException e = assertThrows(ToolCallParseException.class, () -> TOY.parse("<call f>" + args + "</call>"), args);
+        for (String args :
+                new String[] {
+                    "{\"a\": 1,}",
+                    "{'a': 1}",
+                    "{a: 1}",
+                    "{\"a\": NaN}",
+                    "[1]",
+                    "{\"a\": 1} x",
+                    "{\"a\": 1",
+                    "\"{}\"",
+                    "{\"a\": \"x\ny\"}",
+                    "{\"a\": \"tab\there\"}"
+                }) {
+            ToolCallParseException e =
+                    assertThrows(
+                            ToolCallParseException.class,
+                            () -> TOY.parse("<call f>" + args + "</call>"),
+                            args);
             assertEquals(ToolCallParseException.Kind.MALFORMED_ARGUMENTS, e.kind(), args);
         }
         assertEquals("{}", TOY.parse("<call f></call>").toolCalls().get(0).arguments());
@@ -144,14 +176,17 @@ class StreamingRuntimeTest {
 
     @Test
     void callWithoutNameIsAnError() {
-        ToolCallParseException e = assertThrows(ToolCallParseException.class, () -> TOY.parse("<call  #id1>{}</call>"));
+        ToolCallParseException e =
+                assertThrows(
+                        ToolCallParseException.class, () -> TOY.parse("<call  #id1>{}</call>"));
         assertEquals(ToolCallParseException.Kind.MISSING_NAME, e.kind());
         assertEquals(0, e.offset());
     }
 
     @Test
     void unexpectedTextInsideACallPointsAtTheCharacter() {
-        ToolCallParseException e = assertThrows(ToolCallParseException.class, () -> TOY.parse("ab<call f!>{}</call>"));
+        ToolCallParseException e =
+                assertThrows(ToolCallParseException.class, () -> TOY.parse("ab<call f!>{}</call>"));
         assertEquals(ToolCallParseException.Kind.UNEXPECTED_TEXT, e.kind());
         assertEquals(9, e.offset());
     }
@@ -159,47 +194,70 @@ class StreamingRuntimeTest {
     @Test
     void lenientReturnsAMalformedCallAsContentOnlyWhileNothingOfItWasSent() {
         ParseOptions lenient = ParseOptions.defaults().withLenient(true);
-        assertEquals("a <call f!>{}</call> b", TOY.parse("a <call f!>{}</call> b", Tools.none(), lenient).content());
+        assertEquals(
+                "a <call f!>{}</call> b",
+                TOY.parse("a <call f!>{}</call> b", Tools.none(), lenient).content());
         assertEquals("a <call f", TOY.parse("a <call f", Tools.none(), lenient).content());
-        // streamed, the header went out with the first argument byte: the broken call is an error even when lenient
+        // streamed, the header went out with the first argument byte: the broken call is an error
+        // even when lenient
         StreamParser s = TOY.newStream(Tools.none(), lenient);
-        ToolCallParseException e = assertThrows(ToolCallParseException.class, () -> {
-            s.feed("<call f>{\"x\": 1,}</call>");
-            s.finish();
-        });
+        ToolCallParseException e =
+                assertThrows(
+                        ToolCallParseException.class,
+                        () -> {
+                            s.feed("<call f>{\"x\": 1,}</call>");
+                            s.finish();
+                        });
         assertEquals(ToolCallParseException.Kind.MALFORMED_ARGUMENTS, e.kind());
         // in batch nothing has left the process: the call comes back as its raw text
-        assertEquals("<call f>{\"x\": 1,}</call>", TOY.parse("<call f>{\"x\": 1,}</call>", Tools.none(), lenient).content());
+        assertEquals(
+                "<call f>{\"x\": 1,}</call>",
+                TOY.parse("<call f>{\"x\": 1,}</call>", Tools.none(), lenient).content());
     }
 
     @Test
     void lenientGoesOnAsTextAfterACallAbandonedMidway() {
         ParseOptions lenient = ParseOptions.defaults().withLenient(true);
-        assertEquals("<call f g>{\"a\": 1}</call> tail <cat>", TOY.parse("<call f g>{\"a\": 1}</call> tail <cat>", Tools.none(), lenient).content());
+        assertEquals(
+                "<call f g>{\"a\": 1}</call> tail <cat>",
+                TOY.parse("<call f g>{\"a\": 1}</call> tail <cat>", Tools.none(), lenient)
+                        .content());
         ChatMessage next = TOY.parse("<call f g>{}</call><call h>{}</call>", Tools.none(), lenient);
         assertEquals("<call f g>{}</call>", next.content());
         assertEquals("h", next.toolCalls().get(0).name());
-        ToolCallParseException e = assertThrows(ToolCallParseException.class, () -> TOY.parse("<call f g>{}</call>"));
+        ToolCallParseException e =
+                assertThrows(ToolCallParseException.class, () -> TOY.parse("<call f g>{}</call>"));
         assertEquals(ToolCallParseException.Kind.MISSING_NAME, e.kind());
         assertEquals(8, e.offset());
     }
 
     @Test
     void anOutputCutInsideANameIsAnUnterminatedCallNotATruncatedName() {
-        Format f = ToyFormats.compile(FormatLoadingTest.GRAMMAR, FormatLoadingTest.file(FormatLoadingTest.ROLES, "\"TEXT\""));
+        Format f =
+                ToyFormats.compile(
+                        FormatLoadingTest.GRAMMAR,
+                        FormatLoadingTest.file(FormatLoadingTest.ROLES, "\"TEXT\""));
         StreamParser s = f.newStream();
         assertEquals("hi ", DeltaMessage.of(s.feed("hi <c>getwea")).get(0).content());
         ToolCallParseException e = assertThrows(ToolCallParseException.class, s::finish);
         assertEquals(ToolCallParseException.Kind.UNTERMINATED_CALL, e.kind());
-        assertTrue(DeltaMessage.of(e.eventsBeforeError()).isEmpty(), "no header with a cut name: " + DeltaMessage.of(e.eventsBeforeError()));
-        assertEquals("hi <c>getwea", f.parse("hi <c>getwea", Tools.none(), ParseOptions.defaults().withLenient(true)).content());
+        assertTrue(
+                DeltaMessage.of(e.eventsBeforeError()).isEmpty(),
+                "no header with a cut name: " + DeltaMessage.of(e.eventsBeforeError()));
+        assertEquals(
+                "hi <c>getwea",
+                f.parse("hi <c>getwea", Tools.none(), ParseOptions.defaults().withLenient(true))
+                        .content());
         assertEquals("get", f.parse("<c>get</c>").toolCalls().get(0).name());
     }
 
     @Test
     void deltasProducedBeforeAnErrorTravelWithIt() {
         StreamParser s = stream();
-        ToolCallParseException e = assertThrows(ToolCallParseException.class, () -> DeltaMessage.of(s.feed("hello <call f!")));
+        ToolCallParseException e =
+                assertThrows(
+                        ToolCallParseException.class,
+                        () -> DeltaMessage.of(s.feed("hello <call f!")));
         assertEquals("hello ", DeltaMessage.of(e.eventsBeforeError()).get(0).content());
         assertThrows(IllegalStateException.class, () -> DeltaMessage.of(s.feed("more")));
     }
@@ -207,11 +265,21 @@ class StreamingRuntimeTest {
     @Test
     void longOutputsInTinyChunksGiveTheBatchResult() {
         StringBuilder text = new StringBuilder();
-        for (int i = 0; i < 2000; i++) text.append("line ").append(i).append(" é 中 😀 <cat>\n<call f>{\"i\": ").append(i).append(", \"s\": \"</ca\"}</call>");
-        ChatMessage batch = TOY.parse(text.toString(), Tools.none(), ParseOptions.defaults().withIds(() -> IdGenerator.seeded(0)));
+        for (int i = 0; i < 2000; i++)
+            text.append("line ")
+                    .append(i)
+                    .append(" é 中 😀 <cat>\n<call f>{\"i\": ")
+                    .append(i)
+                    .append(", \"s\": \"</ca\"}</call>");
+        ChatMessage batch =
+                TOY.parse(
+                        text.toString(),
+                        Tools.none(),
+                        ParseOptions.defaults().withIds(() -> IdGenerator.seeded(0)));
         StreamParser s = stream();
         List<DeltaMessage> all = new ArrayList<>();
-        for (int i = 0; i < text.length(); i += 3) all.addAll(DeltaMessage.of(s.feed(text.substring(i, Math.min(text.length(), i + 3)))));
+        for (int i = 0; i < text.length(); i += 3)
+            all.addAll(DeltaMessage.of(s.feed(text.substring(i, Math.min(text.length(), i + 3)))));
         all.addAll(DeltaMessage.of(s.finish()));
         assertEquals(batch, ChatMessage.fromDeltas(all));
         assertEquals(2000, batch.toolCalls().size());

@@ -1,5 +1,9 @@
 package dev.toolcalls;
 
+import org.antlr.runtime.RecognitionException;
+import org.antlr.v4.Tool;
+import org.antlr.v4.tool.LexerGrammar;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -8,20 +12,18 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
-import org.antlr.v4.runtime.CharStream;
-import org.antlr.v4.runtime.Lexer;
-import org.antlr.runtime.RecognitionException;
-import org.antlr.v4.Tool;
-import org.antlr.v4.tool.LexerGrammar;
-
 /**
  * Test fixture: formats compiled in memory by the ANTLR tool, so the runtime's tests need no
- * bundled format. Also registered through {@code META-INF/services}, which tests the
- * ServiceLoader path of the registry.
+ * bundled format. Also registered through {@code META-INF/services}, which tests the ServiceLoader
+ * path of the registry.
  */
 public final class ToyFormats implements FormatProvider {
-    @Override public Collection<Format> formats() {
-        return List.of(compile(resource("dev/toolcalls/toy/ToyLexer.g4"), resource("dev/toolcalls/toy/toy.json")));
+    @Override
+    public Collection<Format> formats() {
+        return List.of(
+                compile(
+                        resource("dev/toolcalls/toy/ToyLexer.g4"),
+                        resource("dev/toolcalls/toy/toy.json")));
     }
 
     /** A format from grammar text and format-file text. */

@@ -11,7 +11,7 @@ import dev.toolcalls.server.JsonChecks;
 final class ErrorJson {
     static final Gson GSON = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
 
-    private ErrorJson() { }
+    private ErrorJson() {}
 
     static JsonObject of(ToolCallParseException e) {
         return of(e.kind().type(), e.getMessage(), e.offset(), e.format());
@@ -35,7 +35,9 @@ final class ErrorJson {
         StringBuilder b = new StringBuilder(s.length() + 16);
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) b.append(c).append(s.charAt(++i));
+            if (Character.isHighSurrogate(c)
+                    && i + 1 < s.length()
+                    && Character.isLowSurrogate(s.charAt(i + 1))) b.append(c).append(s.charAt(++i));
             else if (Character.isSurrogate(c)) b.append(String.format("\\u%04x", (int) c));
             else b.append(c);
         }

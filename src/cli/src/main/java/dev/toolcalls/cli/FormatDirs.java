@@ -1,5 +1,11 @@
 package dev.toolcalls.cli;
 
+import dev.toolcalls.Format;
+import dev.toolcalls.FormatException;
+import dev.toolcalls.FormatRegistry;
+
+import picocli.CommandLine.Option;
+
 import java.io.PrintStream;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -8,20 +14,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import picocli.CommandLine.Option;
-
-import dev.toolcalls.Format;
-import dev.toolcalls.FormatException;
-import dev.toolcalls.FormatRegistry;
-
 /**
  * {@code --format-dir DIR} (repeatable): format folders read at run time, registered beside the
  * bundled formats. A {@code formats/} folder next to the CLI jar is read too, without the option.
  */
 final class FormatDirs {
-    @Option(names = "--format-dir", paramLabel = "DIR",
-            description = "a folder of format folders (DIR/NAME/NAME.json + its lexer grammar; DIR/imports/ optional), or one format "
-                    + "folder, registered beside the bundled formats; repeatable. A formats/ folder next to the jar is read as well.")
+    @Option(
+            names = "--format-dir",
+            paramLabel = "DIR",
+            description =
+                    "a folder of format folders (DIR/NAME/NAME.json + its lexer grammar; DIR/imports/ optional), or one format "
+                            + "folder, registered beside the bundled formats; repeatable. A formats/ folder next to the jar is read as well.")
     List<Path> dirs = new ArrayList<>();
 
     /** The folders read: the one next to the jar (if any), then the options' in order. */
@@ -33,13 +36,14 @@ final class FormatDirs {
     }
 
     /**
-     * The standard registry plus the folders. A folder that is missing or holds no format folder
-     * is a usage error.
+     * The standard registry plus the folders. A folder that is missing or holds no format folder is
+     * a usage error.
      */
     FormatRegistry registry() {
         FormatRegistry r = FormatRegistry.standard();
         for (Path d : folders()) {
-            if (!Files.isDirectory(d)) throw new Main.UsageException("--format-dir " + d + ": no such folder");
+            if (!Files.isDirectory(d))
+                throw new Main.UsageException("--format-dir " + d + ": no such folder");
             try {
                 r = r.withFolder(d);
             } catch (FormatException e) {
@@ -52,13 +56,15 @@ final class FormatDirs {
     }
 
     /**
-     * The registry, after telling on {@code err} once about each format that cannot be used
-     * (except {@code selected}, whose problem the command reports itself).
+     * The registry, after telling on {@code err} once about each format that cannot be used (except
+     * {@code selected}, whose problem the command reports itself).
      */
     FormatRegistry registry(PrintStream err, String selected) {
         FormatRegistry r = registry();
-        FormatException own = selected == null ? null : r.find(selected).flatMap(Format::problem).orElse(null);
-        for (FormatException p : r.problems()) if (p != own) err.println("warning: " + p.getMessage());
+        FormatException own =
+                selected == null ? null : r.find(selected).flatMap(Format::problem).orElse(null);
+        for (FormatException p : r.problems())
+            if (p != own) err.println("warning: " + p.getMessage());
         return r;
     }
 
@@ -69,9 +75,20 @@ final class FormatDirs {
      * @throws FormatException when the format cannot be used
      */
     Format format(PrintStream err, String name) {
-        Format f = registry(err, name).find(name).orElseThrow(() -> new Main.UsageException(
-                "unknown format '" + name + "'; run 'formats' to list them"));
-        f.problem().ifPresent(p -> { throw p; });
+        Format f =
+                registry(err, name)
+                        .find(name)
+                        .orElseThrow(
+                                () ->
+                                        new Main.UsageException(
+                                                "unknown format '"
+                                                        + name
+                                                        + "'; run 'formats' to list them"));
+        f.problem()
+                .ifPresent(
+                        p -> {
+                            throw p;
+                        });
         return f;
     }
 

@@ -1,31 +1,42 @@
 package dev.toolcalls.cli;
 
-import java.io.InputStream;
-import java.io.PrintStream;
-import java.util.Random;
-import java.util.concurrent.Callable;
-
 import com.google.gson.JsonObject;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 import dev.toolcalls.Format;
 import dev.toolcalls.internal.format.CompiledFormat;
 import dev.toolcalls.internal.format.FormatDefinition;
 import dev.toolcalls.tools.OutputGenerator;
 
-@Command(name = "generate", sortOptions = false,
-        description = "Prints N model outputs written from the format's grammar alone (random walks through its lexer's modes and rules: "
-                + "calls, content, look-alike markers, outputs cut short), one {\"input\": \"...\"} per line, for parse --jsonl.")
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.util.Random;
+import java.util.concurrent.Callable;
+
+@Command(
+        name = "generate",
+        sortOptions = false,
+        description =
+                "Prints N model outputs written from the format's grammar alone (random walks through its lexer's modes and rules: "
+                        + "calls, content, look-alike markers, outputs cut short), one {\"input\": \"...\"} per line, for parse --jsonl.")
 final class GenerateCommand implements Callable<Integer>, Main.IoAware {
-    @Option(names = "--format", required = true, paramLabel = "NAME", description = "format name or alias")
+    @Option(
+            names = "--format",
+            required = true,
+            paramLabel = "NAME",
+            description = "format name or alias")
     String formatName;
 
     @Option(names = "--count", required = true, paramLabel = "N", description = "how many outputs")
     int count;
 
-    @Option(names = "--seed", paramLabel = "S", description = "seed of the walks (default 0): the same seed prints the same outputs")
+    @Option(
+            names = "--seed",
+            paramLabel = "S",
+            description = "seed of the walks (default 0): the same seed prints the same outputs")
     long seed = 0;
 
     @Mixin FormatDirs formatDirs = new FormatDirs();
@@ -33,17 +44,22 @@ final class GenerateCommand implements Callable<Integer>, Main.IoAware {
     private PrintStream out;
     private PrintStream err;
 
-    @Override public void io(PrintStream out, PrintStream err, InputStream in) {
+    @Override
+    public void io(PrintStream out, PrintStream err, InputStream in) {
         this.out = out;
         this.err = err;
     }
 
-    @Override public Integer call() {
+    @Override
+    public Integer call() {
         if (count < 0) throw new Main.UsageException("--count must not be negative");
         Format format = formatDirs.format(err, formatName);
         CompiledFormat c = FormatDefinition.of(format).compiled();
-        OutputGenerator generator = new OutputGenerator(c.model(), c.rules().thinkingDefault() ? c.rules().thinkingMode() : -1,
-                c.rules().implicitCallEnd());
+        OutputGenerator generator =
+                new OutputGenerator(
+                        c.model(),
+                        c.rules().thinkingDefault() ? c.rules().thinkingMode() : -1,
+                        c.rules().implicitCallEnd());
         Random random = new Random(seed);
         for (int i = 0; i < count; i++) {
             JsonObject line = new JsonObject();

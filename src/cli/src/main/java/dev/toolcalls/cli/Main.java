@@ -1,5 +1,11 @@
 package dev.toolcalls.cli;
 
+import dev.toolcalls.FormatException;
+import dev.toolcalls.internal.grammar.BundledFormats;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -8,22 +14,27 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 
-import picocli.CommandLine.Command;
-import picocli.CommandLine;
-
-import dev.toolcalls.FormatException;
-import dev.toolcalls.internal.grammar.BundledFormats;
-
 /**
- * {@code java -jar target/toolcalls.jar parse|formats|test|serve|check|generate|new ...}. Exit codes:
- * 0 done, 1 the output broke its format (or a suite failed, or check found something), 2 usage
- * error or input that is not UTF-8, 3 a format that cannot be loaded ({@code format_error}) or an
- * internal error (out of memory included). Never a stack trace.
+ * {@code java -jar target/toolcalls.jar parse|formats|test|serve|check|generate|new ...}. Exit
+ * codes: 0 done, 1 the output broke its format (or a suite failed, or check found something), 2
+ * usage error or input that is not UTF-8, 3 a format that cannot be loaded ({@code format_error})
+ * or an internal error (out of memory included). Never a stack trace.
  */
-@Command(name = "toolcalls", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        description = "Turns LLM output text into OpenAI-style tool calls, in one piece or streaming.",
-        subcommands = {ParseCommand.class, FormatsCommand.class, TestCommand.class, ServeCommand.class, CheckCommand.class,
-                GenerateCommand.class, NewCommand.class})
+@Command(
+        name = "toolcalls",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        description =
+                "Turns LLM output text into OpenAI-style tool calls, in one piece or streaming.",
+        subcommands = {
+            ParseCommand.class,
+            FormatsCommand.class,
+            TestCommand.class,
+            ServeCommand.class,
+            CheckCommand.class,
+            GenerateCommand.class,
+            NewCommand.class
+        })
 public final class Main implements Runnable {
     static final int FAILED = 1;
     static final int USAGE = 2;
@@ -31,36 +42,58 @@ public final class Main implements Runnable {
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-    @Override public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: parse, formats, test, serve, check, generate or new");
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(
+                spec.commandLine(),
+                "a command is required: parse, formats, test, serve, check, generate or new");
     }
 
     public static void main(String[] args) {
-        // stdout buffered (a delta per line would otherwise be a write each); flushed before anything goes to stderr
-        PrintStream out = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16),
-                false, StandardCharsets.UTF_8);
-        PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
+        // stdout buffered (a delta per line would otherwise be a write each); flushed before
+        // anything goes to stderr
+        PrintStream out =
+                new PrintStream(
+                        new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16),
+                        false,
+                        StandardCharsets.UTF_8);
+        PrintStream err =
+                new PrintStream(
+                        new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
         int code = run(args, out, err, System.in);
         out.flush();
         System.exit(code);
     }
 
-    /** Runs the command line with the given streams; returns the exit code. Nothing escapes as a stack trace. */
+    /**
+     * Runs the command line with the given streams; returns the exit code. Nothing escapes as a
+     * stack trace.
+     */
     public static int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
         try {
             return execute(args, out, err, in);
-        } catch (Throwable t) { // OutOfMemoryError, StackOverflowError, a bug: the JSON error object, exit 3
+        } catch (
+                Throwable
+                        t) { // OutOfMemoryError, StackOverflowError, a bug: the JSON error object,
+            // exit 3
             return internal(t, out, err);
         }
     }
 
-    /** What an error that escaped a command prints: one {@code internal_error} object on stderr, exit 3. */
+    /**
+     * What an error that escaped a command prints: one {@code internal_error} object on stderr,
+     * exit 3.
+     */
     static int internal(Throwable t, PrintStream out, PrintStream err) {
         Throwable cause = t;
-        while (cause instanceof CommandLine.ExecutionException && cause.getCause() != null) cause = cause.getCause();
-        String message = cause instanceof OutOfMemoryError
-                ? "out of memory (" + cause.getMessage() + "): give the JVM more heap (java -Xmx...); --stream reads the input piece by piece"
-                : String.valueOf(cause);
+        while (cause instanceof CommandLine.ExecutionException && cause.getCause() != null)
+            cause = cause.getCause();
+        String message =
+                cause instanceof OutOfMemoryError
+                        ? "out of memory ("
+                                + cause.getMessage()
+                                + "): give the JVM more heap (java -Xmx...); --stream reads the input piece by piece"
+                        : String.valueOf(cause);
         try {
             out.flush();
         } catch (Throwable ignored) {
@@ -75,23 +108,27 @@ public final class Main implements Runnable {
         CommandLine cl = new CommandLine(new Main());
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
-        cl.setParameterExceptionHandler((e, commandLine) -> {
-            err.println("error: " + e.getMessage());
-            err.println(e.getCommandLine().getUsageMessage());
-            return USAGE;
-        });
-        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            if (e instanceof UsageException) {
-                err.println("error: " + e.getMessage());
-                err.println(commandLine.getUsageMessage());
-                return USAGE;
-            }
-            if (e instanceof FormatException) {
-                err.println(ErrorJson.wrap(ErrorJson.of("format_error", e.getMessage(), null, null)));
-                return INTERNAL;
-            }
-            return internal(e, out, err);
-        });
+        cl.setParameterExceptionHandler(
+                (e, commandLine) -> {
+                    err.println("error: " + e.getMessage());
+                    err.println(e.getCommandLine().getUsageMessage());
+                    return USAGE;
+                });
+        cl.setExecutionExceptionHandler(
+                (e, commandLine, parseResult) -> {
+                    if (e instanceof UsageException) {
+                        err.println("error: " + e.getMessage());
+                        err.println(commandLine.getUsageMessage());
+                        return USAGE;
+                    }
+                    if (e instanceof FormatException) {
+                        err.println(
+                                ErrorJson.wrap(
+                                        ErrorJson.of("format_error", e.getMessage(), null, null)));
+                        return INTERNAL;
+                    }
+                    return internal(e, out, err);
+                });
         for (CommandLine sub : cl.getSubcommands().values()) {
             Object cmd = sub.getCommand();
             if (cmd instanceof IoAware) ((IoAware) cmd).io(out, err, in);
@@ -101,12 +138,17 @@ public final class Main implements Runnable {
 
     /** A bad command line found after option parsing (unknown format, unreadable file...). */
     static final class UsageException extends RuntimeException {
-        UsageException(String message) { super(message); }
+        UsageException(String message) {
+            super(message);
+        }
     }
 
     /** {@code toolcalls --version}: the version the build stamped into the format index. */
     static final class Version implements CommandLine.IVersionProvider {
-        @Override public String[] getVersion() { return new String[] {"toolcalls " + BundledFormats.VERSION}; }
+        @Override
+        public String[] getVersion() {
+            return new String[] {"toolcalls " + BundledFormats.VERSION};
+        }
     }
 
     interface IoAware {

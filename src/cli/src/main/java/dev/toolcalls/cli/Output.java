@@ -1,8 +1,5 @@
 package dev.toolcalls.cli;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import dev.toolcalls.ChatMessage;
 import dev.toolcalls.DeltaMessage;
 import dev.toolcalls.Format;
@@ -16,16 +13,22 @@ import dev.toolcalls.protocol.ValueJson;
 import dev.toolcalls.protocol.WireEvent;
 import dev.toolcalls.protocol.WireStream;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * What {@code parse --output} prints: for {@code chat}, the message and its deltas as Chat
- * Completions carries them ({@code choices[0].message} / {@code choices[0].delta}); for
- * {@code responses} and {@code messages}, the protocol's batch object and its stream events
- * ({@link Protocol}); for {@code events}, the parse events. Ids, model and time are fixed
- * ({@code resp_toolcalls} / {@code msg_toolcalls}, the format's name, 0) so that the same input
- * always prints the same output.
+ * Completions carries them ({@code choices[0].message} / {@code choices[0].delta}); for {@code
+ * responses} and {@code messages}, the protocol's batch object and its stream events ({@link
+ * Protocol}); for {@code events}, the parse events. Ids, model and time are fixed ({@code
+ * resp_toolcalls} / {@code msg_toolcalls}, the format's name, 0) so that the same input always
+ * prints the same output.
  */
 enum Output {
-    CHAT(Protocol.CHAT_COMPLETIONS), RESPONSES(Protocol.RESPONSES), MESSAGES(Protocol.MESSAGES), EVENTS(null);
+    CHAT(Protocol.CHAT_COMPLETIONS),
+    RESPONSES(Protocol.RESPONSES),
+    MESSAGES(Protocol.MESSAGES),
+    EVENTS(null);
 
     static final String RESPONSE_ID = "resp_toolcalls";
     static final String MESSAGE_ID = "msg_toolcalls";
@@ -33,7 +36,9 @@ enum Output {
     /** The protocol whose objects this output prints (null: the parse events themselves). */
     private final Protocol protocol;
 
-    Output(Protocol protocol) { this.protocol = protocol; }
+    Output(Protocol protocol) {
+        this.protocol = protocol;
+    }
 
     /** {@code --output}'s value: a protocol's short name, or {@code events}. */
     static Output byName(String name) {
@@ -47,13 +52,21 @@ enum Output {
     /** The batch object's JSON for a whole output's events. */
     String batch(Format format, List<ParseEvent> events) {
         switch (this) {
-            case CHAT: return ValueJson.message(ChatMessage.fromEvents(events));
-            case EVENTS: {
-                List<String> out = new ArrayList<>();
-                for (ParseEvent e : events) out.add(ValueJson.event(e));
-                return "[" + String.join(",", out) + "]";
-            }
-            default: return protocol.response(events, this == RESPONSES ? RESPONSE_ID : MESSAGE_ID, format.name(), 0, false);
+            case CHAT:
+                return ValueJson.message(ChatMessage.fromEvents(events));
+            case EVENTS:
+                {
+                    List<String> out = new ArrayList<>();
+                    for (ParseEvent e : events) out.add(ValueJson.event(e));
+                    return "[" + String.join(",", out) + "]";
+                }
+            default:
+                return protocol.response(
+                        events,
+                        this == RESPONSES ? RESPONSE_ID : MESSAGE_ID,
+                        format.name(),
+                        0,
+                        false);
         }
     }
 
@@ -72,38 +85,86 @@ enum Output {
 
         List<String> finish();
 
-        /** What was certain before the error, and the protocol's own error event where it has one. */
+        /**
+         * What was certain before the error, and the protocol's own error event where it has one.
+         */
         List<String> fail(ToolCallParseException e);
 
-        /** The protocol's failure event for a cause outside the parser (nothing where the protocol has none). */
-        default List<String> abort(String message) { return List.of(); }
+        /**
+         * The protocol's failure event for a cause outside the parser (nothing where the protocol
+         * has none).
+         */
+        default List<String> abort(String message) {
+            return List.of();
+        }
     }
 
     Run stream(Format format, Tools tools, ParseOptions options) {
         StreamParser parser = format.newStream(tools, options);
         switch (this) {
-            case CHAT: return new Run() {
-                public List<String> feed(String chunk) { return deltas(parser.feed(chunk)); }
-                public List<String> feedSpecial(String token) { return deltas(parser.feedSpecial(token)); }
-                public List<String> finish() { return deltas(parser.finish()); }
-                public List<String> fail(ToolCallParseException e) { return deltas(e.eventsBeforeError()); }
-            };
-            case EVENTS: return new Run() {
-                public List<String> feed(String chunk) { return events(parser.feed(chunk)); }
-                public List<String> feedSpecial(String token) { return events(parser.feedSpecial(token)); }
-                public List<String> finish() { return events(parser.finish()); }
-                public List<String> fail(ToolCallParseException e) { return events(e.eventsBeforeError()); }
-            };
-            default: {
-                WireStream w = protocol.stream(this == RESPONSES ? RESPONSE_ID : MESSAGE_ID, format.name(), 0);
+            case CHAT:
                 return new Run() {
-                    public List<String> feed(String chunk) { return wire(w.start(), w.events(parser.feed(chunk))); }
-                    public List<String> feedSpecial(String token) { return wire(w.start(), w.events(parser.feedSpecial(token))); }
-                    public List<String> finish() { return wire(w.events(parser.finish()), w.complete(false)); }
-                    public List<String> fail(ToolCallParseException e) { return wire(w.fail(e), List.of()); }
-                    public List<String> abort(String message) { return wire(w.abort(message), List.of()); }
+                    public List<String> feed(String chunk) {
+                        return deltas(parser.feed(chunk));
+                    }
+
+                    public List<String> feedSpecial(String token) {
+                        return deltas(parser.feedSpecial(token));
+                    }
+
+                    public List<String> finish() {
+                        return deltas(parser.finish());
+                    }
+
+                    public List<String> fail(ToolCallParseException e) {
+                        return deltas(e.eventsBeforeError());
+                    }
                 };
-            }
+            case EVENTS:
+                return new Run() {
+                    public List<String> feed(String chunk) {
+                        return events(parser.feed(chunk));
+                    }
+
+                    public List<String> feedSpecial(String token) {
+                        return events(parser.feedSpecial(token));
+                    }
+
+                    public List<String> finish() {
+                        return events(parser.finish());
+                    }
+
+                    public List<String> fail(ToolCallParseException e) {
+                        return events(e.eventsBeforeError());
+                    }
+                };
+            default:
+                {
+                    WireStream w =
+                            protocol.stream(
+                                    this == RESPONSES ? RESPONSE_ID : MESSAGE_ID, format.name(), 0);
+                    return new Run() {
+                        public List<String> feed(String chunk) {
+                            return wire(w.start(), w.events(parser.feed(chunk)));
+                        }
+
+                        public List<String> feedSpecial(String token) {
+                            return wire(w.start(), w.events(parser.feedSpecial(token)));
+                        }
+
+                        public List<String> finish() {
+                            return wire(w.events(parser.finish()), w.complete(false));
+                        }
+
+                        public List<String> fail(ToolCallParseException e) {
+                            return wire(w.fail(e), List.of());
+                        }
+
+                        public List<String> abort(String message) {
+                            return wire(w.abort(message), List.of());
+                        }
+                    };
+                }
         }
     }
 

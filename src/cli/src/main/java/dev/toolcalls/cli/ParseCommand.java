@@ -1,5 +1,24 @@
 package dev.toolcalls.cli;
 
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+
+import dev.toolcalls.Format;
+import dev.toolcalls.IdGenerator;
+import dev.toolcalls.ParseEvent;
+import dev.toolcalls.ParseOptions;
+import dev.toolcalls.StreamParser;
+import dev.toolcalls.ToolCallParseException;
+import dev.toolcalls.Tools;
+import dev.toolcalls.internal.json.Json;
+import dev.toolcalls.server.Chunker;
+import dev.toolcalls.server.JsonChecks;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,66 +32,86 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-import com.google.gson.JsonArray;
-import com.google.gson.JsonObject;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-
-import dev.toolcalls.Format;
-import dev.toolcalls.IdGenerator;
-import dev.toolcalls.ParseEvent;
-import dev.toolcalls.ParseOptions;
-import dev.toolcalls.StreamParser;
-import dev.toolcalls.ToolCallParseException;
-import dev.toolcalls.Tools;
-import dev.toolcalls.internal.json.Json;
-import dev.toolcalls.server.Chunker;
-import dev.toolcalls.server.JsonChecks;
-
 /**
- * {@code parse --format NAME [--tools FILE] [--lenient] [--stream [--chunk-seed S] [--chunk-max K]] [--jsonl] [FILE | -]}.
- * Ids come from a fixed seed, so the same input always prints the same output.
+ * {@code parse --format NAME [--tools FILE] [--lenient] [--stream [--chunk-seed S] [--chunk-max K]]
+ * [--jsonl] [FILE | -]}. Ids come from a fixed seed, so the same input always prints the same
+ * output.
  */
-@Command(name = "parse", sortOptions = false,
-        description = "Parses one model output (or, with --jsonl, one per line) and prints the message, or with --stream the deltas.")
+@Command(
+        name = "parse",
+        sortOptions = false,
+        description =
+                "Parses one model output (or, with --jsonl, one per line) and prints the message, or with --stream the deltas.")
 final class ParseCommand implements Callable<Integer>, Main.IoAware {
-    @Option(names = "--format", required = true, paramLabel = "NAME", description = "format name or alias (see: formats)")
+    @Option(
+            names = "--format",
+            required = true,
+            paramLabel = "NAME",
+            description = "format name or alias (see: formats)")
     String formatName;
 
-    @Option(names = "--tools", paramLabel = "FILE", description = "OpenAI tools array (JSON) handed to the parser")
+    @Option(
+            names = "--tools",
+            paramLabel = "FILE",
+            description = "OpenAI tools array (JSON) handed to the parser")
     Path toolsFile;
 
-    @Option(names = "--lenient", description = "a malformed call comes back as content (its raw text); with --stream only while nothing of it was printed")
+    @Option(
+            names = "--lenient",
+            description =
+                    "a malformed call comes back as content (its raw text); with --stream only while nothing of it was printed")
     boolean lenient;
 
-    @Option(names = "--unknown-tool", paramLabel = "keep|text|error",
-            description = "a call to a function not among --tools: keep it (default), give it back as text, or fail (unknown_tool)")
+    @Option(
+            names = "--unknown-tool",
+            paramLabel = "keep|text|error",
+            description =
+                    "a call to a function not among --tools: keep it (default), give it back as text, or fail (unknown_tool)")
     String unknownTool = "keep";
 
-    @Option(names = "--stream", description = "feed the input in random chunks and print one delta per line")
+    @Option(
+            names = "--stream",
+            description = "feed the input in random chunks and print one delta per line")
     boolean stream;
 
-    @Option(names = "--chunk-seed", paramLabel = "S", description = "seed of java.util.Random choosing chunk lengths (default 0)")
+    @Option(
+            names = "--chunk-seed",
+            paramLabel = "S",
+            description = "seed of java.util.Random choosing chunk lengths (default 0)")
     long chunkSeed = 0;
 
-    @Option(names = "--chunk-max", paramLabel = "K", description = "chunks are 1..K code points long (default 8)")
+    @Option(
+            names = "--chunk-max",
+            paramLabel = "K",
+            description = "chunks are 1..K code points long (default 8)")
     int chunkMax = 8;
 
-    @Option(names = "--thinking", paramLabel = "on|off",
-            description = "whether the request had thinking on (formats whose prompt opens the think block start inside reasoning); default: the format's")
+    @Option(
+            names = "--thinking",
+            paramLabel = "on|off",
+            description =
+                    "whether the request had thinking on (formats whose prompt opens the think block start inside reasoning); default: the format's")
     String thinking;
 
-    @Option(names = "--output", paramLabel = "chat|responses|messages|events",
-            description = "what to print: chat (default; Chat Completions message / deltas), responses (OpenAI Responses API), "
-                    + "messages (Anthropic Messages API) or events (the neutral parse events)")
+    @Option(
+            names = "--output",
+            paramLabel = "chat|responses|messages|events",
+            description =
+                    "what to print: chat (default; Chat Completions message / deltas), responses (OpenAI Responses API), "
+                            + "messages (Anthropic Messages API) or events (the neutral parse events)")
     String output = "chat";
 
-    @Option(names = "--jsonl", description = "each input line is {\"input\": \"...\", \"tools\": [...]?, \"thinking\": true|false?}; one answer line each")
+    @Option(
+            names = "--jsonl",
+            description =
+                    "each input line is {\"input\": \"...\", \"tools\": [...]?, \"thinking\": true|false?}; one answer line each")
     boolean jsonl;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "FILE | -", description = "input file, or - (default) for standard input")
+    @Parameters(
+            index = "0",
+            arity = "0..1",
+            paramLabel = "FILE | -",
+            description = "input file, or - (default) for standard input")
     String file;
 
     private ParseOptions.UnknownTool unknownPolicy = ParseOptions.UnknownTool.KEEP;
@@ -82,13 +121,15 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
     private PrintStream err;
     private InputStream in;
 
-    @Override public void io(PrintStream out, PrintStream err, InputStream in) {
+    @Override
+    public void io(PrintStream out, PrintStream err, InputStream in) {
         this.out = out;
         this.err = err;
         this.in = in;
     }
 
-    @Override public Integer call() {
+    @Override
+    public Integer call() {
         if (chunkMax < 1) throw new Main.UsageException("--chunk-max must be at least 1");
         if (thinking != null && !thinking.equals("on") && !thinking.equals("off"))
             throw new Main.UsageException("--thinking takes on or off");
@@ -100,24 +141,34 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         }
         unknownPolicy = unknown;
         Output protocol = Output.byName(output);
-        if (protocol == null) throw new Main.UsageException("--output takes chat, responses, messages or events");
+        if (protocol == null)
+            throw new Main.UsageException("--output takes chat, responses, messages or events");
         Format format = formatDirs.format(err, formatName);
         Tools tools = Tools.none();
         if (toolsFile != null) tools = readTools();
         try (InputStream input = openInput()) {
-            int code = jsonl ? jsonl(protocol, format, tools, input)
-                    : stream ? stream(protocol, format, tools, input)
-                    : batch(protocol, format, tools, input);
+            int code =
+                    jsonl
+                            ? jsonl(protocol, format, tools, input)
+                            : stream
+                                    ? stream(protocol, format, tools, input)
+                                    : batch(protocol, format, tools, input);
             out.flush();
             return code;
         } catch (Utf8Input.Invalid e) {
             out.flush();
-            JsonObject error = ErrorJson.of("invalid_utf8", "input is " + e.getMessage(), (int) Math.min(Integer.MAX_VALUE, e.codePointOffset), format.name());
+            JsonObject error =
+                    ErrorJson.of(
+                            "invalid_utf8",
+                            "input is " + e.getMessage(),
+                            (int) Math.min(Integer.MAX_VALUE, e.codePointOffset),
+                            format.name());
             error.addProperty("byte_offset", e.byteOffset);
             err.println(ErrorJson.wrap(error));
             return Main.USAGE;
         } catch (IOException e) {
-            throw new Main.UsageException("cannot read input " + inputName() + ": " + e.getMessage());
+            throw new Main.UsageException(
+                    "cannot read input " + inputName() + ": " + e.getMessage());
         }
     }
 
@@ -128,37 +179,51 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         } catch (Utf8Input.Invalid e) {
             throw new Main.UsageException("--tools " + toolsFile + " is " + e.getMessage());
         } catch (IOException e) {
-            throw new Main.UsageException("cannot read --tools " + toolsFile + ": " + e.getMessage());
+            throw new Main.UsageException(
+                    "cannot read --tools " + toolsFile + ": " + e.getMessage());
         }
         try {
             String lone = JsonChecks.loneSurrogate(Json.parseStrict(json), "$");
             if (lone != null) throw new Main.UsageException("--tools " + toolsFile + ": " + lone);
             return Tools.parse(json);
         } catch (Json.NotJson | IllegalArgumentException e) {
-            throw new Main.UsageException("--tools " + toolsFile + ": " + JsonChecks.plain(e.getMessage()));
+            throw new Main.UsageException(
+                    "--tools " + toolsFile + ": " + JsonChecks.plain(e.getMessage()));
         }
     }
 
-    private String inputName() { return file == null ? "-" : file; }
+    private String inputName() {
+        return file == null ? "-" : file;
+    }
 
     private InputStream openInput() {
-        if (file == null || file.equals("-")) return new FilterInputStream(in) {
-            @Override public void close() { } // standard input stays open
-        };
+        if (file == null || file.equals("-"))
+            return new FilterInputStream(in) {
+                @Override
+                public void close() {} // standard input stays open
+            };
         try {
             return Files.newInputStream(Path.of(file));
         } catch (IOException | InvalidPathException e) {
-            throw new Main.UsageException("cannot read input " + file + ": " + (e instanceof NoSuchFileException ? "no such file" : e.getMessage()));
+            throw new Main.UsageException(
+                    "cannot read input "
+                            + file
+                            + ": "
+                            + (e instanceof NoSuchFileException ? "no such file" : e.getMessage()));
         }
     }
 
     private ParseOptions options() {
-        return ParseOptions.defaults().withLenient(lenient).withIds(() -> IdGenerator.seeded(0)).withUnknownTool(unknownPolicy)
+        return ParseOptions.defaults()
+                .withLenient(lenient)
+                .withIds(() -> IdGenerator.seeded(0))
+                .withUnknownTool(unknownPolicy)
                 .withThinking(thinking == null ? null : thinking.equals("on"));
     }
 
     /** Batch: the whole input is one output, parsed once. */
-    private int batch(Output protocol, Format format, Tools tools, InputStream input) throws IOException {
+    private int batch(Output protocol, Format format, Tools tools, InputStream input)
+            throws IOException {
         String text = new Utf8Input(input).readAll();
         try {
             out.println(protocol.batch(format, text, tools, options()));
@@ -172,10 +237,11 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
 
     /**
      * Streaming: the input is read, cut and fed as it arrives; memory is the chunk being cut and
-     * what the parser holds, whatever the input's size. Bad UTF-8 ends the stream where it is
-     * (the protocol's failure event, for those that have one) and is reported by the caller.
+     * what the parser holds, whatever the input's size. Bad UTF-8 ends the stream where it is (the
+     * protocol's failure event, for those that have one) and is reported by the caller.
      */
-    private int stream(Output protocol, Format format, Tools tools, InputStream input) throws IOException {
+    private int stream(Output protocol, Format format, Tools tools, InputStream input)
+            throws IOException {
         Output.Run run = protocol.stream(format, tools, options());
         Utf8Input text = new Utf8Input(input);
         Chunker.Cutter cutter = new Chunker.Cutter(chunkMax, chunkSeed);
@@ -202,10 +268,14 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         for (String line : lines) out.println(line);
     }
 
-    /** One answer per line, in order, each line read, parsed and answered before the next is read. */
-    private int jsonl(Output protocol, Format format, Tools tools, InputStream input) throws IOException {
+    /**
+     * One answer per line, in order, each line read, parsed and answered before the next is read.
+     */
+    private int jsonl(Output protocol, Format format, Tools tools, InputStream input)
+            throws IOException {
         ByteLines lines = new ByteLines(input);
-        while (lines.next()) out.println(ErrorJson.GSON.toJson(answer(protocol, format, tools, lines)));
+        while (lines.next())
+            out.println(ErrorJson.GSON.toJson(answer(protocol, format, tools, lines)));
         return 0;
     }
 
@@ -213,26 +283,53 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         JsonObject answer = new JsonObject();
         JsonLine line;
         try {
-            line = JsonLine.read(Utf8Input.decode(lines.bytes(), lines.length(), lines.start()), defaultTools);
+            line =
+                    JsonLine.read(
+                            Utf8Input.decode(lines.bytes(), lines.length(), lines.start()),
+                            defaultTools);
         } catch (Utf8Input.Invalid e) {
-            JsonObject error = ErrorJson.of("invalid_utf8", "line " + lines.number() + " is " + e.getMessage(), null, format.name());
+            JsonObject error =
+                    ErrorJson.of(
+                            "invalid_utf8",
+                            "line " + lines.number() + " is " + e.getMessage(),
+                            null,
+                            format.name());
             error.addProperty("byte_offset", e.byteOffset);
             error.addProperty("line", lines.number());
             answer.add("error", error);
             return answer;
         } catch (JsonLine.Bad e) {
-            JsonObject error = ErrorJson.of("invalid_input", "line " + lines.number() + " is not a valid input object: " + e.getMessage(), null, format.name());
+            JsonObject error =
+                    ErrorJson.of(
+                            "invalid_input",
+                            "line "
+                                    + lines.number()
+                                    + " is not a valid input object: "
+                                    + e.getMessage(),
+                            null,
+                            format.name());
             error.addProperty("line", lines.number());
             answer.add("error", error);
             return answer;
         }
-        ParseOptions lineOptions = line.thinking() == null ? options() : options().withThinking(line.thinking());
+        ParseOptions lineOptions =
+                line.thinking() == null ? options() : options().withThinking(line.thinking());
         // chunks flagged as special tokens or not: a marker's letters in ordinary chunks are text
         if (line.chunks() != null)
-            return answer(protocol, format, line.tools(), lineOptions.withSpecialTokensMarked(true), line.chunks(), answer, lines.number());
+            return answer(
+                    protocol,
+                    format,
+                    line.tools(),
+                    lineOptions.withSpecialTokensMarked(true),
+                    line.chunks(),
+                    answer,
+                    lines.number());
         if (!stream) {
             try {
-                answer.add("message", Json.parse(protocol.batch(format, line.input(), line.tools(), lineOptions)));
+                answer.add(
+                        "message",
+                        Json.parse(
+                                protocol.batch(format, line.input(), line.tools(), lineOptions)));
             } catch (ToolCallParseException ex) {
                 answer.add("error", lineError(ex, lines.number()));
             }
@@ -242,7 +339,8 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         answer.add("deltas", deltas);
         Output.Run run = protocol.stream(format, line.tools(), lineOptions);
         try {
-            for (String chunk : Chunker.split(line.input(), chunkMax, chunkSeed)) for (String d : run.feed(chunk)) deltas.add(Json.parse(d));
+            for (String chunk : Chunker.split(line.input(), chunkMax, chunkSeed))
+                for (String d : run.feed(chunk)) deltas.add(Json.parse(d));
             for (String d : run.finish()) deltas.add(Json.parse(d));
         } catch (ToolCallParseException ex) {
             for (String d : run.fail(ex)) deltas.add(Json.parse(d));
@@ -251,20 +349,36 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         return answer;
     }
 
-    /** The error of a JSONL line's output: its message begins with the line's number (from 1), which {@code line} repeats. */
+    /**
+     * The error of a JSONL line's output: its message begins with the line's number (from 1), which
+     * {@code line} repeats.
+     */
     private static JsonObject lineError(ToolCallParseException e, long line) {
-        JsonObject error = ErrorJson.of(e.kind().type(), "line " + line + ": " + e.getMessage(), e.offset(), e.format());
+        JsonObject error =
+                ErrorJson.of(
+                        e.kind().type(),
+                        "line " + line + ": " + e.getMessage(),
+                        e.offset(),
+                        e.format());
         error.addProperty("line", line);
         return error;
     }
 
     /** A line parsed from its own chunks, each said to be a special token or not. */
-    private JsonObject answer(Output protocol, Format format, Tools tools, ParseOptions options, List<JsonLine.Chunk> chunks, JsonObject answer, long line) {
+    private JsonObject answer(
+            Output protocol,
+            Format format,
+            Tools tools,
+            ParseOptions options,
+            List<JsonLine.Chunk> chunks,
+            JsonObject answer,
+            long line) {
         if (!stream) {
             StreamParser s = format.newStream(tools, options);
             List<ParseEvent> events = new ArrayList<>();
             try {
-                for (JsonLine.Chunk c : chunks) events.addAll(c.special() ? s.feedSpecial(c.text()) : s.feed(c.text()));
+                for (JsonLine.Chunk c : chunks)
+                    events.addAll(c.special() ? s.feedSpecial(c.text()) : s.feed(c.text()));
                 events.addAll(s.finish());
                 answer.add("message", Json.parse(protocol.batch(format, events)));
             } catch (ToolCallParseException ex) {
@@ -276,7 +390,9 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         answer.add("deltas", deltas);
         Output.Run run = protocol.stream(format, tools, options);
         try {
-            for (JsonLine.Chunk c : chunks) for (String d : c.special() ? run.feedSpecial(c.text()) : run.feed(c.text())) deltas.add(Json.parse(d));
+            for (JsonLine.Chunk c : chunks)
+                for (String d : c.special() ? run.feedSpecial(c.text()) : run.feed(c.text()))
+                    deltas.add(Json.parse(d));
             for (String d : run.finish()) deltas.add(Json.parse(d));
         } catch (ToolCallParseException ex) {
             for (String d : run.fail(ex)) deltas.add(Json.parse(d));

@@ -12,22 +12,31 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Strict UTF-8 text read piece by piece from a byte stream: the same policy for a file, standard
- * input or a JSONL line. A malformed byte sequence (including an encoded surrogate, an overlong form
- * or a sequence cut off by the end) is an {@link Invalid} that says where, never a replacement
+ * input or a JSONL line. A malformed byte sequence (including an encoded surrogate, an overlong
+ * form or a sequence cut off by the end) is an {@link Invalid} that says where, never a replacement
  * character.
+ *
  * <pre>{@code
  * Utf8Input text = new Utf8Input(System.in);
  * for (String piece; (piece = text.next()) != null; ) feed(piece);
  * }</pre>
  */
 final class Utf8Input {
-    /** Bytes that are not UTF-8, at a byte offset of the whole input (and after that many code points). */
+    /**
+     * Bytes that are not UTF-8, at a byte offset of the whole input (and after that many code
+     * points).
+     */
     static final class Invalid extends IOException {
         final long byteOffset;
         final long codePointOffset;
 
         Invalid(String bytes, long byteOffset, long codePointOffset) {
-            super("not valid UTF-8: byte" + (bytes.contains(" ") ? "s " : " ") + bytes + " at byte offset " + byteOffset);
+            super(
+                    "not valid UTF-8: byte"
+                            + (bytes.contains(" ") ? "s " : " ")
+                            + bytes
+                            + " at byte offset "
+                            + byteOffset);
             this.byteOffset = byteOffset;
             this.codePointOffset = codePointOffset;
         }
@@ -36,17 +45,22 @@ final class Utf8Input {
     private static final int BLOCK = 1 << 16;
 
     private final InputStream in;
-    private final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-            .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+    private final CharsetDecoder decoder =
+            StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT);
     private final ByteBuffer bytes;
     private final CharBuffer chars = CharBuffer.allocate(BLOCK);
-    private long base;        // byte offset of bytes[0] in the whole input
-    private long codePoints;  // code points returned so far
+    private long base; // byte offset of bytes[0] in the whole input
+    private long codePoints; // code points returned so far
     private boolean eof;
     private boolean done;
-    private Invalid failed;   // found after text that was returned first
+    private Invalid failed; // found after text that was returned first
 
-    Utf8Input(InputStream in) { this(in, 0, BLOCK); }
+    Utf8Input(InputStream in) {
+        this(in, 0, BLOCK);
+    }
 
     private Utf8Input(InputStream in, long base, int block) {
         this.in = in;
@@ -57,7 +71,9 @@ final class Utf8Input {
 
     /** The whole of a byte range, decoded; offsets in errors count from {@code base}. */
     static String decode(byte[] b, int length, long base) throws Invalid {
-        Utf8Input text = new Utf8Input(new ByteArrayInputStream(b, 0, length), base, Math.min(BLOCK, length));
+        Utf8Input text =
+                new Utf8Input(
+                        new ByteArrayInputStream(b, 0, length), base, Math.min(BLOCK, length));
         try {
             return text.readAll();
         } catch (Invalid e) {
@@ -116,7 +132,8 @@ final class Utf8Input {
             if (i > 0) hex.append(' ');
             hex.append(String.format("0x%02X", bytes.get(bytes.position() + i) & 0xFF));
         }
-        return new Invalid(hex.toString(), base + bytes.position(), codePoints + pendingCodePoints());
+        return new Invalid(
+                hex.toString(), base + bytes.position(), codePoints + pendingCodePoints());
     }
 
     /** Code points decoded into the current piece before the error (not yet returned). */

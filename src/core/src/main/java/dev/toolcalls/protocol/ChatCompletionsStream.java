@@ -1,7 +1,5 @@
 package dev.toolcalls.protocol;
 
-import java.util.List;
-
 import com.google.gson.JsonArray;
 import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
@@ -12,15 +10,17 @@ import dev.toolcalls.ParseEvent;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.internal.json.Json;
 
+import java.util.List;
+
 /**
- * One response of OpenAI Chat Completions ({@code /v1/chat/completions}) as
- * {@code chat.completion.chunk} objects: the first carries {@code role: "assistant"}, each later one
- * a {@code choices[0].delta} ({@link DeltaMessage#of}), the last an empty delta with
- * {@code finish_reason} ({@code "tool_calls"} when a call was emitted, else {@code "stop"}, or
- * {@code "length"} when generation was cut), then the {@code [DONE]} sentinel. A parse error or an
- * outside failure ends the stream with an {@code {"error": {...}}} chunk and {@code [DONE]}. The
- * chunks' events have no SSE event name. {@link #completion} builds the batch
- * {@code chat.completion} from the same events.
+ * One response of OpenAI Chat Completions ({@code /v1/chat/completions}) as {@code
+ * chat.completion.chunk} objects: the first carries {@code role: "assistant"}, each later one a
+ * {@code choices[0].delta} ({@link DeltaMessage#of}), the last an empty delta with {@code
+ * finish_reason} ({@code "tool_calls"} when a call was emitted, else {@code "stop"}, or {@code
+ * "length"} when generation was cut), then the {@code [DONE]} sentinel. A parse error or an outside
+ * failure ends the stream with an {@code {"error": {...}}} chunk and {@code [DONE]}. The chunks'
+ * events have no SSE event name. {@link #completion} builds the batch {@code chat.completion} from
+ * the same events.
  */
 public final class ChatCompletionsStream extends WireStream {
     /** The SSE data that ends a Chat Completions stream. */
@@ -37,29 +37,34 @@ public final class ChatCompletionsStream extends WireStream {
         this.created = created;
     }
 
-    @Override void opened() {
+    @Override
+    void opened() {
         JsonObject delta = new JsonObject();
         delta.addProperty("role", "assistant");
         chunk(delta, null);
     }
 
-    @Override void convert(List<ParseEvent> events) {
+    @Override
+    void convert(List<ParseEvent> events) {
         for (DeltaMessage d : DeltaMessage.of(events)) {
             if (d.isToolCall()) sawCall = true;
             chunk(ValueJson.deltaTree(d), null);
         }
     }
 
-    @Override void ended(boolean truncated) {
+    @Override
+    void ended(boolean truncated) {
         chunk(new JsonObject(), finishReason(truncated, sawCall));
         queue(new WireEvent(null, DONE));
     }
 
-    @Override void failed(ToolCallParseException e) {
+    @Override
+    void failed(ToolCallParseException e) {
         error(e.getMessage(), "tool_call_parse_error", e.kind().type());
     }
 
-    @Override void aborted(Abort why, String message) {
+    @Override
+    void aborted(Abort why, String message) {
         error(message, "server_error", why == Abort.SHUTDOWN ? "shutting_down" : "server_error");
     }
 
@@ -81,20 +86,34 @@ public final class ChatCompletionsStream extends WireStream {
     }
 
     private void chunk(JsonObject delta, String finish) {
-        queue(new WireEvent(null, envelope("chat.completion.chunk", "delta", delta, finish, id, model, created)));
+        queue(
+                new WireEvent(
+                        null,
+                        envelope(
+                                "chat.completion.chunk",
+                                "delta",
+                                delta,
+                                finish,
+                                id,
+                                model,
+                                created)));
     }
 
-    /** {@code "tool_calls"} when a call was emitted, else {@code "stop"}; {@code "length"} when generation was cut. */
+    /**
+     * {@code "tool_calls"} when a call was emitted, else {@code "stop"}; {@code "length"} when
+     * generation was cut.
+     */
     private static String finishReason(boolean truncated, boolean calls) {
         return truncated ? "length" : calls ? "tool_calls" : "stop";
     }
 
     /**
      * The batch {@code chat.completion} of a whole output's events: {@code choices[0].message} has
-     * {@code role}, {@code content}, {@code reasoning_content} when there is some, and
-     * {@code tool_calls} when there are any.
+     * {@code role}, {@code content}, {@code reasoning_content} when there is some, and {@code
+     * tool_calls} when there are any.
      */
-    static String completion(List<ParseEvent> events, String id, String model, long created, boolean truncated) {
+    static String completion(
+            List<ParseEvent> events, String id, String model, long created, boolean truncated) {
         ChatMessage message = ChatMessage.fromEvents(events);
         JsonObject m = ValueJson.messageTree(message);
         JsonObject msg = new JsonObject();
@@ -102,11 +121,28 @@ public final class ChatCompletionsStream extends WireStream {
         msg.add("content", m.get("content"));
         if (m.has("reasoning_content")) msg.add("reasoning_content", m.get("reasoning_content"));
         if (!message.toolCalls().isEmpty()) msg.add("tool_calls", m.get("tool_calls"));
-        return envelope("chat.completion", "message", msg, finishReason(truncated, !message.toolCalls().isEmpty()), id, model, created);
+        return envelope(
+                "chat.completion",
+                "message",
+                msg,
+                finishReason(truncated, !message.toolCalls().isEmpty()),
+                id,
+                model,
+                created);
     }
 
-    /** {@code {id, object, created, model, choices: [{index: 0, <field>: body, logprobs: null, finish_reason}]}}. */
-    private static String envelope(String object, String field, JsonObject body, String finish, String id, String model, long created) {
+    /**
+     * {@code {id, object, created, model, choices: [{index: 0, <field>: body, logprobs: null,
+     * finish_reason}]}}.
+     */
+    private static String envelope(
+            String object,
+            String field,
+            JsonObject body,
+            String finish,
+            String id,
+            String model,
+            long created) {
         JsonObject choice = new JsonObject();
         choice.addProperty("index", 0);
         choice.add(field, body);

@@ -2,8 +2,8 @@ package dev.toolcalls.protocol;
 
 /**
  * Text that is only whitespace opens no item or block in the Responses and Messages protocols
- * (Anthropic rejects whitespace-only text blocks sent back to it): it waits until a character
- * that is not whitespace joins it, and is dropped when a call or the end comes first.
+ * (Anthropic rejects whitespace-only text blocks sent back to it): it waits until a character that
+ * is not whitespace joins it, and is dropped when a call or the end comes first.
  */
 final class HeldWhitespace {
     private final StringBuilder held = new StringBuilder();
@@ -20,5 +20,7 @@ final class HeldWhitespace {
         return null;
     }
 
-    void drop() { held.setLength(0); }
+    void drop() {
+        held.setLength(0);
+    }
 }

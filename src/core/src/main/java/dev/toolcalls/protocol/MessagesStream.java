@@ -1,7 +1,5 @@
 package dev.toolcalls.protocol;
 
-import java.util.List;
-
 import com.google.gson.JsonArray;
 import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
@@ -11,22 +9,28 @@ import dev.toolcalls.ParseEvent;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.internal.json.Json;
 
+import java.util.List;
+
 /**
- * One message of the Anthropic Messages API ({@code /v1/messages}) from parse events
- * ({@link Protocol#MESSAGES}): {@code message_start}, then content blocks, then
- * {@code message_delta} (with {@code stop_reason}) and {@code message_stop}; a failure ends it with
- * an {@code error} event.
- * Reasoning becomes {@code thinking} blocks ({@code thinking_delta}, then an empty
- * {@code signature_delta}: a local model has no signature), text {@code text} blocks
- * ({@code text_delta}), each call a {@code tool_use} block ({@code id}, {@code name},
- * {@code input: {}} at its start, {@code input_json_delta} fragments whose concatenation is the
- * input object), all in one {@code index} sequence. {@code stop_reason} is {@code tool_use} when a
- * call was made, {@code max_tokens} when generation was cut, else {@code end_turn}. Text that is
- * only whitespace between blocks opens no block. {@link Protocol#response} builds the
- * non-streaming {@code message} object from the same events.
+ * One message of the Anthropic Messages API ({@code /v1/messages}) from parse events ({@link
+ * Protocol#MESSAGES}): {@code message_start}, then content blocks, then {@code message_delta} (with
+ * {@code stop_reason}) and {@code message_stop}; a failure ends it with an {@code error} event.
+ * Reasoning becomes {@code thinking} blocks ({@code thinking_delta}, then an empty {@code
+ * signature_delta}: a local model has no signature), text {@code text} blocks ({@code text_delta}),
+ * each call a {@code tool_use} block ({@code id}, {@code name}, {@code input: {}} at its start,
+ * {@code input_json_delta} fragments whose concatenation is the input object), all in one {@code
+ * index} sequence. {@code stop_reason} is {@code tool_use} when a call was made, {@code max_tokens}
+ * when generation was cut, else {@code end_turn}. Text that is only whitespace between blocks opens
+ * no block. {@link Protocol#response} builds the non-streaming {@code message} object from the same
+ * events.
  */
 public final class MessagesStream extends WireStream {
-    private enum Kind { NONE, TEXT, THINKING, TOOL }
+    private enum Kind {
+        NONE,
+        TEXT,
+        THINKING,
+        TOOL
+    }
 
     private final String id;
     private final String model;
@@ -44,16 +48,21 @@ public final class MessagesStream extends WireStream {
         this.model = model;
     }
 
-    @Override void opened() {
+    @Override
+    void opened() {
         JsonObject e = new JsonObject();
         e.addProperty("type", "message_start");
         e.add("message", message(new JsonArray(), null));
         emit(e);
     }
 
-    @Override void failed(ToolCallParseException e) { aborted(Abort.ERROR, e.getMessage()); }
+    @Override
+    void failed(ToolCallParseException e) {
+        aborted(Abort.ERROR, e.getMessage());
+    }
 
-    @Override void aborted(Abort why, String message) {
+    @Override
+    void aborted(Abort why, String message) {
         closeBlock();
         emit(errorObject(why == Abort.SHUTDOWN ? "overloaded_error" : "api_error", message));
     }
@@ -68,10 +77,12 @@ public final class MessagesStream extends WireStream {
         return o;
     }
 
-    @Override void convert(List<ParseEvent> events) {
+    @Override
+    void convert(List<ParseEvent> events) {
         for (ParseEvent e : events) {
             if (e instanceof ParseEvent.Text t) text(Kind.TEXT, t.text(), heldText);
-            else if (e instanceof ParseEvent.Reasoning r) text(Kind.THINKING, r.text(), heldThinking);
+            else if (e instanceof ParseEvent.Reasoning r)
+                text(Kind.THINKING, r.text(), heldThinking);
             else if (e instanceof ParseEvent.ToolCallStart s) {
                 closeBlock();
                 sawCall = true;
@@ -83,7 +94,8 @@ public final class MessagesStream extends WireStream {
                 block.addProperty("name", s.name());
                 block.add("input", new JsonObject());
                 JsonObject caller = new JsonObject();
-                caller.addProperty("type", "direct"); // the model itself called it, not a server tool
+                caller.addProperty(
+                        "type", "direct"); // the model itself called it, not a server tool
                 block.add("caller", caller);
                 blockStart();
             } else if (e instanceof ParseEvent.ToolCallArguments a) {
@@ -99,7 +111,8 @@ public final class MessagesStream extends WireStream {
         }
     }
 
-    @Override void ended(boolean truncated) {
+    @Override
+    void ended(boolean truncated) {
         closeBlock();
         stopReason = truncated ? "max_tokens" : sawCall ? "tool_use" : "end_turn";
         JsonObject d = new JsonObject();
@@ -111,8 +124,14 @@ public final class MessagesStream extends WireStream {
         delta.add("container", JsonNull.INSTANCE);
         d.add("delta", delta);
         JsonObject usage = new JsonObject();
-        for (String n : new String[] {"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens_details", "server_tool_use"})
-            usage.add(n, JsonNull.INSTANCE);
+        for (String n :
+                new String[] {
+                    "input_tokens",
+                    "cache_creation_input_tokens",
+                    "cache_read_input_tokens",
+                    "output_tokens_details",
+                    "server_tool_use"
+                }) usage.add(n, JsonNull.INSTANCE);
         usage.addProperty("output_tokens", 0);
         d.add("usage", usage);
         emit(d);
@@ -142,8 +161,7 @@ public final class MessagesStream extends WireStream {
             if (k == Kind.TEXT) {
                 block.addProperty("text", "");
                 block.add("citations", JsonNull.INSTANCE);
-            }
-            else {
+            } else {
                 block.addProperty("thinking", "");
                 block.addProperty("signature", "");
             }
@@ -219,9 +237,16 @@ public final class MessagesStream extends WireStream {
         JsonObject usage = new JsonObject();
         usage.addProperty("input_tokens", 0);
         usage.addProperty("output_tokens", 0);
-        for (String n : new String[] {"cache_creation", "cache_creation_input_tokens", "cache_read_input_tokens", "inference_geo",
-                "output_tokens_details", "server_tool_use", "service_tier"})
-            usage.add(n, JsonNull.INSTANCE);
+        for (String n :
+                new String[] {
+                    "cache_creation",
+                    "cache_creation_input_tokens",
+                    "cache_read_input_tokens",
+                    "inference_geo",
+                    "output_tokens_details",
+                    "server_tool_use",
+                    "service_tier"
+                }) usage.add(n, JsonNull.INSTANCE);
         m.add("usage", usage);
         return m;
     }

@@ -1,11 +1,11 @@
 package dev.toolcalls.protocol;
 
+import dev.toolcalls.ParseEvent;
+import dev.toolcalls.internal.json.Json;
+
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-
-import dev.toolcalls.ParseEvent;
-import dev.toolcalls.internal.json.Json;
 
 /**
  * The wire protocols a server speaks, each with the same two doors: a {@link WireStream} for a
@@ -38,11 +38,18 @@ public enum Protocol {
         this.path = path;
     }
 
-    /** The short name, as the command line's {@code --output} takes it: {@code chat}, {@code responses}, {@code messages}. */
-    public String id() { return id; }
+    /**
+     * The short name, as the command line's {@code --output} takes it: {@code chat}, {@code
+     * responses}, {@code messages}.
+     */
+    public String id() {
+        return id;
+    }
 
     /** The HTTP path of the protocol's endpoint. */
-    public String path() { return path; }
+    public String path() {
+        return path;
+    }
 
     /** The protocol with this short name ({@link #id()}), case-insensitive. */
     public static Optional<Protocol> byName(String name) {
@@ -60,8 +67,8 @@ public enum Protocol {
     /**
      * A streamed response.
      *
-     * @param id      the response's id ({@code chatcmpl-...}, {@code resp_...}, {@code msg_...})
-     * @param model   the model name the response reports
+     * @param id the response's id ({@code chatcmpl-...}, {@code resp_...}, {@code msg_...})
+     * @param model the model name the response reports
      * @param created seconds since the epoch (Anthropic Messages carry none)
      */
     public WireStream stream(String id, String model, long created) {
@@ -73,33 +80,37 @@ public enum Protocol {
     }
 
     /**
-     * The batch response body of a whole output's events ({@code Format.parseEvents}): a
-     * {@code chat.completion}, a {@code response} or a {@code message} object.
+     * The batch response body of a whole output's events ({@code Format.parseEvents}): a {@code
+     * chat.completion}, a {@code response} or a {@code message} object.
      *
      * @param truncated generation was cut (max tokens)
      */
-    public String response(List<ParseEvent> events, String id, String model, long created, boolean truncated) {
+    public String response(
+            List<ParseEvent> events, String id, String model, long created, boolean truncated) {
         return switch (this) {
-            case CHAT_COMPLETIONS -> ChatCompletionsStream.completion(events, id, model, created, truncated);
+            case CHAT_COMPLETIONS ->
+                    ChatCompletionsStream.completion(events, id, model, created, truncated);
             case RESPONSES -> ResponsesStream.response(events, id, model, created, truncated);
             case MESSAGES -> MessagesStream.message(events, id, model, truncated);
         };
     }
 
     /**
-     * The protocol's error body for a request that failed before any response: OpenAI's
-     * {@code {"error": {"message", "type", "param", "code"}}}, or Anthropic's
-     * {@code {"type": "error", "error": {"type", "message"}}}, whose type follows the HTTP status.
+     * The protocol's error body for a request that failed before any response: OpenAI's {@code
+     * {"error": {"message", "type", "param", "code"}}}, or Anthropic's {@code {"type": "error",
+     * "error": {"type", "message"}}}, whose type follows the HTTP status.
      */
     public String error(int status, String message, String type, String code, String param) {
-        if (this != MESSAGES) return Json.write(ChatCompletionsStream.errorObject(message, type, code, param));
-        String anthropicType = switch (status) {
-            case 404 -> "not_found_error";
-            case 408 -> "request_timeout";
-            case 413 -> "request_too_large";
-            case 503 -> "overloaded_error";
-            default -> status >= 500 ? "api_error" : "invalid_request_error";
-        };
+        if (this != MESSAGES)
+            return Json.write(ChatCompletionsStream.errorObject(message, type, code, param));
+        String anthropicType =
+                switch (status) {
+                    case 404 -> "not_found_error";
+                    case 408 -> "request_timeout";
+                    case 413 -> "request_too_large";
+                    case 503 -> "overloaded_error";
+                    default -> status >= 500 ? "api_error" : "invalid_request_error";
+                };
         return Json.write(MessagesStream.errorObject(anthropicType, message));
     }
 }

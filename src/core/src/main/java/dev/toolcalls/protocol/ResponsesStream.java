@@ -1,7 +1,5 @@
 package dev.toolcalls.protocol;
 
-import java.util.List;
-
 import com.google.gson.JsonArray;
 import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
@@ -10,21 +8,27 @@ import dev.toolcalls.ParseEvent;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.internal.json.Json;
 
+import java.util.List;
+
 /**
- * One response of the OpenAI Responses API ({@code /v1/responses}) from parse events
- * ({@link Protocol#RESPONSES}): {@code response.created} and {@code response.in_progress}, then
- * output items, then {@code response.completed} (or {@code response.incomplete} when generation
- * was cut); a failure ends it with {@code response.failed}.
- * Each reasoning span, text span and tool call becomes its own output item with its own
- * {@code output_index}: a {@code reasoning} item ({@code reasoning_text} content), a
- * {@code message} item ({@code output_text} content) or a {@code function_call} item
- * ({@code call_id}, {@code name}, {@code arguments}, {@code status}), opened by
+ * One response of the OpenAI Responses API ({@code /v1/responses}) from parse events ({@link
+ * Protocol#RESPONSES}): {@code response.created} and {@code response.in_progress}, then output
+ * items, then {@code response.completed} (or {@code response.incomplete} when generation was cut);
+ * a failure ends it with {@code response.failed}. Each reasoning span, text span and tool call
+ * becomes its own output item with its own {@code output_index}: a {@code reasoning} item ({@code
+ * reasoning_text} content), a {@code message} item ({@code output_text} content) or a {@code
+ * function_call} item ({@code call_id}, {@code name}, {@code arguments}, {@code status}), opened by
  * {@code response.output_item.added} and closed by {@code response.output_item.done}. Every event
- * carries {@code sequence_number}. Text that is only whitespace between items opens no item.
- * {@link Protocol#response} builds the non-streaming {@code response} object from the same events.
+ * carries {@code sequence_number}. Text that is only whitespace between items opens no item. {@link
+ * Protocol#response} builds the non-streaming {@code response} object from the same events.
  */
 public final class ResponsesStream extends WireStream {
-    private enum Kind { NONE, MESSAGE, REASONING, CALL }
+    private enum Kind {
+        NONE,
+        MESSAGE,
+        REASONING,
+        CALL
+    }
 
     private final String id;
     private final String model;
@@ -41,7 +45,7 @@ public final class ResponsesStream extends WireStream {
     private final StringBuilder text = new StringBuilder();
 
     /**
-     * @param id      the response id, e.g. {@code resp_...}
+     * @param id the response id, e.g. {@code resp_...}
      * @param created seconds since the epoch
      */
     ResponsesStream(String id, String model, long created) {
@@ -51,14 +55,19 @@ public final class ResponsesStream extends WireStream {
         this.itemBase = id.startsWith("resp_") ? id.substring(5) : id;
     }
 
-    @Override void opened() {
+    @Override
+    void opened() {
         emit("response.created", withResponse("in_progress", null, null));
         emit("response.in_progress", withResponse("in_progress", null, null));
     }
 
-    @Override void failed(ToolCallParseException e) { aborted(Abort.ERROR, e.getMessage()); }
+    @Override
+    void failed(ToolCallParseException e) {
+        aborted(Abort.ERROR, e.getMessage());
+    }
 
-    @Override void aborted(Abort why, String message) {
+    @Override
+    void aborted(Abort why, String message) {
         closeItem("incomplete");
         JsonObject error = new JsonObject();
         error.addProperty("code", "server_error");
@@ -66,10 +75,12 @@ public final class ResponsesStream extends WireStream {
         emit("response.failed", withResponse("failed", error, null));
     }
 
-    @Override void convert(List<ParseEvent> events) {
+    @Override
+    void convert(List<ParseEvent> events) {
         for (ParseEvent e : events) {
             if (e instanceof ParseEvent.Text t) text(Kind.MESSAGE, t.text(), heldText);
-            else if (e instanceof ParseEvent.Reasoning r) text(Kind.REASONING, r.text(), heldReasoning);
+            else if (e instanceof ParseEvent.Reasoning r)
+                text(Kind.REASONING, r.text(), heldReasoning);
             else if (e instanceof ParseEvent.ToolCallStart s) callStart(s);
             else if (e instanceof ParseEvent.ToolCallArguments a) {
                 JsonObject d = base("response.function_call_arguments.delta");
@@ -82,18 +93,22 @@ public final class ResponsesStream extends WireStream {
         }
     }
 
-    @Override void ended(boolean truncated) {
+    @Override
+    void ended(boolean truncated) {
         closeItem("incomplete");
         JsonObject details = null;
         if (truncated) {
             details = new JsonObject();
             details.addProperty("reason", "max_output_tokens");
         }
-        emit(truncated ? "response.incomplete" : "response.completed", withResponse(truncated ? "incomplete" : "completed", null, details));
+        emit(
+                truncated ? "response.incomplete" : "response.completed",
+                withResponse(truncated ? "incomplete" : "completed", null, details));
     }
 
     /** The non-streaming {@code response} object for a whole output's events. */
-    static String response(List<ParseEvent> events, String id, String model, long created, boolean truncated) {
+    static String response(
+            List<ParseEvent> events, String id, String model, long created, boolean truncated) {
         ResponsesStream r = new ResponsesStream(id, model, created);
         r.events(events);
         List<WireEvent> last = r.complete(truncated);
@@ -111,7 +126,11 @@ public final class ResponsesStream extends WireStream {
             closeItem("completed");
             openText(k);
         }
-        JsonObject d = base(k == Kind.MESSAGE ? "response.output_text.delta" : "response.reasoning_text.delta");
+        JsonObject d =
+                base(
+                        k == Kind.MESSAGE
+                                ? "response.output_text.delta"
+                                : "response.reasoning_text.delta");
         d.addProperty("item_id", itemId);
         d.addProperty("output_index", output.size());
         d.addProperty("content_index", 0);
@@ -125,7 +144,10 @@ public final class ResponsesStream extends WireStream {
         kind = k;
         text.setLength(0);
         itemId = (k == Kind.MESSAGE ? "msg_" : "rs_") + itemBase + "_" + output.size();
-        item = k == Kind.MESSAGE ? messageItem("in_progress", List.of()) : reasoningItem("in_progress", List.of());
+        item =
+                k == Kind.MESSAGE
+                        ? messageItem("in_progress", List.of())
+                        : reasoningItem("in_progress", List.of());
         added();
         JsonObject part = base("response.content_part.added");
         part.addProperty("item_id", itemId);
@@ -157,7 +179,10 @@ public final class ResponsesStream extends WireStream {
         done();
     }
 
-    /** Ends the open item: text and reasoning items get their done events; a call still open is cut short. */
+    /**
+     * Ends the open item: text and reasoning items get their done events; a call still open is cut
+     * short.
+     */
     private void closeItem(String status) {
         heldText.drop();
         heldReasoning.drop();
@@ -169,7 +194,11 @@ public final class ResponsesStream extends WireStream {
             return;
         }
         String full = text.toString();
-        JsonObject d = base(kind == Kind.MESSAGE ? "response.output_text.done" : "response.reasoning_text.done");
+        JsonObject d =
+                base(
+                        kind == Kind.MESSAGE
+                                ? "response.output_text.done"
+                                : "response.reasoning_text.done");
         d.addProperty("item_id", itemId);
         d.addProperty("output_index", output.size());
         d.addProperty("content_index", 0);
@@ -182,8 +211,12 @@ public final class ResponsesStream extends WireStream {
         part.addProperty("content_index", 0);
         part.add("part", part(kind, full));
         emit(part);
-        String itemStatus = kind == Kind.MESSAGE && !status.equals("completed") ? "incomplete" : "completed";
-        item = kind == Kind.MESSAGE ? messageItem(itemStatus, List.of(part(kind, full))) : reasoningItem("completed", List.of(part(kind, full)));
+        String itemStatus =
+                kind == Kind.MESSAGE && !status.equals("completed") ? "incomplete" : "completed";
+        item =
+                kind == Kind.MESSAGE
+                        ? messageItem(itemStatus, List.of(part(kind, full)))
+                        : reasoningItem("completed", List.of(part(kind, full)));
         done();
     }
 
@@ -292,5 +325,4 @@ public final class ResponsesStream extends WireStream {
         o.addProperty("sequence_number", sequence++);
         queue(new WireEvent(o.get("type").getAsString(), Json.write(o)));
     }
-
 }

@@ -23,22 +23,35 @@ import dev.toolcalls.internal.json.Json;
  * }</pre>
  */
 public final class ValueJson {
-    private ValueJson() { }
-
-    /** {@code {"content": string|null, "reasoning_content"?: ..., "tool_calls": [...]}}; {@code content} is written even when null. */
-    public static String message(ChatMessage m) { return Json.write(messageTree(m)); }
-
-    /** {@code {"id", "type": "function", "function": {"name", "arguments"}}}. */
-    public static String toolCall(ToolCall c) { return Json.write(toolCallTree(c)); }
-
-    /** One of {@code {"content"}}, {@code {"reasoning_content"}} or {@code {"tool_calls": [one]}}. */
-    public static String delta(DeltaMessage d) { return Json.write(deltaTree(d)); }
+    private ValueJson() {}
 
     /**
-     * {@code {"type": "text"|"reasoning"|"tool_call_start"|"tool_call_arguments"|"tool_call_end", ...}}
-     * with the event's fields (snake_case).
+     * {@code {"content": string|null, "reasoning_content"?: ..., "tool_calls": [...]}}; {@code
+     * content} is written even when null.
      */
-    public static String event(ParseEvent e) { return Json.write(eventTree(e)); }
+    public static String message(ChatMessage m) {
+        return Json.write(messageTree(m));
+    }
+
+    /** {@code {"id", "type": "function", "function": {"name", "arguments"}}}. */
+    public static String toolCall(ToolCall c) {
+        return Json.write(toolCallTree(c));
+    }
+
+    /**
+     * One of {@code {"content"}}, {@code {"reasoning_content"}} or {@code {"tool_calls": [one]}}.
+     */
+    public static String delta(DeltaMessage d) {
+        return Json.write(deltaTree(d));
+    }
+
+    /**
+     * {@code {"type": "text"|"reasoning"|"tool_call_start"|"tool_call_arguments"|"tool_call_end",
+     * ...}} with the event's fields (snake_case).
+     */
+    public static String event(ParseEvent e) {
+        return Json.write(eventTree(e));
+    }
 
     /** {@code {"content": string|null, "reasoning_content"?: ..., "tool_calls": [...]}}. */
     static JsonObject messageTree(ChatMessage m) {
@@ -63,7 +76,9 @@ public final class ValueJson {
         return o;
     }
 
-    /** One of {@code {"content"}}, {@code {"reasoning_content"}} or {@code {"tool_calls": [one]}}. */
+    /**
+     * One of {@code {"content"}}, {@code {"reasoning_content"}} or {@code {"tool_calls": [one]}}.
+     */
     static JsonObject deltaTree(DeltaMessage d) {
         JsonObject o = new JsonObject();
         if (d.content() != null) o.addProperty("content", d.content());

@@ -6,5 +6,7 @@ package dev.toolcalls.protocol;
  */
 public record WireEvent(String name, String json) {
     /** {@code event: NAME\ndata: JSON\n\n}, or {@code data: JSON\n\n} without a name. */
-    public String sse() { return (name == null ? "" : "event: " + name + "\n") + "data: " + json + "\n\n"; }
+    public String sse() {
+        return (name == null ? "" : "event: " + name + "\n") + "data: " + json + "\n\n";
+    }
 }

@@ -1,15 +1,16 @@
 package dev.toolcalls.protocol;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import dev.toolcalls.ParseEvent;
 import dev.toolcalls.ToolCallParseException;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * One response in a streaming wire protocol: parse events in, the protocol's wire events out. The
  * same shape for every {@link Protocol}, so a server programs against this type whichever protocol
  * a request chose:
+ *
  * <pre>{@code
  * WireStream out = protocol.stream(id, model, created);
  * StreamParser parser = format.newStream(tools);
@@ -22,24 +23,32 @@ import dev.toolcalls.ToolCallParseException;
  *     send(out.fail(e));                       // what was certain, then the protocol's error event
  * }
  * }</pre>
+ *
  * Every method returns the wire events it makes certain, in order; the opening events come with the
- * first call of any of them. A stream ends once, in one of three ways: {@link #complete},
- * {@link #fail} or {@link #abort}; later endings return nothing. Not thread-safe: one per response.
+ * first call of any of them. A stream ends once, in one of three ways: {@link #complete}, {@link
+ * #fail} or {@link #abort}; later endings return nothing. Not thread-safe: one per response.
  */
-public abstract sealed class WireStream permits ChatCompletionsStream, ResponsesStream, MessagesStream {
+public abstract sealed class WireStream
+        permits ChatCompletionsStream, ResponsesStream, MessagesStream {
     private final List<WireEvent> out = new ArrayList<>();
     private boolean started;
     private boolean ended;
 
-    WireStream() { }
+    WireStream() {}
 
-    /** The opening events (Chat Completions: the {@code role} chunk; Responses: {@code response.created}, {@code response.in_progress}; Messages: {@code message_start}). */
+    /**
+     * The opening events (Chat Completions: the {@code role} chunk; Responses: {@code
+     * response.created}, {@code response.in_progress}; Messages: {@code message_start}).
+     */
     public final List<WireEvent> start() {
         begin();
         return drain();
     }
 
-    /** The wire events of parse events (from {@code StreamParser.feed}, {@code feedSpecial} or {@code finish}). */
+    /**
+     * The wire events of parse events (from {@code StreamParser.feed}, {@code feedSpecial} or
+     * {@code finish}).
+     */
     public final List<WireEvent> events(List<ParseEvent> events) {
         begin();
         if (!ended) convert(events);
@@ -84,14 +93,18 @@ public abstract sealed class WireStream permits ChatCompletionsStream, Responses
 
     /**
      * Ends the response because the server is going away: as {@link #abort}, with the protocol's
-     * error for an overloaded or stopping server where it has one (Anthropic: {@code overloaded_error}).
+     * error for an overloaded or stopping server where it has one (Anthropic: {@code
+     * overloaded_error}).
      */
     public final List<WireEvent> shutdown(String message) {
         return abortWith(Abort.SHUTDOWN, message);
     }
 
     /** Why a stream was ended from outside. */
-    enum Abort { ERROR, SHUTDOWN }
+    enum Abort {
+        ERROR,
+        SHUTDOWN
+    }
 
     private List<WireEvent> abortWith(Abort why, String message) {
         begin();
@@ -123,7 +136,9 @@ public abstract sealed class WireStream permits ChatCompletionsStream, Responses
     /** Closes what is open and queues the error event of an outside cause. */
     abstract void aborted(Abort why, String message);
 
-    final void queue(WireEvent e) { out.add(e); }
+    final void queue(WireEvent e) {
+        out.add(e);
+    }
 
     private List<WireEvent> drain() {
         if (out.isEmpty()) return List.of();

@@ -10,7 +10,7 @@ import java.util.Random;
  * from text that arrives in pieces, holding only the chunk being cut.
  */
 public final class Chunker {
-    private Chunker() { }
+    private Chunker() {}
 
     public static List<String> split(String text, int max, long seed) {
         Cutter cutter = new Cutter(max, seed);
@@ -20,19 +20,20 @@ public final class Chunker {
     }
 
     /**
-     * Incremental cutting: {@code push} the text as it is read, then {@code finish}; the chunks
-     * are exactly those {@link #split} gives for the whole text, whatever the pieces.
+     * Incremental cutting: {@code push} the text as it is read, then {@code finish}; the chunks are
+     * exactly those {@link #split} gives for the whole text, whatever the pieces.
      */
     public static final class Cutter {
         private final Random random;
         private final int max;
         private final StringBuilder pending = new StringBuilder();
-        private int start;   // the chunk being cut begins at pending[start]
-        private int have;    // code points in pending[start..]
-        private int want;    // length drawn for the chunk being cut; 0 before the draw
+        private int start; // the chunk being cut begins at pending[start]
+        private int have; // code points in pending[start..]
+        private int want; // length drawn for the chunk being cut; 0 before the draw
 
         public Cutter(int max, long seed) {
-            if (max < 1) throw new IllegalArgumentException("chunks are at least 1 code point long");
+            if (max < 1)
+                throw new IllegalArgumentException("chunks are at least 1 code point long");
             this.max = max;
             this.random = new Random(seed);
         }
@@ -43,19 +44,28 @@ public final class Chunker {
             have += Character.codePointCount(text, 0, text.length());
             // a pair split across pieces was counted twice; it is one code point
             int at = pending.length() - text.length();
-            if (text.length() > 0 && at > 0 && Character.isLowSurrogate(text.charAt(0)) && Character.isHighSurrogate(pending.charAt(at - 1))) have--;
+            if (text.length() > 0
+                    && at > 0
+                    && Character.isLowSurrogate(text.charAt(0))
+                    && Character.isHighSurrogate(pending.charAt(at - 1))) have--;
             return cut(false);
         }
 
         /** The last chunk, if text remains. */
-        public List<String> finish() { return cut(true); }
+        public List<String> finish() {
+            return cut(true);
+        }
 
         private List<String> cut(boolean end) {
             List<String> out = new ArrayList<>();
             while (have > 0) {
                 if (want == 0) want = 1 + random.nextInt(max);
-                // a high surrogate at the end may still get its pair: it is not a whole code point yet
-                int whole = !end && Character.isHighSurrogate(pending.charAt(pending.length() - 1)) ? have - 1 : have;
+                // a high surrogate at the end may still get its pair: it is not a whole code point
+                // yet
+                int whole =
+                        !end && Character.isHighSurrogate(pending.charAt(pending.length() - 1))
+                                ? have - 1
+                                : have;
                 if (whole < want && !end) break;
                 int n = Math.min(want, have);
                 int stop = pending.offsetByCodePoints(start, n);

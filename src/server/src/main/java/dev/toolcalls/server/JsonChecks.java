@@ -1,49 +1,69 @@
 package dev.toolcalls.server;
 
+import com.google.gson.JsonElement;
+
 import java.math.BigDecimal;
 import java.util.Locale;
 import java.util.Map;
 
-import com.google.gson.JsonElement;
-
 /**
  * Checks on JSON that came from outside (a request body, a {@code --jsonl} line): the kind of a
- * value, and lone surrogates, which Java strings can hold but UTF-8 output cannot (they would go out
- * as {@code ?}).
+ * value, and lone surrogates, which Java strings can hold but UTF-8 output cannot (they would go
+ * out as {@code ?}).
  */
 public final class JsonChecks {
-    private JsonChecks() { }
+    private JsonChecks() {}
 
     /** The JSON kinds a field may have. */
     public enum Kind {
-        STRING, BOOLEAN, INTEGER, NUMBER, ARRAY, OBJECT, NULL;
+        STRING,
+        BOOLEAN,
+        INTEGER,
+        NUMBER,
+        ARRAY,
+        OBJECT,
+        NULL;
 
         boolean matches(JsonElement e) {
             switch (this) {
-                case NULL: return e.isJsonNull();
-                case ARRAY: return e.isJsonArray();
-                case OBJECT: return e.isJsonObject();
-                case STRING: return e.isJsonPrimitive() && e.getAsJsonPrimitive().isString();
-                case BOOLEAN: return e.isJsonPrimitive() && e.getAsJsonPrimitive().isBoolean();
-                case NUMBER: return e.isJsonPrimitive() && e.getAsJsonPrimitive().isNumber();
-                default: {
-                    if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isNumber()) return false;
-                    String n = e.getAsString();
-                    if (n.indexOf('.') < 0 && n.indexOf('e') < 0 && n.indexOf('E') < 0) return true;
-                    try {
-                        return new BigDecimal(n).stripTrailingZeros().scale() <= 0;
-                    } catch (NumberFormatException | ArithmeticException x) {
-                        return false;
+                case NULL:
+                    return e.isJsonNull();
+                case ARRAY:
+                    return e.isJsonArray();
+                case OBJECT:
+                    return e.isJsonObject();
+                case STRING:
+                    return e.isJsonPrimitive() && e.getAsJsonPrimitive().isString();
+                case BOOLEAN:
+                    return e.isJsonPrimitive() && e.getAsJsonPrimitive().isBoolean();
+                case NUMBER:
+                    return e.isJsonPrimitive() && e.getAsJsonPrimitive().isNumber();
+                default:
+                    {
+                        if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isNumber())
+                            return false;
+                        String n = e.getAsString();
+                        if (n.indexOf('.') < 0 && n.indexOf('e') < 0 && n.indexOf('E') < 0)
+                            return true;
+                        try {
+                            return new BigDecimal(n).stripTrailingZeros().scale() <= 0;
+                        } catch (NumberFormatException | ArithmeticException x) {
+                            return false;
+                        }
                     }
-                }
             }
         }
 
         String article() {
             switch (this) {
-                case INTEGER: case ARRAY: case OBJECT: return "an " + name().toLowerCase(Locale.ROOT);
-                case NULL: return "null";
-                default: return "a " + name().toLowerCase(Locale.ROOT);
+                case INTEGER:
+                case ARRAY:
+                case OBJECT:
+                    return "an " + name().toLowerCase(Locale.ROOT);
+                case NULL:
+                    return "null";
+                default:
+                    return "a " + name().toLowerCase(Locale.ROOT);
             }
         }
     }
@@ -76,8 +96,8 @@ public final class JsonChecks {
     }
 
     /**
-     * Where the first lone surrogate is, as a sentence naming the path ({@code $.tools[0].function.name}),
-     * or null when every string and key is Unicode text.
+     * Where the first lone surrogate is, as a sentence naming the path ({@code
+     * $.tools[0].function.name}), or null when every string and key is Unicode text.
      */
     public static String loneSurrogate(JsonElement e, String path) {
         if (e.isJsonObject()) {
@@ -101,7 +121,8 @@ public final class JsonChecks {
     }
 
     private static String sentence(String s, int at, String where) {
-        return String.format("lone surrogate \\u%04x at character %d of %s (a string must be Unicode text; escape a pair, not half of one)",
+        return String.format(
+                "lone surrogate \\u%04x at character %d of %s (a string must be Unicode text; escape a pair, not half of one)",
                 (int) s.charAt(at), at, where);
     }
 
@@ -109,17 +130,24 @@ public final class JsonChecks {
     public static int loneAt(String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) i++;
+            if (Character.isHighSurrogate(c)
+                    && i + 1 < s.length()
+                    && Character.isLowSurrogate(s.charAt(i + 1))) i++;
             else if (Character.isSurrogate(c)) return i;
         }
         return -1;
     }
 
-    /** A JSON parser's message without the parser's advice to its own users (class names, links). */
+    /**
+     * A JSON parser's message without the parser's advice to its own users (class names, links).
+     */
     public static String plain(String message) {
         if (message == null) return "malformed JSON";
         int see = message.indexOf("\nSee http");
         if (see >= 0) message = message.substring(0, see);
-        return message.replaceAll("Use JsonReader\\.setStrictness\\([^)]*\\) to accept malformed JSON", "malformed JSON").trim();
+        return message.replaceAll(
+                        "Use JsonReader\\.setStrictness\\([^)]*\\) to accept malformed JSON",
+                        "malformed JSON")
+                .trim();
     }
 }

@@ -1,11 +1,11 @@
 package dev.toolcalls.server;
 
-import java.io.PrintStream;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
-
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+
+import dev.toolcalls.internal.json.Json;
+import dev.toolcalls.protocol.Protocol;
+
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.server.Handler;
@@ -13,8 +13,8 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
-import dev.toolcalls.internal.json.Json;
-import dev.toolcalls.protocol.Protocol;
+import java.io.PrintStream;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Which path and method goes where: {@code POST} to one of the three protocol endpoints reads the
@@ -38,32 +38,45 @@ final class Routes extends Handler.Abstract {
         this.log = log;
     }
 
-    /** The protocol whose error shape a path's failures take: Anthropic's on its path, OpenAI's on every other. */
-    static Protocol errorShape(String path) { return path.equals(Protocol.MESSAGES.path()) ? Protocol.MESSAGES : Protocol.CHAT_COMPLETIONS; }
+    /**
+     * The protocol whose error shape a path's failures take: Anthropic's on its path, OpenAI's on
+     * every other.
+     */
+    static Protocol errorShape(String path) {
+        return path.equals(Protocol.MESSAGES.path())
+                ? Protocol.MESSAGES
+                : Protocol.CHAT_COMPLETIONS;
+    }
 
     /** Requests being answered now (streams included). */
-    int inFlight() { return inFlight.get(); }
+    int inFlight() {
+        return inFlight.get();
+    }
 
-    @Override public boolean handle(Request request, Response response, Callback callback) {
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
         Connection connection = request.getConnectionMetaData().getConnection();
         inFlight.incrementAndGet();
         deadlines.processing(connection);
-        Callback done = new Callback() {
-            @Override public void succeeded() {
-                end();
-                callback.succeeded();
-            }
+        Callback done =
+                new Callback() {
+                    @Override
+                    public void succeeded() {
+                        end();
+                        callback.succeeded();
+                    }
 
-            @Override public void failed(Throwable x) {
-                end();
-                callback.failed(x);
-            }
+                    @Override
+                    public void failed(Throwable x) {
+                        end();
+                        callback.failed(x);
+                    }
 
-            private void end() {
-                deadlines.waiting(connection);
-                inFlight.decrementAndGet();
-            }
-        };
+                    private void end() {
+                        deadlines.waiting(connection);
+                        inFlight.decrementAndGet();
+                    }
+                };
         Exchange ex = new Exchange(request, response, done, connection, log);
         ex.guarded(() -> route(ex));
         return true;
@@ -75,7 +88,8 @@ final class Routes extends Handler.Abstract {
         Protocol endpoint = Protocol.byPath(path).orElse(null);
         if (endpoint != null && method.equals("POST") && !deadlines.draining()) {
             ex.protocol = endpoint;
-            BodyReader.receive(ex, limits, deadlines, replay::reply); // the body reader settles the response
+            BodyReader.receive(
+                    ex, limits, deadlines, replay::reply); // the body reader settles the response
             return;
         }
         ex.settle();
@@ -85,9 +99,19 @@ final class Routes extends Handler.Abstract {
             models(ex);
         } else if (endpoint != null || path.equals(MODELS)) {
             ex.response.getHeaders().put(HttpHeader.ALLOW, path.equals(MODELS) ? "GET" : "POST");
-            ex.error(405, "method " + method + " is not allowed on " + path, "invalid_request_error", "method_not_allowed", null);
+            ex.error(
+                    405,
+                    "method " + method + " is not allowed on " + path,
+                    "invalid_request_error",
+                    "method_not_allowed",
+                    null);
         } else {
-            ex.error(404, "no route " + method + " " + path, "invalid_request_error", "not_found", null);
+            ex.error(
+                    404,
+                    "no route " + method + " " + path,
+                    "invalid_request_error",
+                    "not_found",
+                    null);
         }
     }
 

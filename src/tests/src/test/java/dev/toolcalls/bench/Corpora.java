@@ -1,14 +1,5 @@
 package dev.toolcalls.bench;
 
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.SplittableRandom;
-import java.util.TreeMap;
-
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -24,63 +15,93 @@ import dev.toolcalls.ToolCall;
 import dev.toolcalls.Tools;
 import dev.toolcalls.suite.SuiteCase;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+
 /**
  * The outputs the benchmarks and the speed guard measure, built for any format from what it
  * declares and from its own regression cases, never by code that names a format:
+ *
  * <ul>
- * <li>{@link #corpus}: the format's valid cases joined by newlines and repeated to a size (call-dense);</li>
- * <li>{@link #shape} {@code prose} / {@code prose_cjk}: plain sentences with no marker, which
- *     must come back as content exactly;</li>
- * <li>{@link #shape} {@code longcall} / {@code longcall_cjk}: one of the format's cases with
- *     one call, whose string argument is replaced by a filler that makes the output the size;</li>
- * <li>{@link #opener}: the text a call of the format starts with, for the {@code indexOf} floor.</li>
+ *   <li>{@link #corpus}: the format's valid cases joined by newlines and repeated to a size
+ *       (call-dense);
+ *   <li>{@link #shape} {@code prose} / {@code prose_cjk}: plain sentences with no marker, which
+ *       must come back as content exactly;
+ *   <li>{@link #shape} {@code longcall} / {@code longcall_cjk}: one of the format's cases with one
+ *       call, whose string argument is replaced by a filler that makes the output the size;
+ *   <li>{@link #opener}: the text a call of the format starts with, for the {@code indexOf} floor.
  * </ul>
- * Every builder checks what it built (parse and a 4-character stream give the expected message)
- * and fails with a message naming the format instead of handing over something that would
- * measure the wrong thing.
+ *
+ * Every builder checks what it built (parse and a 4-character stream give the expected message) and
+ * fails with a message naming the format instead of handing over something that would measure the
+ * wrong thing.
  *
  * <pre>{@code
  * Corpora.Output prose = Corpora.shape(Formats.get("hermes"), "prose", 100_000);
  * prose.format().parse(prose.text(), prose.tools(), prose.options());   // == prose.expected()
  * }</pre>
  *
- * Sizes are {@code String.length()} (UTF-16 units: an emoji counts 2). The cases come from
- * {@code tests-data/} under the working directory, or the folder in system property
- * {@code toolcalls.tests}.
+ * Sizes are {@code String.length()} (UTF-16 units: an emoji counts 2). The cases come from {@code
+ * tests-data/} under the working directory, or the folder in system property {@code
+ * toolcalls.tests}.
  */
 public final class Corpora {
     /** Shape names, in the order tables show them. */
-    public static final List<String> SHAPES = List.of("prose", "prose_cjk", "longcall", "longcall_cjk");
+    public static final List<String> SHAPES =
+            List.of("prose", "prose_cjk", "longcall", "longcall_cjk");
 
     /** Options of every measured parse: default limits, reproducible ids. */
-    public static final ParseOptions OPTIONS = ParseOptions.defaults().withIds(() -> IdGenerator.seeded(0));
+    public static final ParseOptions OPTIONS =
+            ParseOptions.defaults().withIds(() -> IdGenerator.seeded(0));
 
     private static Map<String, List<SuiteCase>> cases;
 
-    private static final String[] WORDS = ("the a an and of in on at with from by for as is was are were be been has have had it this that "
-            + "we they you he she river morning garden window letter summer winter market village music paper table orange silver "
-            + "quiet bright slowly gently early later often never always across under over between around small large green "
-            + "yellow little ancient modern simple careful happy tired walked opened carried painted listened wondered remembered "
-            + "travelled answered borrowed noticed kitchen mountain harbour station library bicycle picture evening weather lantern").split(" ");
+    private static final String[] WORDS =
+            ("the a an and of in on at with from by for as is was are were be been has have had it this that "
+                            + "we they you he she river morning garden window letter summer winter market village music paper table orange silver "
+                            + "quiet bright slowly gently early later often never always across under over between around small large green "
+                            + "yellow little ancient modern simple careful happy tired walked opened carried painted listened wondered remembered "
+                            + "travelled answered borrowed noticed kitchen mountain harbour station library bicycle picture evening weather lantern")
+                    .split(" ");
 
-    private static final String HAN = "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经"
-            + "十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指几九区强放决西被干做必战先回则任取据处理府研";
-    private static final String[] EMOJI = {"\uD83D\uDE00", "\uD83C\uDF1F", "\uD83D\uDE80", "\uD83C\uDF75"}; // 😀 🌟 🚀 🍵
+    private static final String HAN =
+            "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经"
+                    + "十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指几九区强放决西被干做必战先回则任取据处理府研";
+    private static final String[] EMOJI = {
+        "\uD83D\uDE00", "\uD83C\uDF1F", "\uD83D\uDE80", "\uD83C\uDF75"
+    }; // 😀 🌟 🚀 🍵
 
     private static final Map<String, String> OPENERS = new TreeMap<>();
 
-    private Corpora() { }
+    private Corpora() {}
 
     /**
-     * A measured output: its text, what it is parsed with, what parsing it gives (checked when
-     * it was built), and the opener whose {@code indexOf} is its floor.
+     * A measured output: its text, what it is parsed with, what parsing it gives (checked when it
+     * was built), and the opener whose {@code indexOf} is its floor.
      */
-    public record Output(Format format, String kind, String text, Tools tools, ParseOptions options, ChatMessage expected, String opener) {
+    public record Output(
+            Format format,
+            String kind,
+            String text,
+            Tools tools,
+            ParseOptions options,
+            ChatMessage expected,
+            String opener) {
         /** Parses it in one piece. */
-        public ChatMessage parse() { return format.parse(text, tools, options); }
+        public ChatMessage parse() {
+            return format.parse(text, tools, options);
+        }
 
         /** Its events in one piece (what {@code batch} benchmarks measure). */
-        public List<ParseEvent> parseEvents() { return format.parseEvents(text, tools, options); }
+        public List<ParseEvent> parseEvents() {
+            return format.parseEvents(text, tools, options);
+        }
 
         /** Streams pre-cut chunks through a new parser; returns the number of events. */
         public int stream(List<String> chunks) {
@@ -90,19 +111,30 @@ public final class Corpora {
             return events + s.finish().size();
         }
 
-        /** The opener as the floor searches it in this text (see {@link Corpora#probe(String, String)}). */
-        public String probe() { return Corpora.probe(opener, text); }
+        /**
+         * The opener as the floor searches it in this text (see {@link Corpora#probe(String,
+         * String)}).
+         */
+        public String probe() {
+            return Corpora.probe(opener, text);
+        }
 
-        public int length() { return text.length(); }
+        public int length() {
+            return text.length();
+        }
 
-        @Override public String toString() { return format.name() + " " + kind + " (" + text.length() + " chars)"; }
+        @Override
+        public String toString() {
+            return format.name() + " " + kind + " (" + text.length() + " chars)";
+        }
     }
 
     // ---------------------------------------------------------------- cases
 
     /** The regression cases, by format, read once. */
     public static synchronized Map<String, List<SuiteCase>> cases() {
-        if (cases == null) cases = SuiteCase.load(Path.of(System.getProperty("toolcalls.tests", "tests-data")));
+        if (cases == null)
+            cases = SuiteCase.load(Path.of(System.getProperty("toolcalls.tests", "tests-data")));
         return cases;
     }
 
@@ -110,8 +142,13 @@ public final class Corpora {
     public static List<SuiteCase> cases(Format f) {
         List<SuiteCase> c = cases().get(f.name());
         if (c == null || c.isEmpty())
-            throw new IllegalStateException("no cases for format " + f.name() + " in " + Path.of(System.getProperty("toolcalls.tests", "tests-data")).toAbsolutePath()
-                    + " (run from the repository root, or set -Dtoolcalls.tests=DIR)");
+            throw new IllegalStateException(
+                    "no cases for format "
+                            + f.name()
+                            + " in "
+                            + Path.of(System.getProperty("toolcalls.tests", "tests-data"))
+                                    .toAbsolutePath()
+                            + " (run from the repository root, or set -Dtoolcalls.tests=DIR)");
         return c;
     }
 
@@ -146,7 +183,8 @@ public final class Corpora {
         for (SuiteCase c : cases(f)) {
             if (!usable(c) || c.expected().has("lenient") || c.expected().has("tools")) continue;
             String text = c.input() + "\n";
-            // kept when the cases so far and it, twice over, still parse: some cases leave the output in a state
+            // kept when the cases so far and it, twice over, still parse: some cases leave the
+            // output in a state
             // where another cannot follow (a dangling section, a lookalike of a marker)
             String once = String.join("", valid) + text;
             try {
@@ -156,7 +194,11 @@ public final class Corpora {
                 // valid only at the end of an output, or not after the others: left out
             }
         }
-        if (valid.isEmpty()) throw new IllegalStateException("format " + f.name() + ": none of its cases parses followed by a newline and repeated; no corpus");
+        if (valid.isEmpty())
+            throw new IllegalStateException(
+                    "format "
+                            + f.name()
+                            + ": none of its cases parses followed by a newline and repeated; no corpus");
         StringBuilder b = new StringBuilder();
         for (int i = 0; b.length() < size; i++) b.append(valid.get(i % valid.size()));
         String text = b.toString();
@@ -164,7 +206,12 @@ public final class Corpora {
         try {
             expected = f.parse(text, Tools.none(), OPTIONS);
         } catch (RuntimeException e) {
-            throw new IllegalStateException("format " + f.name() + ": its corpus (valid cases joined) does not parse: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "format "
+                            + f.name()
+                            + ": its corpus (valid cases joined) does not parse: "
+                            + e.getMessage(),
+                    e);
         }
         Output o = new Output(f, "corpus", text, Tools.none(), OPTIONS, expected, opener(f));
         checkStream(o, 4);
@@ -176,19 +223,25 @@ public final class Corpora {
     /** One of {@link #SHAPES} at a size, checked. */
     public static Output shape(Format f, String shape, int size) {
         switch (shape) {
-            case "prose": return prose(f, prose(size, false), shape);
-            case "prose_cjk": return prose(f, prose(size, true), shape);
-            case "longcall": return longCall(f, size, false);
-            case "longcall_cjk": return longCall(f, size, true);
-            default: throw new IllegalArgumentException("unknown shape " + shape + "; shapes: " + SHAPES);
+            case "prose":
+                return prose(f, prose(size, false), shape);
+            case "prose_cjk":
+                return prose(f, prose(size, true), shape);
+            case "longcall":
+                return longCall(f, size, false);
+            case "longcall_cjk":
+                return longCall(f, size, true);
+            default:
+                throw new IllegalArgumentException(
+                        "unknown shape " + shape + "; shapes: " + SHAPES);
         }
     }
 
     /**
      * Plain prose of exactly {@code size} characters, the same for every call: ASCII sentences of
      * letters, spaces, commas and periods in paragraphs separated by newlines, or (cjk) Han
-     * characters with full-width commas and full stops and a few emoji (surrogate pairs). It
-     * starts and ends with a letter or a full stop, never with white space.
+     * characters with full-width commas and full stops and a few emoji (surrogate pairs). It starts
+     * and ends with a letter or a full stop, never with white space.
      */
     public static String prose(int size, boolean cjk) {
         SplittableRandom r = new SplittableRandom(17);
@@ -219,7 +272,8 @@ public final class Corpora {
     /** Cut to {@code size} without ending on white space or half a surrogate pair. */
     private static String trimTo(StringBuilder b, int size, char end) {
         b.setLength(size);
-        if (Character.isHighSurrogate(b.charAt(size - 1)) || Character.isWhitespace(b.charAt(size - 1))) b.setCharAt(size - 1, end);
+        if (Character.isHighSurrogate(b.charAt(size - 1))
+                || Character.isWhitespace(b.charAt(size - 1))) b.setCharAt(size - 1, end);
         return b.toString();
     }
 
@@ -229,20 +283,43 @@ public final class Corpora {
         try {
             m = f.parse(text, Tools.none(), options);
         } catch (RuntimeException e) {
-            throw new IllegalStateException("format " + f.name() + " cannot take plain prose (" + shape + "): " + e.getMessage() + "; skipped", e);
+            throw new IllegalStateException(
+                    "format "
+                            + f.name()
+                            + " cannot take plain prose ("
+                            + shape
+                            + "): "
+                            + e.getMessage()
+                            + "; skipped",
+                    e);
         }
         // verbatim content, or with "content": "segments" (each segment stripped) the stripped text
-        boolean asContent = m.toolCalls().isEmpty() && (m.reasoningContent() == null || m.reasoningContent().isEmpty())
-                && (text.equals(m.content()) || text.strip().equals(m.content()));
+        boolean asContent =
+                m.toolCalls().isEmpty()
+                        && (m.reasoningContent() == null || m.reasoningContent().isEmpty())
+                        && (text.equals(m.content()) || text.strip().equals(m.content()));
         if (!asContent)
-            throw new IllegalStateException("format " + f.name() + " cannot take plain prose (" + shape + "): it does not come back as content unchanged (got "
-                    + m.toolCalls().size() + " calls, reasoning " + excerpt(m.reasoningContent()) + ", content " + excerpt(m.content()) + "); skipped");
+            throw new IllegalStateException(
+                    "format "
+                            + f.name()
+                            + " cannot take plain prose ("
+                            + shape
+                            + "): it does not come back as content unchanged (got "
+                            + m.toolCalls().size()
+                            + " calls, reasoning "
+                            + excerpt(m.reasoningContent())
+                            + ", content "
+                            + excerpt(m.content())
+                            + "); skipped");
         Output o = new Output(f, shape, text, Tools.none(), options, m, opener(f));
         checkStream(o, 4);
         return o;
     }
 
-    /** Letters and spaces (or Han characters, spaces and a few emoji) of exactly {@code size} characters, starting and ending with a letter. */
+    /**
+     * Letters and spaces (or Han characters, spaces and a few emoji) of exactly {@code size}
+     * characters, starting and ending with a letter.
+     */
     public static String filler(int size, boolean cjk) {
         SplittableRandom r = new SplittableRandom(23);
         StringBuilder b = new StringBuilder(size + 16);
@@ -257,19 +334,21 @@ public final class Corpora {
             b.append(' ');
         }
         b.setLength(size);
-        if (size > 0 && (Character.isHighSurrogate(b.charAt(size - 1)) || b.charAt(size - 1) == ' ')) b.setCharAt(size - 1, cjk ? '文' : 'x');
+        if (size > 0
+                && (Character.isHighSurrogate(b.charAt(size - 1)) || b.charAt(size - 1) == ' '))
+            b.setCharAt(size - 1, cjk ? '文' : 'x');
         return b.toString();
     }
 
     /**
      * One call with a long string argument: the first of the format's valid cases (in name order,
      * preferring the longest value) that holds exactly one call with a string argument whose value
-     * appears literally exactly once in the case's text; that occurrence is replaced by a
-     * {@link #filler} so the output reaches {@code size} characters. The result must parse to the
-     * same call with the filler as that argument, and everything else as before.
+     * appears literally exactly once in the case's text; that occurrence is replaced by a {@link
+     * #filler} so the output reaches {@code size} characters. The result must parse to the same
+     * call with the filler as that argument, and everything else as before.
      */
     public static Output longCall(Format f, int size, boolean cjk) {
-        record Candidate(SuiteCase c, Tools tools, ChatMessage m, String key, String value) { }
+        record Candidate(SuiteCase c, Tools tools, ChatMessage m, String key, String value) {}
         List<Candidate> candidates = new ArrayList<>();
         for (SuiteCase c : cases(f)) {
             if (!usable(c)) continue;
@@ -285,19 +364,24 @@ public final class Corpora {
             JsonObject args = object(m.toolCalls().get(0).arguments());
             if (args == null) continue;
             for (Map.Entry<String, JsonElement> e : args.entrySet()) {
-                if (!e.getValue().isJsonPrimitive() || !e.getValue().getAsJsonPrimitive().isString()) continue;
+                if (!e.getValue().isJsonPrimitive()
+                        || !e.getValue().getAsJsonPrimitive().isString()) continue;
                 String v = e.getValue().getAsString();
-                if (!v.isEmpty() && count(c.input(), v) == 1) candidates.add(new Candidate(c, tools, m, e.getKey(), v));
+                if (!v.isEmpty() && count(c.input(), v) == 1)
+                    candidates.add(new Candidate(c, tools, m, e.getKey(), v));
             }
         }
-        candidates.sort(Comparator.comparingInt((Candidate k) -> -k.value().length()).thenComparing(k -> k.c().name()));
+        candidates.sort(
+                Comparator.comparingInt((Candidate k) -> -k.value().length())
+                        .thenComparing(k -> k.c().name()));
         String shape = cjk ? "longcall_cjk" : "longcall";
         List<String> tried = new ArrayList<>();
         for (Candidate k : candidates) {
             String input = k.c().input();
             int at = input.indexOf(k.value());
             String filler = filler(Math.max(16, size - (input.length() - k.value().length())), cjk);
-            String text = input.substring(0, at) + filler + input.substring(at + k.value().length());
+            String text =
+                    input.substring(0, at) + filler + input.substring(at + k.value().length());
             ParseOptions options = k.c().options();
             ChatMessage m;
             try {
@@ -308,18 +392,32 @@ public final class Corpora {
             }
             JsonObject want = object(k.m().toolCalls().get(0).arguments());
             want.addProperty(k.key(), filler);
-            JsonObject got = m.toolCalls().size() == 1 ? object(m.toolCalls().get(0).arguments()) : null;
-            if (got == null || !got.equals(want) || !m.toolCalls().get(0).name().equals(k.m().toolCalls().get(0).name())
-                    || !Objects.equals(m.content(), k.m().content()) || !Objects.equals(m.reasoningContent(), k.m().reasoningContent())) {
-                tried.add(k.c().name() + "/" + k.key() + ": the filled-in case does not parse to the same call with the filler");
+            JsonObject got =
+                    m.toolCalls().size() == 1 ? object(m.toolCalls().get(0).arguments()) : null;
+            if (got == null
+                    || !got.equals(want)
+                    || !m.toolCalls().get(0).name().equals(k.m().toolCalls().get(0).name())
+                    || !Objects.equals(m.content(), k.m().content())
+                    || !Objects.equals(m.reasoningContent(), k.m().reasoningContent())) {
+                tried.add(
+                        k.c().name()
+                                + "/"
+                                + k.key()
+                                + ": the filled-in case does not parse to the same call with the filler");
                 continue;
             }
             Output o = new Output(f, shape, text, k.tools(), options, m, opener(f));
             checkStream(o, 4);
             return o;
         }
-        throw new IllegalStateException("format " + f.name() + ": no case for the " + shape + " shape: none of its valid cases has exactly one call with a string "
-                + "argument whose value appears exactly once in its text and can be replaced by a filler" + (tried.isEmpty() ? "" : " (tried " + tried + ")"));
+        throw new IllegalStateException(
+                "format "
+                        + f.name()
+                        + ": no case for the "
+                        + shape
+                        + " shape: none of its valid cases has exactly one call with a string "
+                        + "argument whose value appears exactly once in its text and can be replaced by a filler"
+                        + (tried.isEmpty() ? "" : " (tried " + tried + ")"));
     }
 
     private static JsonObject object(String json) {
@@ -368,7 +466,10 @@ public final class Corpora {
             ParseEvent.ToolCallStart first = null;
             boolean reasoning = false;
             for (ParseEvent e : events) {
-                if (e instanceof ParseEvent.ToolCallStart s) { first = s; break; }
+                if (e instanceof ParseEvent.ToolCallStart s) {
+                    first = s;
+                    break;
+                }
                 if (e instanceof ParseEvent.Text t) lead.append(t.text());
                 if (e instanceof ParseEvent.Reasoning) reasoning = true;
             }
@@ -384,8 +485,10 @@ public final class Corpora {
                 if (p < 0) continue;
                 start = p + tail.length();
             }
-            // markers before the call that are not the call's own (a reasoning end, a response marker) are left out:
-            // the opener starts where the longest tail of the text still parses to the same calls alone
+            // markers before the call that are not the call's own (a reasoning end, a response
+            // marker) are left out:
+            // the opener starts where the longest tail of the text still parses to the same calls
+            // alone
             String rest = before.substring(start).strip();
             String after = c.input().substring(at);
             List<String> names = calls(f, rest + after, c);
@@ -398,22 +501,36 @@ public final class Corpora {
             }
             int ws = 0;
             while (ws < rest.length() && !Character.isWhitespace(rest.charAt(ws))) ws++;
-            if (ws > 0) tiers.get(leadText.isEmpty() ? 0 : 1).merge(rest.substring(0, ws), 1, Integer::sum);
+            if (ws > 0)
+                tiers.get(leadText.isEmpty() ? 0 : 1).merge(rest.substring(0, ws), 1, Integer::sum);
         }
         Map<String, Integer> votes = tiers.get(0).isEmpty() ? tiers.get(1) : tiers.get(0);
-        String best = votes.entrySet().stream()
-                .max(Comparator.comparingInt((Map.Entry<String, Integer> e) -> e.getValue()).thenComparingInt(e -> -e.getKey().length()))
-                .map(Map.Entry::getKey)
-                .orElseThrow(() -> new IllegalStateException("format " + f.name() + ": no opener: none of its valid cases has a call with only content before it"));
+        String best =
+                votes.entrySet().stream()
+                        .max(
+                                Comparator.comparingInt(
+                                                (Map.Entry<String, Integer> e) -> e.getValue())
+                                        .thenComparingInt(e -> -e.getKey().length()))
+                        .map(Map.Entry::getKey)
+                        .orElseThrow(
+                                () ->
+                                        new IllegalStateException(
+                                                "format "
+                                                        + f.name()
+                                                        + ": no opener: none of its valid cases has a call with only content before it"));
         OPENERS.put(f.name(), best);
         return best;
     }
 
-    /** The names of the calls a text parses to with thinking off, when it holds nothing else; null otherwise. */
+    /**
+     * The names of the calls a text parses to with thinking off, when it holds nothing else; null
+     * otherwise.
+     */
     private static List<String> calls(Format f, String text, SuiteCase c) {
         try {
             ChatMessage m = f.parse(text, tools(c), c.options().withThinking(false));
-            if (m.content() != null || m.reasoningContent() != null || m.toolCalls().isEmpty()) return null;
+            if (m.content() != null || m.reasoningContent() != null || m.toolCalls().isEmpty())
+                return null;
             return m.toolCalls().stream().map(ToolCall::name).toList();
         } catch (RuntimeException e) {
             return null;
@@ -422,11 +539,11 @@ public final class Corpora {
 
     /**
      * The opener as the floor searches it in a text: the whole opener, but in a text of Latin-1
-     * characters only, cut before its first character outside Latin-1 (DeepSeek's
-     * {@code <｜tool▁calls▁begin｜>} is searched as {@code <} in ASCII prose):
-     * {@code String.indexOf} answers -1 without scanning when a Latin-1 string is searched for a
-     * character it cannot hold, which would make the floor of ASCII prose zero. (An opener that
-     * starts outside Latin-1 cannot occur in such a text at all; its floor there is zero.)
+     * characters only, cut before its first character outside Latin-1 (DeepSeek's {@code
+     * <｜tool▁calls▁begin｜>} is searched as {@code <} in ASCII prose): {@code String.indexOf}
+     * answers -1 without scanning when a Latin-1 string is searched for a character it cannot hold,
+     * which would make the floor of ASCII prose zero. (An opener that starts outside Latin-1 cannot
+     * occur in such a text at all; its floor there is zero.)
      */
     public static String probe(String opener, String text) {
         for (int i = 0; i < text.length(); i++) if (text.charAt(i) > 0xFF) return opener;
@@ -435,14 +552,21 @@ public final class Corpora {
         return i == 0 ? opener : opener.substring(0, i);
     }
 
-    /** The floor of finding calls: an {@code indexOf} loop that visits every occurrence of {@code needle}; returns how many. */
+    /**
+     * The floor of finding calls: an {@code indexOf} loop that visits every occurrence of {@code
+     * needle}; returns how many.
+     */
     public static int indexOfAll(String text, String needle) {
         int n = 0;
-        for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + needle.length())) n++;
+        for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + needle.length()))
+            n++;
         return n;
     }
 
-    /** The floor of reading a JSON string: an {@code indexOf} loop that visits every {@code "} and {@code \} in order; returns how many. */
+    /**
+     * The floor of reading a JSON string: an {@code indexOf} loop that visits every {@code "} and
+     * {@code \} in order; returns how many.
+     */
     public static int quoteScan(String text) {
         int n = 0;
         int q = text.indexOf('"');
@@ -464,14 +588,20 @@ public final class Corpora {
         int i = 0;
         while (i < text.length()) {
             int end = i;
-            for (int k = 0; k < n && end < text.length(); k++) end += Character.isHighSurrogate(text.charAt(end)) && end + 1 < text.length() ? 2 : 1;
+            for (int k = 0; k < n && end < text.length(); k++)
+                end +=
+                        Character.isHighSurrogate(text.charAt(end)) && end + 1 < text.length()
+                                ? 2
+                                : 1;
             out.add(text.substring(i, end));
             i = end;
         }
         return out;
     }
 
-    /** Fails unless streaming the output in {@code n}-code-point chunks gives its expected message. */
+    /**
+     * Fails unless streaming the output in {@code n}-code-point chunks gives its expected message.
+     */
     public static void checkStream(Output o, int n) {
         StreamParser s = o.format().newStream(o.tools(), o.options());
         List<ParseEvent> events = new ArrayList<>();
@@ -479,17 +609,35 @@ public final class Corpora {
         events.addAll(s.finish());
         ChatMessage got = ChatMessage.fromEvents(events);
         if (!got.equals(ChatMessage.fromEvents(o.parseEvents())) || !sameMessage(got, o.expected()))
-            throw new IllegalStateException(o + ": streaming it in " + n + "-character chunks does not give what parsing it in one piece gives"
-                    + " (content " + excerpt(got.content()) + " vs " + excerpt(o.expected().content()) + ", " + got.toolCalls().size() + " vs "
-                    + o.expected().toolCalls().size() + " calls)");
+            throw new IllegalStateException(
+                    o
+                            + ": streaming it in "
+                            + n
+                            + "-character chunks does not give what parsing it in one piece gives"
+                            + " (content "
+                            + excerpt(got.content())
+                            + " vs "
+                            + excerpt(o.expected().content())
+                            + ", "
+                            + got.toolCalls().size()
+                            + " vs "
+                            + o.expected().toolCalls().size()
+                            + " calls)");
     }
 
     private static boolean sameMessage(ChatMessage a, ChatMessage b) {
-        return Objects.equals(a.content(), b.content()) && Objects.equals(a.reasoningContent(), b.reasoningContent()) && a.toolCalls().equals(b.toolCalls());
+        return Objects.equals(a.content(), b.content())
+                && Objects.equals(a.reasoningContent(), b.reasoningContent())
+                && a.toolCalls().equals(b.toolCalls());
     }
 
     private static String excerpt(String s) {
         if (s == null) return "null";
-        return '"' + (s.length() <= 40 ? s : s.substring(0, 20) + "…" + s.substring(s.length() - 20)).replace("\n", "\\n") + "\" (" + s.length() + " chars)";
+        return '"'
+                + (s.length() <= 40 ? s : s.substring(0, 20) + "…" + s.substring(s.length() - 20))
+                        .replace("\n", "\\n")
+                + "\" ("
+                + s.length()
+                + " chars)";
     }
 }

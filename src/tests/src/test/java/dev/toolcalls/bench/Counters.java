@@ -7,13 +7,13 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * JMH secondary results that make runs of different sizes compare: a benchmark adds the
- * characters (and chunks) it parsed in each operation, and JMH reports time per character
- * ({@code ·chars}, ns) and per chunk ({@code ·chunks}, ns) in average-time mode, or characters
- * per microsecond, i.e. millions per second, in throughput mode.
+ * JMH secondary results that make runs of different sizes compare: a benchmark adds the characters
+ * (and chunks) it parsed in each operation, and JMH reports time per character ({@code ·chars}, ns)
+ * and per chunk ({@code ·chunks}, ns) in average-time mode, or characters per microsecond, i.e.
+ * millions per second, in throughput mode.
  */
 public final class Counters {
-    private Counters() { }
+    private Counters() {}
 
     /** Characters parsed. */
     @State(Scope.Thread)
@@ -22,7 +22,9 @@ public final class Counters {
         public long chars;
 
         @Setup(Level.Iteration)
-        public void reset() { chars = 0; }
+        public void reset() {
+            chars = 0;
+        }
     }
 
     /** Characters and chunks streamed. */
@@ -33,6 +35,9 @@ public final class Counters {
         public long chunks;
 
         @Setup(Level.Iteration)
-        public void reset() { chars = 0; chunks = 0; }
+        public void reset() {
+            chars = 0;
+            chunks = 0;
+        }
     }
 }

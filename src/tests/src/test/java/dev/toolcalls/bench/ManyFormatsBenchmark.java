@@ -1,8 +1,6 @@
 package dev.toolcalls.bench;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import dev.toolcalls.Formats;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -17,20 +15,24 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
-import dev.toolcalls.Formats;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Many formats in one JVM, as a server loads several: {@code batchEach} / {@code stream4Each}
- * parse the corpora ({@link Corpora#corpus}) of the {@code formats} in turn, one each per
- * operation; {@code batchAlone} / {@code stream4Alone} parse only the corpus of {@code alone}, as
- * many times. JMH forks a JVM per benchmark and parameter set, and each setup builds (and so
- * loads and runs) only the formats its benchmark parses, so the "alone" runs see one format. The
- * {@code ·chars} results (ns per character) compare: with {@code -p alone=} each of the formats,
- * the time of one {@code Each} operation should be the sum of the {@code Alone} times divided by
- * the number of formats; more means a slowdown from sharing the JVM (profile pollution,
- * megamorphic calls, caches). {@code BenchMatrix --parts many} does this sum.
+ * Many formats in one JVM, as a server loads several: {@code batchEach} / {@code stream4Each} parse
+ * the corpora ({@link Corpora#corpus}) of the {@code formats} in turn, one each per operation;
+ * {@code batchAlone} / {@code stream4Alone} parse only the corpus of {@code alone}, as many times.
+ * JMH forks a JVM per benchmark and parameter set, and each setup builds (and so loads and runs)
+ * only the formats its benchmark parses, so the "alone" runs see one format. The {@code ·chars}
+ * results (ns per character) compare: with {@code -p alone=} each of the formats, the time of one
+ * {@code Each} operation should be the sum of the {@code Alone} times divided by the number of
+ * formats; more means a slowdown from sharing the JVM (profile pollution, megamorphic calls,
+ * caches). {@code BenchMatrix --parts many} does this sum.
  *
- * <pre>mvn -B -q -Pbench -DskipTests test-compile exec:exec -Dbench.args="ManyFormatsBenchmark -p size=100000 -p alone=hermes,mistral"</pre>
+ * <pre>
+ * mvn -B -q -Pbench -DskipTests test-compile exec:exec -Dbench.args="ManyFormatsBenchmark -p size=100000 -p alone=hermes,mistral"
+ * </pre>
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -41,7 +43,10 @@ public class ManyFormatsBenchmark {
     /** The parameters, shared by both states. */
     @State(Scope.Benchmark)
     public static class Config {
-        /** The formats parsed in turn, separated by {@code +} (JMH splits parameter lists at commas). */
+        /**
+         * The formats parsed in turn, separated by {@code +} (JMH splits parameter lists at
+         * commas).
+         */
         @Param({"hermes+qwen3_coder+mistral+deepseek_v3+glm45+kimi_k2+pythonic+llama3_json"})
         public String formats;
 
@@ -53,7 +58,9 @@ public class ManyFormatsBenchmark {
         @Param({"1000000"})
         public int size;
 
-        List<String> names() { return List.of(formats.split("\\+")); }
+        List<String> names() {
+            return List.of(formats.split("\\+"));
+        }
     }
 
     /** The corpora of all the formats. */

@@ -1,7 +1,8 @@
 package dev.toolcalls.bench;
 
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import dev.toolcalls.ChatMessage;
+import dev.toolcalls.Format;
+import dev.toolcalls.Formats;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -16,20 +17,21 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
-import dev.toolcalls.ChatMessage;
-import dev.toolcalls.Format;
-import dev.toolcalls.Formats;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Throughput of threads that share one {@link Format} (as a server's request threads do), each
  * streaming its own copy of the format's corpus ({@link Corpora#corpus}) in {@code chunk}-sized
- * pieces, or parsing it in one piece. Throughput mode: {@code ·chars} is millions of characters
- * per second, summed over the threads. Set the thread count with JMH's {@code -t}: {@code -t 1}
- * (the default), {@code -t 2} (both cores of the development machine), {@code -t 16} (a larger
- * machine; use a smaller {@code size}, each thread holds its own chunks). Linear scaling means
- * {@code ·chars} at {@code -t N} is N times that at {@code -t 1} while there are cores.
+ * pieces, or parsing it in one piece. Throughput mode: {@code ·chars} is millions of characters per
+ * second, summed over the threads. Set the thread count with JMH's {@code -t}: {@code -t 1} (the
+ * default), {@code -t 2} (both cores of the development machine), {@code -t 16} (a larger machine;
+ * use a smaller {@code size}, each thread holds its own chunks). Linear scaling means {@code
+ * ·chars} at {@code -t N} is N times that at {@code -t 1} while there are cores.
  *
- * <pre>mvn -B -q -Pbench -DskipTests test-compile exec:exec -Dbench.args="SharedFormatBenchmark -t 2 -p format=hermes"</pre>
+ * <pre>
+ * mvn -B -q -Pbench -DskipTests test-compile exec:exec -Dbench.args="SharedFormatBenchmark -t 2 -p format=hermes"
+ * </pre>
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -71,7 +73,9 @@ public class SharedFormatBenchmark {
         public void setUp(Shared s) {
             Corpora.Output c = s.corpus;
             String copy = new String(c.text().toCharArray()); // its own array, not the shared one
-            output = new Corpora.Output(s.f, c.kind(), copy, c.tools(), c.options(), c.expected(), c.opener());
+            output =
+                    new Corpora.Output(
+                            s.f, c.kind(), copy, c.tools(), c.options(), c.expected(), c.opener());
             chunks = Corpora.chunks(copy, s.chunk);
         }
     }

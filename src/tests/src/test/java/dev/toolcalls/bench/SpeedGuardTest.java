@@ -2,24 +2,24 @@ package dev.toolcalls.bench;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.toolcalls.Format;
+import dev.toolcalls.Formats;
+
+import org.junit.jupiter.api.Test;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.IntSupplier;
 
-import org.junit.jupiter.api.Test;
-
-import dev.toolcalls.Format;
-import dev.toolcalls.Formats;
-
 /**
- * Speed regression guard, cheap enough for every build (issue 17): parsing a fixed corpus and
- * plain prose, in batch and streamed in 4-character chunks, must stay within a bound of the
- * {@code String.indexOf} floor measured over the same string in the same run. Only ratios are
- * checked, never absolute times, so a slow or busy machine slows both sides alike; each side is
- * the best of several repetitions after a warm-up, and a bound that is exceeded is measured
- * again before the test fails. The message prints every measured ratio.
+ * Speed regression guard, cheap enough for every build (issue 17): parsing a fixed corpus and plain
+ * prose, in batch and streamed in 4-character chunks, must stay within a bound of the {@code
+ * String.indexOf} floor measured over the same string in the same run. Only ratios are checked,
+ * never absolute times, so a slow or busy machine slows both sides alike; each side is the best of
+ * several repetitions after a warm-up, and a bound that is exceeded is measured again before the
+ * test fails. The message prints every measured ratio.
  */
 class SpeedGuardTest {
     // Bounds on (time to parse) ÷ (time of the indexOf floor over the same string), 200 000
@@ -38,6 +38,7 @@ class SpeedGuardTest {
 
     /** Characters of the corpus (hermes' own cases, repeated) and of the prose. */
     static final int SIZE = 200_000;
+
     static final long WARMUP_NANOS = 3_000_000_000L;
     static final int ROUNDS = 12;
     static final int ATTEMPTS = 3;
@@ -45,7 +46,7 @@ class SpeedGuardTest {
     private static volatile int sink;
 
     /** A parse and the floor it is held to (the index of its text's floor). */
-    private record Subject(String name, IntSupplier parse, int floor, double bound) { }
+    private record Subject(String name, IntSupplier parse, int floor, double bound) {}
 
     @Test
     void batchAndStreamingStayWithinTheirBoundsOfTheIndexOfFloor() {
@@ -60,10 +61,20 @@ class SpeedGuardTest {
             List<String> chunks = Corpora.chunks(text, 4);
             boolean isCorpus = o == corpus;
             floors.add(() -> Corpora.indexOfAll(text, probe));
-            subjects.add(new Subject(o.kind() + " batch", () -> o.parse().toolCalls().size(), floors.size() - 1,
-                    isCorpus ? MAX_CORPUS_BATCH_OVER_FLOOR : MAX_PROSE_BATCH_OVER_FLOOR));
-            subjects.add(new Subject(o.kind() + " stream4", () -> o.stream(chunks), floors.size() - 1,
-                    isCorpus ? MAX_CORPUS_STREAM4_OVER_FLOOR : MAX_PROSE_STREAM4_OVER_FLOOR));
+            subjects.add(
+                    new Subject(
+                            o.kind() + " batch",
+                            () -> o.parse().toolCalls().size(),
+                            floors.size() - 1,
+                            isCorpus ? MAX_CORPUS_BATCH_OVER_FLOOR : MAX_PROSE_BATCH_OVER_FLOOR));
+            subjects.add(
+                    new Subject(
+                            o.kind() + " stream4",
+                            () -> o.stream(chunks),
+                            floors.size() - 1,
+                            isCorpus
+                                    ? MAX_CORPUS_STREAM4_OVER_FLOOR
+                                    : MAX_PROSE_STREAM4_OVER_FLOOR));
         }
 
         // warm-up, round robin so that every path is compiled before any is measured
@@ -81,27 +92,50 @@ class SpeedGuardTest {
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             // best of the rounds (and of the earlier attempts): interference only ever adds time
             for (int round = 0; round < ROUNDS; round++) {
-                for (int i = 0; i < subjects.size(); i++) parse[i] = Math.min(parse[i], nanosPerRun(subjects.get(i).parse(), 1));
+                for (int i = 0; i < subjects.size(); i++)
+                    parse[i] = Math.min(parse[i], nanosPerRun(subjects.get(i).parse(), 1));
                 for (int i = 0; i < floors.size(); i++) {
-                    // the floor takes microseconds: time enough runs of it to take about a millisecond
+                    // the floor takes microseconds: time enough runs of it to take about a
+                    // millisecond
                     double guess = floor[i] == Double.MAX_VALUE ? 20_000 : Math.max(1, floor[i]);
-                    floor[i] = Math.min(floor[i], nanosPerRun(floors.get(i), (int) Math.max(1, Math.min(100_000, 1_000_000 / guess))));
+                    floor[i] =
+                            Math.min(
+                                    floor[i],
+                                    nanosPerRun(
+                                            floors.get(i),
+                                            (int)
+                                                    Math.max(
+                                                            1,
+                                                            Math.min(100_000, 1_000_000 / guess))));
                 }
             }
             over = new ArrayList<>();
             for (int i = 0; i < subjects.size(); i++)
-                if (parse[i] / floor[subjects.get(i).floor()] > subjects.get(i).bound()) over.add(subjects.get(i).name());
+                if (parse[i] / floor[subjects.get(i).floor()] > subjects.get(i).bound())
+                    over.add(subjects.get(i).name());
             if (over.isEmpty()) break;
         }
 
-        StringBuilder report = new StringBuilder("parse time ÷ indexOf floor over the same " + SIZE + " characters (hermes):");
+        StringBuilder report =
+                new StringBuilder(
+                        "parse time ÷ indexOf floor over the same "
+                                + SIZE
+                                + " characters (hermes):");
         for (int i = 0; i < subjects.size(); i++) {
             Subject s = subjects.get(i);
-            report.append(String.format(Locale.ROOT, "%n  %-15s %8.1f  (bound %.0f; parse %.2f ms, floor %.1f µs)", s.name(),
-                    parse[i] / floor[s.floor()], s.bound(), parse[i] / 1e6, floor[s.floor()] / 1e3));
+            report.append(
+                    String.format(
+                            Locale.ROOT,
+                            "%n  %-15s %8.1f  (bound %.0f; parse %.2f ms, floor %.1f µs)",
+                            s.name(),
+                            parse[i] / floor[s.floor()],
+                            s.bound(),
+                            parse[i] / 1e6,
+                            floor[s.floor()] / 1e3));
         }
         System.out.println(report);
-        if (!over.isEmpty()) fail("slower than the bound relative to the indexOf floor: " + over + "\n" + report);
+        if (!over.isEmpty())
+            fail("slower than the bound relative to the indexOf floor: " + over + "\n" + report);
     }
 
     private static double nanosPerRun(IntSupplier op, int runs) {

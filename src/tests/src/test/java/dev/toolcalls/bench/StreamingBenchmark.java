@@ -1,7 +1,9 @@
 package dev.toolcalls.bench;
 
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import dev.toolcalls.ChatMessage;
+import dev.toolcalls.Format;
+import dev.toolcalls.Formats;
+import dev.toolcalls.StreamParser;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -15,26 +17,25 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import dev.toolcalls.ChatMessage;
-import dev.toolcalls.Format;
-import dev.toolcalls.Formats;
-import dev.toolcalls.StreamParser;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Time to parse about 1 MB of a format's output, streamed in small chunks and in one piece. The
  * output is the format's own valid regression cases from {@code tests-data/<format>/}, joined by
  * newlines and repeated ({@link Corpora#corpus}), so any format can be measured without writing a
- * generator for it. Benchmarks: {@code streamInChunks} ({@code feed}, OpenAI deltas),
- * {@code streamEvents} ({@code feed}, what the matrix reports), {@code batch}
- * ({@code Format.parse}). Secondary results: {@code ·chars} ns per character, {@code ·chunks} ns
- * per chunk.
+ * generator for it. Benchmarks: {@code streamInChunks} ({@code feed}, OpenAI deltas), {@code
+ * streamEvents} ({@code feed}, what the matrix reports), {@code batch} ({@code Format.parse}).
+ * Secondary results: {@code ·chars} ns per character, {@code ·chunks} ns per chunk.
  *
- * <p>Allocation: everything the benchmark does not measure (the corpus, its chunks, the options)
- * is built in setup, so with {@code -prof gc} the {@code gc.alloc.rate.norm} of
- * {@code streamEvents} is what parsing allocates per operation; divide it by the chunks (printed
- * at setup) for bytes per chunk.
+ * <p>Allocation: everything the benchmark does not measure (the corpus, its chunks, the options) is
+ * built in setup, so with {@code -prof gc} the {@code gc.alloc.rate.norm} of {@code streamEvents}
+ * is what parsing allocates per operation; divide it by the chunks (printed at setup) for bytes per
+ * chunk.
  *
- * <pre>mvn -B -q -Pbench -DskipTests test-compile exec:exec -Dbench.args="StreamingBenchmark -p format=hermes -p chunk=4 -prof gc"</pre>
+ * <pre>
+ * mvn -B -q -Pbench -DskipTests test-compile exec:exec -Dbench.args="StreamingBenchmark -p format=hermes -p chunk=4 -prof gc"
+ * </pre>
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -64,7 +65,9 @@ public class StreamingBenchmark {
         corpus = Corpora.corpus(f, size);
         text = corpus.text();
         chunks = Corpora.chunks(text, chunk);
-        System.out.printf("%n%s corpus: %d chars, %d tool calls, %d chunks of %d%n", format, text.length(), corpus.expected().toolCalls().size(), chunks.size(), chunk);
+        System.out.printf(
+                "%n%s corpus: %d chars, %d tool calls, %d chunks of %d%n",
+                format, text.length(), corpus.expected().toolCalls().size(), chunks.size(), chunk);
     }
 
     @Benchmark

@@ -4,6 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.gson.Gson;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+
+import dev.toolcalls.Format;
+import dev.toolcalls.Formats;
+import dev.toolcalls.IdGenerator;
+import dev.toolcalls.ParseOptions;
+import dev.toolcalls.Tools;
+import dev.toolcalls.server.Chunker;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -22,35 +36,31 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
-import com.google.gson.Gson;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import dev.toolcalls.Format;
-import dev.toolcalls.Formats;
-import dev.toolcalls.IdGenerator;
-import dev.toolcalls.ParseOptions;
-import dev.toolcalls.Tools;
-import dev.toolcalls.server.Chunker;
-
 /**
  * The command line's input policy: strict UTF-8 from any source, strict JSONL lines, incremental
  * reading in {@code --stream}, range-checked options, and no stack trace whatever fails.
  */
 class CliInputTest {
-    /** A bundled format here: the fixture format compiles its grammar at run time, which takes more heap than the test allows. */
-    static final String HERMES_UNIT = "Some text 😀 <tool_call>{\"name\": \"f\", \"arguments\": {\"city\": \"Paris\"}}</tool_call> and more.\n";
+    /**
+     * A bundled format here: the fixture format compiles its grammar at run time, which takes more
+     * heap than the test allows.
+     */
+    static final String HERMES_UNIT =
+            "Some text 😀 <tool_call>{\"name\": \"f\", \"arguments\": {\"city\": \"Paris\"}}</tool_call> and more.\n";
 
     @TempDir Path dir;
 
     static CliTest.Run run(byte[] stdin, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                new ByteArrayInputStream(stdin));
-        return new CliTest.Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        int code =
+                Main.run(
+                        args,
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8),
+                        new ByteArrayInputStream(stdin));
+        return new CliTest.Run(
+                code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     static byte[] bytes(Object... parts) {
@@ -73,7 +83,8 @@ class CliInputTest {
     }
 
     @Test
-    void invalidUtf8IsTheSameErrorFromAFileAndFromStandardInputInBatchAndStream() throws IOException {
+    void invalidUtf8IsTheSameErrorFromAFileAndFromStandardInputInBatchAndStream()
+            throws IOException {
         // "é" is 2 bytes, so the bad byte is at byte 3 and after 2 code points
         byte[] input = bytes("aé", new int[] {0xFF}, "b <call f>{}</call>");
         Path f = file("bad.txt", input);
@@ -92,7 +103,9 @@ class CliInputTest {
                 assertEquals(3, e.get("byte_offset").getAsLong());
                 assertEquals(2, e.get("offset").getAsInt());
                 assertEquals("toy", e.get("format").getAsString());
-                assertTrue(e.get("message").getAsString().contains("byte 0xFF at byte offset 3"), e.toString());
+                assertTrue(
+                        e.get("message").getAsString().contains("byte 0xFF at byte offset 3"),
+                        e.toString());
                 assertFalse(r.out().contains("\uFFFD") || r.out().contains("call"), r.out());
                 assertFalse(r.err().contains("\tat "), r.err());
             }
@@ -103,11 +116,11 @@ class CliInputTest {
     @Test
     void everyKindOfMalformedUtf8IsRefused() {
         Object[][] cases = {
-            {bytes("ab", new int[] {0xC3, 0x28}), 2L},              // a lead byte without its continuation
-            {bytes("ab", new int[] {0xED, 0xA0, 0x80}), 2L},        // an encoded surrogate (CESU-8)
-            {bytes("ab", new int[] {0xC0, 0xAF}), 2L},              // an overlong form
-            {bytes("ab", new int[] {0x80}), 2L},                    // a stray continuation byte
-            {bytes("abc", new int[] {0xE2, 0x82}), 3L},             // a sequence cut off by the end
+            {bytes("ab", new int[] {0xC3, 0x28}), 2L}, // a lead byte without its continuation
+            {bytes("ab", new int[] {0xED, 0xA0, 0x80}), 2L}, // an encoded surrogate (CESU-8)
+            {bytes("ab", new int[] {0xC0, 0xAF}), 2L}, // an overlong form
+            {bytes("ab", new int[] {0x80}), 2L}, // a stray continuation byte
+            {bytes("abc", new int[] {0xE2, 0x82}), 3L}, // a sequence cut off by the end
         };
         for (Object[] c : cases) {
             CliTest.Run r = run((byte[]) c[0], "parse", "--format", "toy");
@@ -121,73 +134,128 @@ class CliInputTest {
         byte[] input = bytes("hello world, this is fine ", new int[] {0xFE}, " more");
         CliTest.Run chat = run(input, "parse", "--format", "toy", "--stream", "--chunk-max", "2");
         assertEquals(2, chat.code());
-        assertTrue(CliTest.reassemble(chat.lines()).get("content").getAsString().startsWith("hello world, this is"), chat.out());
-        CliTest.Run responses = run(input, "parse", "--format", "toy", "--stream", "--output", "responses");
+        assertTrue(
+                CliTest.reassemble(chat.lines())
+                        .get("content")
+                        .getAsString()
+                        .startsWith("hello world, this is"),
+                chat.out());
+        CliTest.Run responses =
+                run(input, "parse", "--format", "toy", "--stream", "--output", "responses");
         assertEquals(2, responses.code());
         List<String> lines = responses.lines();
-        assertTrue(lines.get(lines.size() - 1).contains("\"response.failed\"") && lines.get(lines.size() - 1).contains("not valid UTF-8"), responses.out());
-        CliTest.Run messages = run(input, "parse", "--format", "toy", "--stream", "--output", "messages");
-        assertTrue(messages.lines().get(messages.lines().size() - 1).contains("\"type\":\"error\""), messages.out());
+        assertTrue(
+                lines.get(lines.size() - 1).contains("\"response.failed\"")
+                        && lines.get(lines.size() - 1).contains("not valid UTF-8"),
+                responses.out());
+        CliTest.Run messages =
+                run(input, "parse", "--format", "toy", "--stream", "--output", "messages");
+        assertTrue(
+                messages.lines().get(messages.lines().size() - 1).contains("\"type\":\"error\""),
+                messages.out());
     }
 
     @Test
     void jsonlAnswersABadUtf8LineWithItsByteOffsetAndGoesOn() {
-        byte[] input = bytes("{\"input\": \"ok\"}\n{\"input\": \"x", new int[] {0xFF}, "\"}\r\n{\"input\": \"after\"}");
+        byte[] input =
+                bytes(
+                        "{\"input\": \"ok\"}\n{\"input\": \"x",
+                        new int[] {0xFF},
+                        "\"}\r\n{\"input\": \"after\"}");
         CliTest.Run r = run(input, "parse", "--format", "toy", "--jsonl");
         assertEquals(0, r.code(), r.err());
         List<String> lines = r.lines();
         assertEquals(3, lines.size(), r.out());
-        assertEquals("ok", JsonParser.parseString(lines.get(0)).getAsJsonObject().getAsJsonObject("message").get("content").getAsString());
+        assertEquals(
+                "ok",
+                JsonParser.parseString(lines.get(0))
+                        .getAsJsonObject()
+                        .getAsJsonObject("message")
+                        .get("content")
+                        .getAsString());
         JsonObject e = error(lines.get(1));
         assertEquals("invalid_utf8", e.get("type").getAsString());
         assertEquals(28, e.get("byte_offset").getAsLong());
         assertTrue(e.get("message").getAsString().startsWith("line 2 "), e.toString());
-        assertEquals("after", JsonParser.parseString(lines.get(2)).getAsJsonObject().getAsJsonObject("message").get("content").getAsString());
+        assertEquals(
+                "after",
+                JsonParser.parseString(lines.get(2))
+                        .getAsJsonObject()
+                        .getAsJsonObject("message")
+                        .get("content")
+                        .getAsString());
     }
 
-    /** A lone surrogate in a key, known or not, at any depth: the message names it by its escape, never as '?' or U+FFFD. */
+    /**
+     * A lone surrogate in a key, known or not, at any depth: the message names it by its escape,
+     * never as '?' or U+FFFD.
+     */
     @Test
     void jsonlNamesALoneSurrogateInAKeyByItsEscape() {
         String[][] cases = {
             {"{\"in\\ud800put\": \"x\"}", "lone surrogate \\ud800 at character 2 of a key in $"},
-            {"{\"input\": \"x\", \"k\\udc00\": 1}", "lone surrogate \\udc00 at character 1 of a key in $"},
-            {"{\"input\": \"x\", \"tools\": [{\"type\": \"function\", \"function\": {\"name\": \"f\", \"p\\ud83d\": 1}}]}",
-                "lone surrogate \\ud83d at character 1 of a key in $.tools[0].function"},
+            {
+                "{\"input\": \"x\", \"k\\udc00\": 1}",
+                "lone surrogate \\udc00 at character 1 of a key in $"
+            },
+            {
+                "{\"input\": \"x\", \"tools\": [{\"type\": \"function\", \"function\": {\"name\": \"f\", \"p\\ud83d\": 1}}]}",
+                "lone surrogate \\ud83d at character 1 of a key in $.tools[0].function"
+            },
         };
         StringBuilder in = new StringBuilder();
         for (String[] c : cases) in.append(c[0]).append('\n');
         for (String mode : new String[] {"batch", "--stream"}) {
-            CliTest.Run r = mode.equals("batch") ? run(bytes(in.toString()), "parse", "--format", "toy", "--jsonl")
-                    : run(bytes(in.toString()), "parse", "--format", "toy", "--jsonl", mode);
+            CliTest.Run r =
+                    mode.equals("batch")
+                            ? run(bytes(in.toString()), "parse", "--format", "toy", "--jsonl")
+                            : run(
+                                    bytes(in.toString()),
+                                    "parse",
+                                    "--format",
+                                    "toy",
+                                    "--jsonl",
+                                    mode);
             assertEquals(0, r.code(), r.err());
             List<String> lines = r.lines();
             assertEquals(cases.length, lines.size(), r.out());
             for (int i = 0; i < cases.length; i++) {
                 JsonObject e = error(lines.get(i));
                 assertEquals("invalid_input", e.get("type").getAsString(), cases[i][0]);
-                assertTrue(e.get("message").getAsString().contains(cases[i][1]), cases[i][0] + " -> " + e.get("message").getAsString());
+                assertTrue(
+                        e.get("message").getAsString().contains(cases[i][1]),
+                        cases[i][0] + " -> " + e.get("message").getAsString());
             }
             assertFalse(r.out().contains("?") || r.out().contains("\ufffd"), r.out());
         }
         // whatever a message quotes: pairs stay, halves are escaped
-        assertEquals("a\\ud800b\ud83d\ude00c\\udc00", ErrorJson.escapeLoneSurrogates("a\ud800b\ud83d\ude00c\udc00"));
+        assertEquals(
+                "a\\ud800b\ud83d\ude00c\\udc00",
+                ErrorJson.escapeLoneSurrogates("a\ud800b\ud83d\ude00c\udc00"));
     }
 
     @Test
     void jsonlParseErrorsNameTheirInputLine() {
-        String in = "{\"input\": \"ok\"}\n\n{\"input\": \"x <call g>{\\\"a\\\":\"}\r\n"
-                + "{\"input\": \"<call f #!>{}</call>\", \"chunks\": [\"<call f #!>\", \"{}</call>\"]}\n{\"input\": \"fine\"}\n";
+        String in =
+                "{\"input\": \"ok\"}\n\n{\"input\": \"x <call g>{\\\"a\\\":\"}\r\n"
+                        + "{\"input\": \"<call f #!>{}</call>\", \"chunks\": [\"<call f #!>\", \"{}</call>\"]}\n{\"input\": \"fine\"}\n";
         for (String mode : new String[] {"batch", "--stream"}) {
-            CliTest.Run r = mode.equals("batch") ? run(bytes(in), "parse", "--format", "toy", "--jsonl")
-                    : run(bytes(in), "parse", "--format", "toy", "--jsonl", mode);
+            CliTest.Run r =
+                    mode.equals("batch")
+                            ? run(bytes(in), "parse", "--format", "toy", "--jsonl")
+                            : run(bytes(in), "parse", "--format", "toy", "--jsonl", mode);
             assertEquals(0, r.code(), r.err());
             List<String> lines = r.lines();
             assertEquals(5, lines.size(), r.out());
-            assertEquals(2, error(lines.get(1)).get("line").getAsLong(), "an empty line is a line: " + lines.get(1));
+            assertEquals(
+                    2,
+                    error(lines.get(1)).get("line").getAsLong(),
+                    "an empty line is a line: " + lines.get(1));
             for (int i : new int[] {2, 3}) {
                 JsonObject e = error(lines.get(i));
                 String message = e.get("message").getAsString();
-                assertTrue(message.startsWith("line " + (i + 1) + ": toy: "), mode + ": " + message);
+                assertTrue(
+                        message.startsWith("line " + (i + 1) + ": toy: "), mode + ": " + message);
                 assertEquals(i + 1, e.get("line").getAsLong(), mode + ": " + e);
                 assertEquals("toy", e.get("format").getAsString());
                 assertTrue(e.get("offset").isJsonPrimitive(), e.toString());
@@ -202,8 +270,14 @@ class CliInputTest {
         String[][] cases = {
             {"{\"input\": \"a\\ud800b\"}", "lone surrogate \\ud800 at character 1 of $.input"},
             {"{\"input\": \"a\\udc00\"}", "lone surrogate \\udc00"},
-            {"{\"input\": \"ok\", \"tools\": [{\"type\": \"function\", \"function\": {\"name\": \"f\\ud83d\"}}]}", "$.tools[0].function.name"},
-            {"{\"input\": \"ok\", \"thinking\": \"maybe\"}", "\"thinking\" must be true, false or null, not a string \"maybe\""},
+            {
+                "{\"input\": \"ok\", \"tools\": [{\"type\": \"function\", \"function\": {\"name\": \"f\\ud83d\"}}]}",
+                "$.tools[0].function.name"
+            },
+            {
+                "{\"input\": \"ok\", \"thinking\": \"maybe\"}",
+                "\"thinking\" must be true, false or null, not a string \"maybe\""
+            },
             {"{\"input\": 5}", "\"input\" must be a string, not a number"},
             {"{\"input\": null}", "\"input\" must be a string, not null"},
             {"{\"tools\": []}", "\"input\" is missing"},
@@ -218,10 +292,19 @@ class CliInputTest {
         };
         StringBuilder in = new StringBuilder();
         for (String[] c : cases) in.append(c[0]).append('\n');
-        in.append("{\"input\": \"pair \\ud83d\\ude00 fine\", \"thinking\": null, \"tools\": null}\n");
+        in.append(
+                "{\"input\": \"pair \\ud83d\\ude00 fine\", \"thinking\": null, \"tools\": null}\n");
         for (String mode : new String[] {"batch", "--stream"}) {
-            CliTest.Run r = mode.equals("batch") ? run(bytes(in.toString()), "parse", "--format", "toy", "--jsonl")
-                    : run(bytes(in.toString()), "parse", "--format", "toy", "--jsonl", mode);
+            CliTest.Run r =
+                    mode.equals("batch")
+                            ? run(bytes(in.toString()), "parse", "--format", "toy", "--jsonl")
+                            : run(
+                                    bytes(in.toString()),
+                                    "parse",
+                                    "--format",
+                                    "toy",
+                                    "--jsonl",
+                                    mode);
             assertEquals(0, r.code(), r.err());
             List<String> lines = r.lines();
             assertEquals(cases.length + 1, lines.size(), r.out());
@@ -235,19 +318,37 @@ class CliInputTest {
                 assertEquals(i + 1, e.get("line").getAsLong(), "the error names its line: " + e);
                 assertTrue(message.contains(cases[i][1]), cases[i][0] + " -> " + message);
             }
-            assertTrue(lines.get(cases.length).replace("\"},{\"content\":\"", "").contains("pair 😀 fine"), lines.get(cases.length));
+            assertTrue(
+                    lines.get(cases.length)
+                            .replace("\"},{\"content\":\"", "")
+                            .contains("pair 😀 fine"),
+                    lines.get(cases.length));
             assertFalse(lines.get(cases.length).contains("?"), "nothing replaced: " + r.out());
-            assertFalse(r.out().contains("JsonReader") || r.out().contains("Strictness") || r.out().contains("https://"), "no library internals: " + r.out());
+            assertFalse(
+                    r.out().contains("JsonReader")
+                            || r.out().contains("Strictness")
+                            || r.out().contains("https://"),
+                    "no library internals: " + r.out());
         }
     }
 
     @Test
     void toolsFileMustBeUtf8WithoutLoneSurrogates() throws IOException {
-        Path bad = file("bad-tools.json", bytes("[{\"type\": \"function\", \"function\": {\"name\": \"", new int[] {0xFF}, "\"}}]"));
+        Path bad =
+                file(
+                        "bad-tools.json",
+                        bytes(
+                                "[{\"type\": \"function\", \"function\": {\"name\": \"",
+                                new int[] {0xFF},
+                                "\"}}]"));
         CliTest.Run r = run(new byte[0], "parse", "--format", "toy", "--tools", bad.toString());
         assertEquals(2, r.code());
         assertTrue(r.err().contains("not valid UTF-8: byte 0xFF at byte offset 44"), r.err());
-        Path lone = file("lone-tools.json", bytes("[{\"type\": \"function\", \"function\": {\"name\": \"f\\ud800\"}}]"));
+        Path lone =
+                file(
+                        "lone-tools.json",
+                        bytes(
+                                "[{\"type\": \"function\", \"function\": {\"name\": \"f\\ud800\"}}]"));
         CliTest.Run l = run(new byte[0], "parse", "--format", "toy", "--tools", lone.toString());
         assertEquals(2, l.code());
         assertTrue(l.err().contains("lone surrogate \\ud800"), l.err());
@@ -259,16 +360,96 @@ class CliInputTest {
             {"parse", "--format", "toy", "--chunk-max", "0"},
             {"parse", "--format", "toy", "--chunk-max", "-3"},
             {"parse", "--format", "toy", "--chunk-max", "99999999999"},
-            {"serve", "--format", "toy", "--replay", "src/tests/src/test/resources/suite/toy", "--port", "99999"},
-            {"serve", "--format", "toy", "--replay", "src/tests/src/test/resources/suite/toy", "--port", "-1"},
-            {"serve", "--format", "toy", "--replay", "src/tests/src/test/resources/suite/toy", "--delay-ms", "-5"},
-            {"serve", "--format", "toy", "--replay", "src/tests/src/test/resources/suite/toy", "--chunk-max", "0"},
-            {"serve", "--format", "toy", "--replay", "src/tests/src/test/resources/suite/toy", "--max-body", "0"},
-            {"serve", "--format", "toy", "--replay", "src/tests/src/test/resources/suite/toy", "--idle-timeout-ms", "0"},
-            {"serve", "--format", "toy", "--replay", "src/tests/src/test/resources/suite/toy", "--shutdown-timeout-ms", "-1"},
-            {"serve", "--format", "toy", "--replay", "src/tests/src/test/resources/suite/toy", "--max-connections", "0"},
-            {"serve", "--format", "toy", "--replay", "src/tests/src/test/resources/suite/toy", "--delay-ms", "30000"},
-            {"serve", "--format", "toy", "--replay", "src/tests/src/test/resources/suite/toy", "--request-timeout-ms", "0"},
+            {
+                "serve",
+                "--format",
+                "toy",
+                "--replay",
+                "src/tests/src/test/resources/suite/toy",
+                "--port",
+                "99999"
+            },
+            {
+                "serve",
+                "--format",
+                "toy",
+                "--replay",
+                "src/tests/src/test/resources/suite/toy",
+                "--port",
+                "-1"
+            },
+            {
+                "serve",
+                "--format",
+                "toy",
+                "--replay",
+                "src/tests/src/test/resources/suite/toy",
+                "--delay-ms",
+                "-5"
+            },
+            {
+                "serve",
+                "--format",
+                "toy",
+                "--replay",
+                "src/tests/src/test/resources/suite/toy",
+                "--chunk-max",
+                "0"
+            },
+            {
+                "serve",
+                "--format",
+                "toy",
+                "--replay",
+                "src/tests/src/test/resources/suite/toy",
+                "--max-body",
+                "0"
+            },
+            {
+                "serve",
+                "--format",
+                "toy",
+                "--replay",
+                "src/tests/src/test/resources/suite/toy",
+                "--idle-timeout-ms",
+                "0"
+            },
+            {
+                "serve",
+                "--format",
+                "toy",
+                "--replay",
+                "src/tests/src/test/resources/suite/toy",
+                "--shutdown-timeout-ms",
+                "-1"
+            },
+            {
+                "serve",
+                "--format",
+                "toy",
+                "--replay",
+                "src/tests/src/test/resources/suite/toy",
+                "--max-connections",
+                "0"
+            },
+            {
+                "serve",
+                "--format",
+                "toy",
+                "--replay",
+                "src/tests/src/test/resources/suite/toy",
+                "--delay-ms",
+                "30000"
+            },
+            {
+                "serve",
+                "--format",
+                "toy",
+                "--replay",
+                "src/tests/src/test/resources/suite/toy",
+                "--request-timeout-ms",
+                "0"
+            },
             {"serve", "--format", "toy", "--replay", "/no/such/dir"},
         };
         for (String[] args : all) {
@@ -287,7 +468,8 @@ class CliInputTest {
         while (i < text.length()) {
             int n = 1 + random.nextInt(max);
             int end = i;
-            for (int k = 0; k < n && end < text.length(); k++) end += Character.charCount(text.codePointAt(end));
+            for (int k = 0; k < n && end < text.length(); k++)
+                end += Character.charCount(text.codePointAt(end));
             out.add(text.substring(i, end));
             i = end;
         }
@@ -301,7 +483,12 @@ class CliInputTest {
         for (int t = 0; t < 300; t++) {
             StringBuilder sb = new StringBuilder();
             int len = r.nextInt(200);
-            for (int i = 0; i < len; i++) sb.appendCodePoint(alphabet.codePointAt(alphabet.offsetByCodePoints(0, r.nextInt(alphabet.codePointCount(0, alphabet.length())))));
+            for (int i = 0; i < len; i++)
+                sb.appendCodePoint(
+                        alphabet.codePointAt(
+                                alphabet.offsetByCodePoints(
+                                        0,
+                                        r.nextInt(alphabet.codePointCount(0, alphabet.length())))));
             String text = sb.toString();
             int max = 1 + r.nextInt(12);
             long seed = r.nextLong();
@@ -325,33 +512,76 @@ class CliInputTest {
     void streamOfAnInputLargerThanOneReadIsByteIdenticalToCuttingTheWholeText() throws IOException {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; sb.length() < 100_000; i++)
-            sb.append("text é東😀 ").append(i).append(" <call f").append("abcdefg".charAt(i % 7)).append(">{\"k\": \"v😀\\\"").append(i).append("\"}</call>\n");
+            sb.append("text é東😀 ")
+                    .append(i)
+                    .append(" <call f")
+                    .append("abcdefg".charAt(i % 7))
+                    .append(">{\"k\": \"v😀\\\"")
+                    .append(i)
+                    .append("\"}</call>\n");
         String text = sb.toString();
         Path f = file("big.txt", text.getBytes(StandardCharsets.UTF_8));
         Format toy = Formats.get("toy");
         for (Output protocol : Output.values()) {
             ByteArrayOutputStream want = new ByteArrayOutputStream();
             PrintStream p = new PrintStream(want, false, StandardCharsets.UTF_8);
-            Output.Run run = protocol.stream(toy, Tools.none(), ParseOptions.defaults().withIds(() -> IdGenerator.seeded(0)));
-            for (String chunk : referenceSplit(text, 5, 11)) for (String line : run.feed(chunk)) p.println(line);
+            Output.Run run =
+                    protocol.stream(
+                            toy,
+                            Tools.none(),
+                            ParseOptions.defaults().withIds(() -> IdGenerator.seeded(0)));
+            for (String chunk : referenceSplit(text, 5, 11))
+                for (String line : run.feed(chunk)) p.println(line);
             for (String line : run.finish()) p.println(line);
             p.flush();
-            CliTest.Run got = run(new byte[0], "parse", "--format", "toy", "--stream", "--chunk-max", "5", "--chunk-seed", "11",
-                    "--output", protocol.name().toLowerCase(Locale.ROOT), f.toString());
+            CliTest.Run got =
+                    run(
+                            new byte[0],
+                            "parse",
+                            "--format",
+                            "toy",
+                            "--stream",
+                            "--chunk-max",
+                            "5",
+                            "--chunk-seed",
+                            "11",
+                            "--output",
+                            protocol.name().toLowerCase(Locale.ROOT),
+                            f.toString());
             assertEquals(0, got.code(), got.err());
             assertEquals(want.toString(StandardCharsets.UTF_8), got.out(), protocol.name());
         }
     }
 
     static Process cli(String heap, Path input, String... args) throws IOException {
-        // the CLI's own class path (the test class path with its SDKs would take a small heap before the CLI runs)
-        String classPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                .filter(e -> e.endsWith("classes") && !e.endsWith("test-classes") || Path.of(e).getFileName().toString().startsWith("toolcalls-") || e.contains("picocli") || e.contains("antlr4-runtime") || e.contains("gson"))
-                .collect(Collectors.joining(File.pathSeparator));
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), heap,
-                "-cp", classPath, "dev.toolcalls.cli.Main"));
+        // the CLI's own class path (the test class path with its SDKs would take a small heap
+        // before the CLI runs)
+        String classPath =
+                Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                        .filter(
+                                e ->
+                                        e.endsWith("classes") && !e.endsWith("test-classes")
+                                                || Path.of(e)
+                                                        .getFileName()
+                                                        .toString()
+                                                        .startsWith("toolcalls-")
+                                                || e.contains("picocli")
+                                                || e.contains("antlr4-runtime")
+                                                || e.contains("gson"))
+                        .collect(Collectors.joining(File.pathSeparator));
+        List<String> command =
+                new ArrayList<>(
+                        List.of(
+                                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                                heap,
+                                "-cp",
+                                classPath,
+                                "dev.toolcalls.cli.Main"));
         command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectInput(input.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        return new ProcessBuilder(command)
+                .redirectInput(input.toFile())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
     }
 
     static Path generate(Path p, long bytes, String unit) throws IOException {
@@ -364,15 +594,31 @@ class CliInputTest {
 
     @Test
     void streamReadsIncrementallySoTheHeapNeedNotHoldTheInput() throws Exception {
-        // 6 MB of content and calls (12 MB as a Java string) through a 12 MB heap: only streaming can do it
+        // 6 MB of content and calls (12 MB as a Java string) through a 12 MB heap: only streaming
+        // can do it
         Path big = generate(dir.resolve("big.txt"), 6L << 20, HERMES_UNIT);
-        Process stream = cli("-Xmx12m", big, "parse", "--format", "hermes", "--stream", "--chunk-max", "64", "-");
+        Process stream =
+                cli(
+                        "-Xmx12m",
+                        big,
+                        "parse",
+                        "--format",
+                        "hermes",
+                        "--stream",
+                        "--chunk-max",
+                        "64",
+                        "-");
         String err = new String(stream.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(stream.waitFor(120, TimeUnit.SECONDS));
         assertEquals(0, stream.exitValue(), err);
         // the same for --jsonl: one line at a time
-        Path lines = generate(dir.resolve("big.jsonl"), 6L << 20, "{\"input\": " + new Gson().toJson(HERMES_UNIT) + "}\n");
-        Process jsonl = cli("-Xmx12m", lines, "parse", "--format", "hermes", "--jsonl", "--stream", "-");
+        Path lines =
+                generate(
+                        dir.resolve("big.jsonl"),
+                        6L << 20,
+                        "{\"input\": " + new Gson().toJson(HERMES_UNIT) + "}\n");
+        Process jsonl =
+                cli("-Xmx12m", lines, "parse", "--format", "hermes", "--jsonl", "--stream", "-");
         String jerr = new String(jsonl.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(jsonl.waitFor(120, TimeUnit.SECONDS));
         assertEquals(0, jsonl.exitValue(), jerr);

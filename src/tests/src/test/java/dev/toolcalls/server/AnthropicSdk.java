@@ -13,10 +13,11 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 final class AnthropicSdk {
     /** The Anthropic SDK's own JSON mapper. */
     static final JsonMapper MAPPER = ObjectMappers.jsonMapper();
+
     /** What the Anthropic client throws for a 404. */
     static final Class<NotFoundException> NOT_FOUND = NotFoundException.class;
 
-    private AnthropicSdk() { }
+    private AnthropicSdk() {}
 
     /** {@code value} (a map, list, string, number...) as an Anthropic request's JSON value. */
     static JsonValue from(Object value) {

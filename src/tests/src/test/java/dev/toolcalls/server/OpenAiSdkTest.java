@@ -4,19 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-import java.util.stream.Stream;
-
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.openai.models.chat.completions.ChatCompletionChunk;
-import org.junit.jupiter.api.DynamicContainer;
-import org.junit.jupiter.api.DynamicNode;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestFactory;
 
 import dev.toolcalls.ChatMessage;
 import dev.toolcalls.Format;
@@ -33,6 +23,17 @@ import dev.toolcalls.protocol.WireEvent;
 import dev.toolcalls.protocol.WireStream;
 import dev.toolcalls.suite.SuiteCase;
 
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
 /**
  * Every regression case's chunks, under a few random chunkings, parsed by the official OpenAI Java
  * SDK's model classes and accumulated by its ChatCompletionAccumulator, must equal our batch
@@ -47,7 +48,9 @@ class OpenAiSdkTest {
         for (SdkAssertions.FormatCases s : SdkAssertions.suites()) {
             List<DynamicNode> cases = new ArrayList<>();
             for (SuiteCase c : s.cases()) {
-                if (c.expected().has("error") || c.expected().has("stream_error") || c.expected().has("_problem")) continue;
+                if (c.expected().has("error")
+                        || c.expected().has("stream_error")
+                        || c.expected().has("_problem")) continue;
                 cases.add(DynamicTest.dynamicTest(c.name(), () -> check(s.format(), c)));
             }
             out.add(DynamicContainer.dynamicContainer(s.format().name(), cases));
@@ -63,25 +66,38 @@ class OpenAiSdkTest {
         Tools tools = Tools.parse(String.valueOf(c.expected().get("tools")));
         List<ParseEvent> events = f.parseEvents(c.input(), tools, options(c));
         ChatMessage parsed = ChatMessage.fromEvents(events);
-        SdkAssertions.Seen batch = SdkAssertions.seen(SdkAssertions.completion(
-                Protocol.CHAT_COMPLETIONS.response(events, "chatcmpl-test", "replay", CREATED, false)));
+        SdkAssertions.Seen batch =
+                SdkAssertions.seen(
+                        SdkAssertions.completion(
+                                Protocol.CHAT_COMPLETIONS.response(
+                                        events, "chatcmpl-test", "replay", CREATED, false)));
         assertEquals(expected(parsed), batch, "batch chat.completion as the SDK reads it");
         for (long seed = 0; seed < 4; seed++) {
             StreamParser parser = f.newStream(tools, options(c));
-            WireStream chunks = Protocol.CHAT_COMPLETIONS.stream("chatcmpl-test", "replay", CREATED);
+            WireStream chunks =
+                    Protocol.CHAT_COMPLETIONS.stream("chatcmpl-test", "replay", CREATED);
             List<WireEvent> wire = new ArrayList<>(chunks.start());
-            for (String piece : Chunker.split(c.input(), 8, seed)) wire.addAll(chunks.events(parser.feed(piece)));
+            for (String piece : Chunker.split(c.input(), 8, seed))
+                wire.addAll(chunks.events(parser.feed(piece)));
             wire.addAll(chunks.events(parser.finish()));
             wire.addAll(chunks.complete(false));
             List<ChatCompletionChunk> sdk = sdkChunks(wire);
             assertEquals(batch, SdkAssertions.accumulate(sdk), "chunking seed " + seed);
-            assertEquals("assistant", sdk.get(0).choices().get(0).delta().role().map(r -> r.asString()).orElse(null));
+            assertEquals(
+                    "assistant",
+                    sdk.get(0).choices().get(0).delta().role().map(r -> r.asString()).orElse(null));
         }
     }
 
-    /** The chunks as the SDK reads them; the stream ends with the [DONE] sentinel, which is no chunk. */
+    /**
+     * The chunks as the SDK reads them; the stream ends with the [DONE] sentinel, which is no
+     * chunk.
+     */
     static List<ChatCompletionChunk> sdkChunks(List<WireEvent> wire) {
-        assertEquals(ChatCompletionsStream.DONE, wire.get(wire.size() - 1).json(), "the stream ends with [DONE]");
+        assertEquals(
+                ChatCompletionsStream.DONE,
+                wire.get(wire.size() - 1).json(),
+                "the stream ends with [DONE]");
         List<ChatCompletionChunk> sdk = new ArrayList<>();
         for (WireEvent e : wire.subList(0, wire.size() - 1)) {
             assertEquals(null, e.name(), "Chat Completions events carry no SSE event name");
@@ -93,7 +109,10 @@ class OpenAiSdkTest {
     static SdkAssertions.Seen expected(ChatMessage m) {
         List<String> calls = new ArrayList<>();
         for (ToolCall t : m.toolCalls()) calls.add(t.id() + " " + t.name() + " " + t.arguments());
-        return new SdkAssertions.Seen(Optional.ofNullable(m.content()), Optional.ofNullable(m.reasoningContent()), calls,
+        return new SdkAssertions.Seen(
+                Optional.ofNullable(m.content()),
+                Optional.ofNullable(m.reasoningContent()),
+                calls,
                 m.toolCalls().isEmpty() ? "stop" : "tool_calls");
     }
 
@@ -102,17 +121,21 @@ class OpenAiSdkTest {
         Format toy = Formats.get("toy");
         StreamParser okParser = toy.newStream();
         WireStream ok = Protocol.CHAT_COMPLETIONS.stream("id", "m", CREATED);
-        List<WireEvent> okWire = new ArrayList<>(ok.events(okParser.feed("Hello the story was cut")));
+        List<WireEvent> okWire =
+                new ArrayList<>(ok.events(okParser.feed("Hello the story was cut")));
         okWire.addAll(ok.events(okParser.finish()));
         okWire.addAll(ok.complete(true));
         List<ChatCompletionChunk> okChunks = sdkChunks(okWire);
-        assertEquals("length", okChunks.get(okChunks.size() - 1).choices().get(0).finishReason().get().asString());
+        assertEquals(
+                "length",
+                okChunks.get(okChunks.size() - 1).choices().get(0).finishReason().get().asString());
 
         StreamParser open = toy.newStream();
         open.feed("<call f>{\"a\": ");
         assertThrows(ToolCallParseException.class, open::finish);
 
-        StreamParser lenient = toy.newStream(Tools.none(), ParseOptions.defaults().withLenient(true));
+        StreamParser lenient =
+                toy.newStream(Tools.none(), ParseOptions.defaults().withLenient(true));
         WireStream kept = Protocol.CHAT_COMPLETIONS.stream("id", "m", CREATED);
         List<WireEvent> wire = new ArrayList<>(kept.events(lenient.feed("x <call f")));
         wire.addAll(kept.events(lenient.finish()));
@@ -128,23 +151,35 @@ class OpenAiSdkTest {
         StreamParser parser = Formats.get("toy").newStream();
         WireStream chunks = Protocol.CHAT_COMPLETIONS.stream("id", "m", CREATED);
         List<WireEvent> wire = new ArrayList<>(chunks.start());
-        ToolCallParseException e = assertThrows(ToolCallParseException.class, () -> parser.feed("hello <call f!"));
+        ToolCallParseException e =
+                assertThrows(ToolCallParseException.class, () -> parser.feed("hello <call f!"));
         wire.addAll(chunks.fail(e));
         assertTrue(chunks.complete(false).isEmpty(), "a stream ends once");
         assertEquals(ChatCompletionsStream.DONE, wire.get(wire.size() - 1).json());
-        JsonObject error = JsonParser.parseString(wire.get(wire.size() - 2).json()).getAsJsonObject().getAsJsonObject("error");
+        JsonObject error =
+                JsonParser.parseString(wire.get(wire.size() - 2).json())
+                        .getAsJsonObject()
+                        .getAsJsonObject("error");
         assertEquals("tool_call_parse_error", error.get("type").getAsString());
         assertEquals(e.kind().type(), error.get("code").getAsString());
         StringBuilder content = new StringBuilder();
         for (WireEvent w : wire.subList(0, wire.size() - 2))
-            SdkAssertions.chunk(w.json()).choices().get(0).delta().content().ifPresent(content::append);
+            SdkAssertions.chunk(w.json())
+                    .choices()
+                    .get(0)
+                    .delta()
+                    .content()
+                    .ifPresent(content::append);
         assertEquals("hello ", content.toString(), "what was certain before the error");
     }
 
     @Test
     void sseFramingIsDataLinesThenDone() {
-        assertEquals("data: {\"a\":1}\n\ndata: [DONE]\n\n",
-                new WireEvent(null, "{\"a\":1}").sse() + new WireEvent(null, ChatCompletionsStream.DONE).sse());
-        assertEquals("event: message_stop\ndata: {}\n\n", new WireEvent("message_stop", "{}").sse());
+        assertEquals(
+                "data: {\"a\":1}\n\ndata: [DONE]\n\n",
+                new WireEvent(null, "{\"a\":1}").sse()
+                        + new WireEvent(null, ChatCompletionsStream.DONE).sse());
+        assertEquals(
+                "event: message_stop\ndata: {}\n\n", new WireEvent("message_stop", "{}").sse());
     }
 }

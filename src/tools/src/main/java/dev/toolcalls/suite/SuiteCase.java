@@ -1,5 +1,12 @@
 package dev.toolcalls.suite;
 
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+
+import dev.toolcalls.IdGenerator;
+import dev.toolcalls.ParseOptions;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -10,13 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
-
-import dev.toolcalls.IdGenerator;
-import dev.toolcalls.ParseOptions;
 
 /**
  * One regression case: {@code tests-data/<format>/<case>.txt} (the raw model output, byte-exact)
@@ -30,10 +30,11 @@ import dev.toolcalls.ParseOptions;
  * }</pre>
  *
  * A lenient case may add {@code "stream_error": {"type": ..., "offset": ...}}: batch gives a
- * malformed call back as its raw text, where a stream that has already sent the call's start
- * fails with this error (in every chunking).
+ * malformed call back as its raw text, where a stream that has already sent the call's start fails
+ * with this error (in every chunking).
  */
-public record SuiteCase(String format, String name, Path rawFile, String input, JsonObject expected) {
+public record SuiteCase(
+        String format, String name, Path rawFile, String input, JsonObject expected) {
 
     /** Cases of a suite directory, by format (the sub-directory name), in name order. */
     public static Map<String, List<SuiteCase>> load(Path suiteDir) {
@@ -58,18 +59,32 @@ public record SuiteCase(String format, String name, Path rawFile, String input, 
                 JsonObject expected;
                 if (!Files.exists(expectation)) {
                     expected = new JsonObject();
-                    expected.addProperty("_problem", "missing expectation file " + expectation.getFileName());
+                    expected.addProperty(
+                            "_problem", "missing expectation file " + expectation.getFileName());
                 } else {
                     try {
-                        JsonElement e = JsonParser.parseString(Files.readString(expectation, StandardCharsets.UTF_8));
+                        JsonElement e =
+                                JsonParser.parseString(
+                                        Files.readString(expectation, StandardCharsets.UTF_8));
                         if (!e.isJsonObject()) throw new IllegalStateException("not a JSON object");
                         expected = e.getAsJsonObject();
                     } catch (RuntimeException ex) {
                         expected = new JsonObject();
-                        expected.addProperty("_problem", "unreadable expectation " + expectation.getFileName() + ": " + ex.getMessage());
+                        expected.addProperty(
+                                "_problem",
+                                "unreadable expectation "
+                                        + expectation.getFileName()
+                                        + ": "
+                                        + ex.getMessage());
                     }
                 }
-                cases.add(new SuiteCase(format, base, raw, Files.readString(raw, StandardCharsets.UTF_8), expected));
+                cases.add(
+                        new SuiteCase(
+                                format,
+                                base,
+                                raw,
+                                Files.readString(raw, StandardCharsets.UTF_8),
+                                expected));
             }
         }
         return cases;
@@ -79,16 +94,28 @@ public record SuiteCase(String format, String name, Path rawFile, String input, 
         return expected.has("lenient") && expected.get("lenient").getAsBoolean();
     }
 
-    /** The request's thinking setting ({@code "thinking": true|false}), or null for the format's default. */
+    /**
+     * The request's thinking setting ({@code "thinking": true|false}), or null for the format's
+     * default.
+     */
     public Boolean thinking() {
-        return expected.has("thinking") && !expected.get("thinking").isJsonNull() ? expected.get("thinking").getAsBoolean() : null;
+        return expected.has("thinking") && !expected.get("thinking").isJsonNull()
+                ? expected.get("thinking").getAsBoolean()
+                : null;
     }
 
-    /** The options every run of this case uses: its lenient and thinking settings, ids from seed 0. */
+    /**
+     * The options every run of this case uses: its lenient and thinking settings, ids from seed 0.
+     */
     public ParseOptions options() {
-        return ParseOptions.defaults().withLenient(lenient()).withThinking(thinking())
+        return ParseOptions.defaults()
+                .withLenient(lenient())
+                .withThinking(thinking())
                 .withIds(() -> IdGenerator.seeded(0));
     }
 
-    @Override public String toString() { return format + "/" + name; }
+    @Override
+    public String toString() {
+        return format + "/" + name;
+    }
 }

@@ -1,13 +1,13 @@
 package dev.toolcalls.suite;
 
+import dev.toolcalls.FormatException;
+
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import dev.toolcalls.FormatException;
 
 /** Runs a whole suite directory and prints a pass/fail table per format. */
 public final class SuiteReport {
@@ -20,7 +20,8 @@ public final class SuiteReport {
 
     /**
      * Runs a suite. A format that cannot be loaded fails all its cases and is reported once; so is
-     * each of {@code formatProblems} (formats that cannot be used, whether or not the suite has cases for them).
+     * each of {@code formatProblems} (formats that cannot be used, whether or not the suite has
+     * cases for them).
      */
     public static SuiteReport run(Path suiteDir, CaseRunner runner, List<String> formatProblems) {
         SuiteReport report = new SuiteReport();
@@ -37,7 +38,12 @@ public final class SuiteReport {
                 n[0] += e.getValue().size();
                 n[1] += e.getValue().size();
                 if (formatProblems.stream().noneMatch(broken::equals))
-                    report.failures.add(e.getKey() + ": all " + e.getValue().size() + " cases: the format cannot be loaded: " + broken);
+                    report.failures.add(
+                            e.getKey()
+                                    + ": all "
+                                    + e.getValue().size()
+                                    + " cases: the format cannot be loaded: "
+                                    + broken);
                 continue;
             }
             for (SuiteCase c : e.getValue()) {
@@ -50,16 +56,25 @@ public final class SuiteReport {
                 }
                 if (!problems.isEmpty()) {
                     n[1]++;
-                    report.failures.add(c + "\n    " + String.join("\n    ", problems.subList(0, Math.min(5, problems.size()))));
+                    report.failures.add(
+                            c
+                                    + "\n    "
+                                    + String.join(
+                                            "\n    ",
+                                            problems.subList(0, Math.min(5, problems.size()))));
                 }
             }
         }
         return report;
     }
 
-    public boolean passed() { return failures.isEmpty() && !counts.isEmpty(); }
+    public boolean passed() {
+        return failures.isEmpty() && !counts.isEmpty();
+    }
 
-    public int failureCount() { return failures.size(); }
+    public int failureCount() {
+        return failures.size();
+    }
 
     public void print(PrintStream out) {
         int width = Math.max(6, counts.keySet().stream().mapToInt(String::length).max().orElse(6));

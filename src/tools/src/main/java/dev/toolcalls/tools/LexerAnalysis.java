@@ -1,20 +1,7 @@
 package dev.toolcalls.tools;
 
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.BitSet;
-import java.util.Collections;
-import java.util.Deque;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
-import java.util.Set;
-import java.util.TreeSet;
+import dev.toolcalls.internal.lex.LexerModel;
+import dev.toolcalls.internal.lex.Role;
 
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CharStreams;
@@ -39,8 +26,22 @@ import org.antlr.v4.runtime.atn.Transition;
 import org.antlr.v4.runtime.atn.WildcardTransition;
 import org.antlr.v4.runtime.dfa.DFA;
 import org.antlr.v4.runtime.misc.IntervalSet;
-import dev.toolcalls.internal.lex.LexerModel;
-import dev.toolcalls.internal.lex.Role;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What a format's lexer can actually do, worked out from its ATN: which token rules can ever
@@ -49,33 +50,47 @@ import dev.toolcalls.internal.lex.Role;
  * and which markers a content rule would run over. {@code toolcalls check} reports what it finds;
  * the output generator walks the same graph.
  *
- * <p>Every search is bounded (DFA states per mode, stack depth, states visited), so the analysis
- * of any grammar ends quickly; what a bound cut short is not reported.
+ * <p>Every search is bounded (DFA states per mode, stack depth, states visited), so the analysis of
+ * any grammar ends quickly; what a bound cut short is not reported.
  */
 public final class LexerAnalysis {
-    /** A mode command of a rule, in order: {@code mode(X)}, {@code pushMode(X)} or {@code popMode}. */
+    /**
+     * A mode command of a rule, in order: {@code mode(X)}, {@code pushMode(X)} or {@code popMode}.
+     */
     public record Command(Kind kind, int mode) {
-        public enum Kind { MODE, PUSH, POP }
+        public enum Kind {
+            MODE,
+            PUSH,
+            POP
+        }
     }
 
     private static final int MAX_DFA_STATES = 4000;
     private static final int MAX_STACK = 12;
     private static final int MAX_VISITED = 20000;
 
-    /** At the bottom of a stack: frames below that are not known (the frame above was pushed by someone). */
+    /**
+     * At the bottom of a stack: frames below that are not known (the frame above was pushed by
+     * someone).
+     */
     public static final int CALLER = -1;
 
     public final LexerModel model;
     private final ATN atn;
     private final int modes;
+
     /** Token rules that win some input in their mode. */
     private final BitSet canWin = new BitSet();
+
     /** Token rules whose mode's DFA was explored completely (their shadowing is known). */
     private final BitSet explored = new BitSet();
+
     /** For a rule that never wins: the earlier rule that took its input. */
     private final Map<Integer, Integer> shadowedBy = new HashMap<>();
+
     /** Per token rule: the command sequences of its alternatives. */
     private final Map<Integer, List<List<Command>>> commands = new HashMap<>();
+
     private boolean[] canPop;
     private boolean[] canReturn;
     private final Map<Integer, IntervalSet> continueChars = new HashMap<>();
@@ -85,14 +100,18 @@ public final class LexerAnalysis {
         this.model = model;
         this.atn = model.atn;
         this.modes = atn.modeToStartState.size();
-        for (int m = 0; m < modes; m++) for (int r : model.rulesOfMode(m)) commands.put(r, commandsOf(r));
+        for (int m = 0; m < modes; m++)
+            for (int r : model.rulesOfMode(m)) commands.put(r, commandsOf(r));
         exploreModes();
         solveExits();
     }
 
     // ---- which rules can win -------------------------------------------------------------------
 
-    /** Walks each mode's DFA (subset construction over character classes) as ANTLR's lexer would build it. */
+    /**
+     * Walks each mode's DFA (subset construction over character classes) as ANTLR's lexer would
+     * build it.
+     */
     private void exploreModes() {
         Lexer lexer = model.factory.apply(CharStreams.fromString(""));
         DFA[] dfas = new DFA[atn.getNumberOfDecisions()];
@@ -107,14 +126,19 @@ public final class LexerAnalysis {
             queue.add(start);
             boolean complete = true;
             while (!queue.isEmpty()) {
-                if (seen.size() > MAX_DFA_STATES) { complete = false; break; }
+                if (seen.size() > MAX_DFA_STATES) {
+                    complete = false;
+                    break;
+                }
                 ATNConfigSet s = queue.poll();
                 int winner = -1;
                 for (ATNConfig c : s) {
                     if (!(c.state instanceof RuleStopState)) continue;
                     int rule = model.ruleForAlt(m, c.alt);
-                    if (winner < 0) { winner = rule; canWin.set(rule); }
-                    else if (rule != winner) shadowedBy.putIfAbsent(rule, winner);
+                    if (winner < 0) {
+                        winner = rule;
+                        canWin.set(rule);
+                    } else if (rule != winner) shadowedBy.putIfAbsent(rule, winner);
                 }
                 for (int c : representatives(s)) {
                     ATNConfigSet reach = sim.reach(none, s, c);
@@ -146,7 +170,11 @@ public final class LexerAnalysis {
         List<Integer> out = new ArrayList<>();
         for (int b : bounds) {
             if (b > Lexer.MAX_CHAR_VALUE) continue;
-            for (IntervalSet l : labels) if (l.contains(b)) { out.add(b); break; }
+            for (IntervalSet l : labels)
+                if (l.contains(b)) {
+                    out.add(b);
+                    break;
+                }
         }
         return out;
     }
@@ -154,16 +182,22 @@ public final class LexerAnalysis {
     /** The characters a transition consumes, or null for an epsilon transition. */
     static IntervalSet chars(Transition t) {
         if (t.isEpsilon()) return null;
-        if (t instanceof WildcardTransition) return IntervalSet.of(Lexer.MIN_CHAR_VALUE, Lexer.MAX_CHAR_VALUE);
-        if (t instanceof NotSetTransition) return t.label().complement(Lexer.MIN_CHAR_VALUE, Lexer.MAX_CHAR_VALUE);
+        if (t instanceof WildcardTransition)
+            return IntervalSet.of(Lexer.MIN_CHAR_VALUE, Lexer.MAX_CHAR_VALUE);
+        if (t instanceof NotSetTransition)
+            return t.label().complement(Lexer.MIN_CHAR_VALUE, Lexer.MAX_CHAR_VALUE);
         return t.label();
     }
 
     /** ANTLR's own closure and reach, so the exploration makes exactly the lexer's choices. */
     private static final class Explorer extends LexerATNSimulator {
-        Explorer(Lexer lexer, ATN atn, DFA[] dfas) { super(lexer, atn, dfas, new PredictionContextCache()); }
+        Explorer(Lexer lexer, ATN atn, DFA[] dfas) {
+            super(lexer, atn, dfas, new PredictionContextCache());
+        }
 
-        ATNConfigSet start(CharStream input, ATNState p) { return computeStartState(input, p); }
+        ATNConfigSet start(CharStream input, ATNState p) {
+            return computeStartState(input, p);
+        }
 
         ATNConfigSet reach(CharStream input, ATNConfigSet from, int c) {
             ATNConfigSet reach = new OrderedATNConfigSet();
@@ -172,30 +206,48 @@ public final class LexerAnalysis {
         }
     }
 
-    /** Whether this token rule can produce a token (false: an earlier rule matches all it matches). */
-    public boolean canWin(int rule) { return canWin.get(rule) || !explored.get(rule); }
+    /**
+     * Whether this token rule can produce a token (false: an earlier rule matches all it matches).
+     */
+    public boolean canWin(int rule) {
+        return canWin.get(rule) || !explored.get(rule);
+    }
 
-    /** Rules of a mode that can never produce a token, each with the earlier rule that takes their input (or -1). */
+    /**
+     * Rules of a mode that can never produce a token, each with the earlier rule that takes their
+     * input (or -1).
+     */
     public Map<Integer, Integer> shadowed(int mode) {
         Map<Integer, Integer> out = new LinkedHashMap<>();
-        for (int r : model.rulesOfMode(mode)) if (explored.get(r) && !canWin.get(r)) out.put(r, shadowedBy.getOrDefault(r, -1));
+        for (int r : model.rulesOfMode(mode))
+            if (explored.get(r) && !canWin.get(r)) out.put(r, shadowedBy.getOrDefault(r, -1));
         return out;
     }
 
     // ---- mode commands -------------------------------------------------------------------------
 
-    /** The mode command sequences of a rule's alternatives (one empty list for a rule without commands). */
-    public List<List<Command>> commands(int rule) { return commands.getOrDefault(rule, List.of(List.of())); }
+    /**
+     * The mode command sequences of a rule's alternatives (one empty list for a rule without
+     * commands).
+     */
+    public List<List<Command>> commands(int rule) {
+        return commands.getOrDefault(rule, List.of(List.of()));
+    }
 
     private List<List<Command>> commandsOf(int rule) {
         Map<ATNState, Set<List<Command>>> memo = new IdentityHashMap<>();
-        Set<List<Command>> found = paths(atn.ruleToStartState[rule], memo, Collections.newSetFromMap(new IdentityHashMap<>()));
+        Set<List<Command>> found =
+                paths(
+                        atn.ruleToStartState[rule],
+                        memo,
+                        Collections.newSetFromMap(new IdentityHashMap<>()));
         List<List<Command>> out = new ArrayList<>(found);
         if (out.isEmpty()) out.add(List.of());
         return out;
     }
 
-    private Set<List<Command>> paths(ATNState s, Map<ATNState, Set<List<Command>>> memo, Set<ATNState> onPath) {
+    private Set<List<Command>> paths(
+            ATNState s, Map<ATNState, Set<List<Command>>> memo, Set<ATNState> onPath) {
         Set<List<Command>> known = memo.get(s);
         if (known != null) return known;
         if (s instanceof RuleStopState) return Set.of(List.of());
@@ -203,12 +255,17 @@ public final class LexerAnalysis {
         Set<List<Command>> out = new LinkedHashSet<>();
         for (int i = 0; i < s.getNumberOfTransitions(); i++) {
             Transition t = s.transition(i);
-            ATNState next = t instanceof RuleTransition ? ((RuleTransition) t).followState : t.target;
+            ATNState next =
+                    t instanceof RuleTransition ? ((RuleTransition) t).followState : t.target;
             Command cmd = null;
-            if (t instanceof ActionTransition && ((ActionTransition) t).actionIndex >= 0 && atn.lexerActions != null) {
+            if (t instanceof ActionTransition
+                    && ((ActionTransition) t).actionIndex >= 0
+                    && atn.lexerActions != null) {
                 LexerAction a = atn.lexerActions[((ActionTransition) t).actionIndex];
-                if (a instanceof LexerModeAction) cmd = new Command(Command.Kind.MODE, ((LexerModeAction) a).getMode());
-                else if (a instanceof LexerPushModeAction) cmd = new Command(Command.Kind.PUSH, ((LexerPushModeAction) a).getMode());
+                if (a instanceof LexerModeAction)
+                    cmd = new Command(Command.Kind.MODE, ((LexerModeAction) a).getMode());
+                else if (a instanceof LexerPushModeAction)
+                    cmd = new Command(Command.Kind.PUSH, ((LexerPushModeAction) a).getMode());
                 else if (a instanceof LexerPopModeAction) cmd = new Command(Command.Kind.POP, -1);
             }
             for (List<Command> rest : paths(next, memo, onPath)) {
@@ -230,16 +287,20 @@ public final class LexerAnalysis {
     /**
      * Runs a rule's mode commands on a mode stack (outermost first, the current mode last), as
      * ANTLR's lexer does, and returns the new stack; null when a command would pop or switch below
-     * what the stack holds: for a real stack ANTLR throws, for one over {@link #CALLER} the commands
-     * leave the part that is known (the frame was popped and more).
+     * what the stack holds: for a real stack ANTLR throws, for one over {@link #CALLER} the
+     * commands leave the part that is known (the frame was popped and more).
      */
     public static List<Integer> run(List<Command> commands, List<Integer> stack) {
         List<Integer> out = new ArrayList<>(stack);
         for (Command c : commands) {
             if (out.isEmpty() || out.get(out.size() - 1) == CALLER) return null;
             switch (c.kind()) {
-                case MODE: out.set(out.size() - 1, c.mode()); break;
-                case PUSH: out.add(c.mode()); break;
+                case MODE:
+                    out.set(out.size() - 1, c.mode());
+                    break;
+                case PUSH:
+                    out.add(c.mode());
+                    break;
                 default:
                     if (out.size() == 1) return null;
                     out.remove(out.size() - 1);
@@ -249,7 +310,9 @@ public final class LexerAnalysis {
     }
 
     /** A frame in {@code mode} pushed over frames not known. */
-    public static List<Integer> pushed(int mode) { return List.of(CALLER, mode); }
+    public static List<Integer> pushed(int mode) {
+        return List.of(CALLER, mode);
+    }
 
     /** Whether the frames of {@code stack} from {@code from} on can all be popped. */
     private boolean allPop(List<Integer> stack, int from) {
@@ -268,11 +331,22 @@ public final class LexerAnalysis {
                     if (!canWin(r)) continue;
                     for (List<Command> seq : commands(r)) {
                         List<Integer> p = run(seq, pushed(m));
-                        // popped (perhaps with more), or replaced by frames that all go away in turn
-                        boolean left = p == null || p.size() == 1 || p.get(1) != m && allPop(p, 2) && canPop[p.get(1)];
-                        if (!canPop[m] && left) { canPop[m] = true; changed = true; }
+                        // popped (perhaps with more), or replaced by frames that all go away in
+                        // turn
+                        boolean left =
+                                p == null
+                                        || p.size() == 1
+                                        || p.get(1) != m && allPop(p, 2) && canPop[p.get(1)];
+                        if (!canPop[m] && left) {
+                            canPop[m] = true;
+                            changed = true;
+                        }
                         List<Integer> b = run(seq, List.of(m));
-                        if (!canReturn[m] && b != null && b.get(0) != m && allPop(b, 1) && canReturn[b.get(0)]) {
+                        if (!canReturn[m]
+                                && b != null
+                                && b.get(0) != m
+                                && allPop(b, 1)
+                                && canReturn[b.get(0)]) {
                             canReturn[m] = true;
                             changed = true;
                         }
@@ -283,15 +357,19 @@ public final class LexerAnalysis {
     }
 
     /** Whether a pushed frame in this mode can be popped by some sequence of tokens. */
-    public boolean canPop(int mode) { return canPop[mode]; }
+    public boolean canPop(int mode) {
+        return canPop[mode];
+    }
 
     /** Whether the bottom frame in this mode can get back to the default mode. */
-    public boolean canReturn(int mode) { return canReturn[mode]; }
+    public boolean canReturn(int mode) {
+        return canReturn[mode];
+    }
 
     /**
-     * The modes the lexer can be in, as the bottom frame ({@code [0]}) or as a pushed one
-     * ({@code [1]}), starting in the default mode, or inside {@code startPushed} (a thinking mode) when
-     * it is not negative.
+     * The modes the lexer can be in, as the bottom frame ({@code [0]}) or as a pushed one ({@code
+     * [1]}), starting in the default mode, or inside {@code startPushed} (a thinking mode) when it
+     * is not negative.
      */
     public BitSet[] reachable(int startPushed) {
         BitSet base = new BitSet();
@@ -299,7 +377,10 @@ public final class LexerAnalysis {
         Deque<int[]> queue = new ArrayDeque<>();
         base.set(Lexer.DEFAULT_MODE);
         queue.add(new int[] {Lexer.DEFAULT_MODE, 0});
-        if (startPushed > 0) { pushedModes.set(startPushed); queue.add(new int[] {startPushed, 1}); }
+        if (startPushed > 0) {
+            pushedModes.set(startPushed);
+            queue.add(new int[] {startPushed, 1});
+        }
         while (!queue.isEmpty()) {
             int[] s = queue.poll();
             for (int r : model.rulesOfMode(s[0])) {
@@ -312,7 +393,10 @@ public final class LexerAnalysis {
                         boolean asBase = s[1] == 0 && i == 0;
                         BitSet set = asBase ? base : pushedModes;
                         int m = after.get(i);
-                        if (!set.get(m)) { set.set(m); queue.add(new int[] {m, asBase ? 0 : 1}); }
+                        if (!set.get(m)) {
+                            set.set(m);
+                            queue.add(new int[] {m, asBase ? 0 : 1});
+                        }
                     }
                 }
             }
@@ -323,7 +407,8 @@ public final class LexerAnalysis {
     /**
      * Whether, after a rule's commands ran on a frame in {@code mode}, some sequence of tokens
      * reaches a token of role {@code goal}. Leaving the frames the search knows (popping the frame
-     * the opener was in) counts as reaching it (unknown is not reported); so does a search cut short.
+     * the opener was in) counts as reaching it (unknown is not reported); so does a search cut
+     * short.
      */
     public boolean reaches(int mode, List<Command> opener, Role goal) {
         List<Integer> start = run(opener, pushed(mode));
@@ -352,10 +437,14 @@ public final class LexerAnalysis {
     // ---- markers that content runs over ---------------------------------------------------------
 
     /** Code points a token of this rule can begin with. */
-    public IntervalSet firstChars(int rule) { return model.firstCharsOf(rule); }
+    public IntervalSet firstChars(int rule) {
+        return model.firstCharsOf(rule);
+    }
 
     /** Code points a token of this rule can take after its first one. */
-    public IntervalSet continueChars(int rule) { return continueChars.computeIfAbsent(rule, this::computeContinueChars); }
+    public IntervalSet continueChars(int rule) {
+        return continueChars.computeIfAbsent(rule, this::computeContinueChars);
+    }
 
     private IntervalSet computeContinueChars(int rule) {
         IntervalSet out = new IntervalSet();
@@ -365,9 +454,13 @@ public final class LexerAnalysis {
         while (!work.isEmpty()) {
             Object[] w = work.pop();
             ATNState s = (ATNState) w[0];
-            @SuppressWarnings("unchecked") Deque<ATNState> returns = (Deque<ATNState>) w[1];
+            @SuppressWarnings("unchecked")
+            Deque<ATNState> returns = (Deque<ATNState>) w[1];
             boolean consumed = (Boolean) w[2];
-            long key = ((long) s.stateNumber << 20) | ((long) returns.size() << 1) | (consumed ? 1 : 0);
+            long key =
+                    ((long) s.stateNumber << 20)
+                            | ((long) returns.size() << 1)
+                            | (consumed ? 1 : 0);
             if (!seen.add(key) || seen.size() > MAX_VISITED) continue;
             if (s instanceof RuleStopState) {
                 if (returns.isEmpty()) continue;
@@ -411,7 +504,8 @@ public final class LexerAnalysis {
             if (m == null) continue;
             List<Token> alone = lex(mode, m);
             if (alone.size() != 1 || alone.get(0).getType() != model.typeOfRule(marker)) continue;
-            if (lex(mode, text + m).stream().noneMatch(t -> t.getType() == model.typeOfRule(marker))) return true;
+            if (lex(mode, text + m).stream()
+                    .noneMatch(t -> t.getType() == model.typeOfRule(marker))) return true;
         }
         return false;
     }
@@ -422,16 +516,22 @@ public final class LexerAnalysis {
         return sampler;
     }
 
-    /** The tokens of a text lexed from a mode (pushed on the default mode), as the batch lexer reads them. */
+    /**
+     * The tokens of a text lexed from a mode (pushed on the default mode), as the batch lexer reads
+     * them.
+     */
     public List<Token> lex(int mode, String text) {
         Lexer lexer = model.factory.apply(CharStreams.fromString(text));
         lexer.removeErrorListeners();
         if (mode != Lexer.DEFAULT_MODE) lexer.pushMode(mode);
         List<Token> out = new ArrayList<>();
-        for (Token t = lexer.nextToken(); t.getType() != Token.EOF && out.size() < 10_000; t = lexer.nextToken())
-            out.add(t);
+        for (Token t = lexer.nextToken();
+                t.getType() != Token.EOF && out.size() < 10_000;
+                t = lexer.nextToken()) out.add(t);
         return out;
     }
 
-    public int modes() { return modes; }
+    public int modes() {
+        return modes;
+    }
 }

@@ -1,5 +1,11 @@
 package dev.toolcalls.internal.assemble;
 
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+
+import dev.toolcalls.internal.json.Json;
+import dev.toolcalls.internal.lex.Role;
+
 import java.math.BigInteger;
 import java.util.EnumSet;
 import java.util.Locale;
@@ -8,56 +14,65 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-
-import dev.toolcalls.internal.json.Json;
-import dev.toolcalls.internal.lex.Role;
-
 /**
  * Writes the arguments JSON of formats whose arguments are not JSON, from key/value events, as a
  * prefix-stable stream: {@code {"k": v, "k2": v2}} with {@code ", "} and {@code ": "} separators,
  * the same bytes whatever the chunking.
  *
  * <p>Two kinds of values:
+ *
  * <ul>
- * <li><b>raw values</b> ({@code arg.value}, XML-style parameters): typed by the tool schema (see
- *     {@link SchemaTypes}). A value that can only be a string streams JSON-escaped as it arrives;
- *     any other is held until it ends, then converted and written.</li>
- * <li><b>literals</b> ({@code lit.*}, call syntax such as Python keyword arguments or a model's own
- *     custom syntax): already typed by how they are written, transliterated to JSON token by
- *     token as they arrive ({@code True} to {@code true}, {@code (1,)} to {@code [1]}, a trailing
- *     comma dropped, Python escapes decoded).</li>
+ *   <li><b>raw values</b> ({@code arg.value}, XML-style parameters): typed by the tool schema (see
+ *       {@link SchemaTypes}). A value that can only be a string streams JSON-escaped as it arrives;
+ *       any other is held until it ends, then converted and written.
+ *   <li><b>literals</b> ({@code lit.*}, call syntax such as Python keyword arguments or a model's
+ *       own custom syntax): already typed by how they are written, transliterated to JSON token by
+ *       token as they arrive ({@code True} to {@code true}, {@code (1,)} to {@code [1]}, a trailing
+ *       comma dropped, Python escapes decoded).
  * </ul>
+ *
  * {@code "key": } goes out as soon as the key is complete. A value ends at {@code arg.end}, at the
  * next key, or at the end of the call. A key that is empty (or blank), and a value that has no key
  * (the grammar read an empty key as no key at all), would lose the value: both are malformed
  * arguments, never dropped.
  */
 public final class ArgumentWriter {
-    public enum Untyped { STRING, JSON }
+    public enum Untyped {
+        STRING,
+        JSON
+    }
 
-    private enum Mode { NONE, STREAM_STRING, HOLD, LITERAL }
+    private enum Mode {
+        NONE,
+        STREAM_STRING,
+        HOLD,
+        LITERAL
+    }
 
     private static final Pattern DIGITS = Pattern.compile("[0-9]+");
-    private static final Pattern PY_FLOAT = Pattern.compile("([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?");
+    private static final Pattern PY_FLOAT =
+            Pattern.compile("([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?");
+
     /** Hexadecimal, octal and binary literals longer than this stay as written, in a string. */
     static final int MAX_RADIX_DIGITS = 4096;
 
     private final Consumer<String> out;
+
     /** The error for malformed arguments, from its detail (the caller adds where it is). */
     private final Function<String, ? extends RuntimeException> malformed;
+
     /** The request's function definition by name, or null. */
     private final Function<String, JsonObject> functions;
+
     private final Untyped untyped;
     private final boolean trimNewlines;
 
-    private boolean used;          // anything written in this call
+    private boolean used; // anything written in this call
     private JsonObject properties; // schema properties of the current function, if known
     private String key;
     private Mode mode = Mode.NONE;
     private Set<SchemaTypes.Type> types;
-    private Boolean forcedString;  // per-parameter override from the text: true string, false JSON
+    private Boolean forcedString; // per-parameter override from the text: true string, false JSON
     private final StringBuilder held = new StringBuilder();
     private boolean valueStarted;
     private boolean pendingNewline;
@@ -65,10 +80,17 @@ public final class ArgumentWriter {
     private int depth;
     private boolean inString;
     private boolean pendingComma;
-    private boolean literalStarted; // the current key's literal value has begun (a second one has no key)
+    private boolean
+            literalStarted; // the current key's literal value has begun (a second one has no key)
 
-    /** @param malformed the error to throw for arguments that would lose a value, from its detail */
-    public ArgumentWriter(Consumer<String> out, Function<String, JsonObject> functions, Untyped untyped, boolean trimNewlines,
+    /**
+     * @param malformed the error to throw for arguments that would lose a value, from its detail
+     */
+    public ArgumentWriter(
+            Consumer<String> out,
+            Function<String, JsonObject> functions,
+            Untyped untyped,
+            boolean trimNewlines,
             Function<String, ? extends RuntimeException> malformed) {
         this.out = out;
         this.malformed = malformed;
@@ -85,11 +107,13 @@ public final class ArgumentWriter {
         mode = Mode.NONE;
     }
 
-    public boolean used() { return used; }
+    public boolean used() {
+        return used;
+    }
 
     /**
-     * No value is half-written: the last raw value was ended by its marker, or a literal value
-     * is back at its top level outside any string.
+     * No value is half-written: the last raw value was ended by its marker, or a literal value is
+     * back at its top level outside any string.
      */
     public boolean atValueBoundary() {
         if (key == null) return true;
@@ -99,7 +123,10 @@ public final class ArgumentWriter {
     public void key(String rawKey, String functionName) {
         endValue();
         if (rawKey.isBlank())
-            throw malformed.apply("an argument" + (functionName == null ? "" : " of '" + functionName + "'") + " has an empty key, which would lose its value");
+            throw malformed.apply(
+                    "an argument"
+                            + (functionName == null ? "" : " of '" + functionName + "'")
+                            + " has an empty key, which would lose its value");
         if (!used && functionName != null) properties = propertiesOf(functionName);
         key = rawKey.strip();
         out.accept((used ? ", " : "{") + SchemaTypes.quote(key) + ": ");
@@ -117,7 +144,9 @@ public final class ArgumentWriter {
     }
 
     /** {@code arg.as-string} / {@code arg.as-json}: the text says how to read this parameter. */
-    public void force(boolean string) { forcedString = string; }
+    public void force(boolean string) {
+        forcedString = string;
+    }
 
     /** A piece of a raw value. */
     public void value(String piece) {
@@ -125,10 +154,17 @@ public final class ArgumentWriter {
         if (mode == Mode.NONE) startRaw();
         if (trimNewlines && !valueStarted && piece.startsWith("\n")) piece = piece.substring(1);
         valueStarted = true;
-        if (mode == Mode.HOLD) { held.append(piece); return; }
-        // streaming a string: with trimming, a trailing newline waits, it may be the template's last one
+        if (mode == Mode.HOLD) {
+            held.append(piece);
+            return;
+        }
+        // streaming a string: with trimming, a trailing newline waits, it may be the template's
+        // last one
         if (piece.isEmpty()) return;
-        if (!trimNewlines) { out.accept(SchemaTypes.escape(piece)); return; }
+        if (!trimNewlines) {
+            out.accept(SchemaTypes.escape(piece));
+            return;
+        }
         String text = pendingNewline ? "\n" + piece : piece;
         pendingNewline = text.endsWith("\n");
         if (pendingNewline) text = text.substring(0, text.length() - 1);
@@ -140,7 +176,10 @@ public final class ArgumentWriter {
         if (forcedString != null) string = forcedString;
         else {
             types = typesOf(key);
-            string = types.isEmpty() ? untyped == Untyped.STRING : types.equals(EnumSet.of(SchemaTypes.Type.STRING));
+            string =
+                    types.isEmpty()
+                            ? untyped == Untyped.STRING
+                            : types.equals(EnumSet.of(SchemaTypes.Type.STRING));
         }
         if (string) {
             mode = Mode.STREAM_STRING;
@@ -161,17 +200,26 @@ public final class ArgumentWriter {
             case STREAM_STRING:
                 out.accept("\"");
                 break;
-            case HOLD: {
-                String raw = held.toString();
-                if (trimNewlines && raw.endsWith("\n")) raw = raw.substring(0, raw.length() - 1);
-                if (forcedString != null && !forcedString) out.accept(SchemaTypes.jsonOrString(raw));
-                else if (types == null || types.isEmpty()) out.accept(untyped == Untyped.JSON ? SchemaTypes.jsonOrString(raw) : SchemaTypes.quote(raw));
-                else out.accept(SchemaTypes.convert(raw, types));
+            case HOLD:
+                {
+                    String raw = held.toString();
+                    if (trimNewlines && raw.endsWith("\n"))
+                        raw = raw.substring(0, raw.length() - 1);
+                    if (forcedString != null && !forcedString)
+                        out.accept(SchemaTypes.jsonOrString(raw));
+                    else if (types == null || types.isEmpty())
+                        out.accept(
+                                untyped == Untyped.JSON
+                                        ? SchemaTypes.jsonOrString(raw)
+                                        : SchemaTypes.quote(raw));
+                    else out.accept(SchemaTypes.convert(raw, types));
+                    break;
+                }
+            case LITERAL: // complete unless the call was cut short, which the strict check then
+                // reports
                 break;
-            }
-            case LITERAL: // complete unless the call was cut short, which the strict check then reports
+            default:
                 break;
-            default: break;
         }
         key = null;
         mode = Mode.NONE;
@@ -190,71 +238,119 @@ public final class ArgumentWriter {
         if (key == null) throw keyless();
         if (mode == Mode.NONE) mode = Mode.LITERAL;
         if (mode != Mode.LITERAL) return;
-        if (depth == 0 && !inString && (role == Role.LIT_OPEN || role == Role.LIT_ATOM || role == Role.LIT_QUOTE)) {
+        if (depth == 0
+                && !inString
+                && (role == Role.LIT_OPEN || role == Role.LIT_ATOM || role == Role.LIT_QUOTE)) {
             if (literalStarted) throw keyless(); // the value of a key the grammar read as none
             literalStarted = true;
         }
         switch (role) {
-            case LIT_OPEN: separate(); out.accept(text.strip().equals("{") ? "{" : "["); depth++; break;
-            case LIT_CLOSE: pendingComma = false; out.accept(text.strip().equals("}") ? "}" : "]"); depth--; break;
-            case LIT_COMMA: pendingComma = true; break;
-            case LIT_COLON: out.accept(": "); break;
-            case LIT_KEY: separate(); out.accept(SchemaTypes.quote(text.strip())); break;
+            case LIT_OPEN:
+                separate();
+                out.accept(text.strip().equals("{") ? "{" : "[");
+                depth++;
+                break;
+            case LIT_CLOSE:
+                pendingComma = false;
+                out.accept(text.strip().equals("}") ? "}" : "]");
+                depth--;
+                break;
+            case LIT_COMMA:
+                pendingComma = true;
+                break;
+            case LIT_COLON:
+                out.accept(": ");
+                break;
+            case LIT_KEY:
+                separate();
+                out.accept(SchemaTypes.quote(text.strip()));
+                break;
             case LIT_QUOTE:
                 if (!inString) separate();
                 out.accept("\"");
                 inString = !inString;
                 break;
-            case LIT_CHARS: out.accept(SchemaTypes.escape(text)); break;
-            case LIT_ESCAPE: out.accept(SchemaTypes.escape(Json.decodeEscape(text))); break;
-            case LIT_ATOM: separate(); out.accept(atom(text.strip())); break;
-            default: break;
+            case LIT_CHARS:
+                out.accept(SchemaTypes.escape(text));
+                break;
+            case LIT_ESCAPE:
+                out.accept(SchemaTypes.escape(Json.decodeEscape(text)));
+                break;
+            case LIT_ATOM:
+                separate();
+                out.accept(atom(text.strip()));
+                break;
+            default:
+                break;
         }
     }
 
     private RuntimeException keyless() {
-        return malformed.apply("an argument value has no key (is its key empty?), which would lose it");
+        return malformed.apply(
+                "an argument value has no key (is its key empty?), which would lose it");
     }
 
     private void separate() {
-        if (pendingComma) { out.accept(", "); pendingComma = false; }
+        if (pendingComma) {
+            out.accept(", ");
+            pendingComma = false;
+        }
     }
 
-    /** Python and JSON literals as JSON: True/False/None, true/false/null, numbers in Python spelling; linear in the literal's length. */
+    /**
+     * Python and JSON literals as JSON: True/False/None, true/false/null, numbers in Python
+     * spelling; linear in the literal's length.
+     */
     public static String atom(String t) {
         switch (t) {
-            case "True": case "true": return "true";
-            case "False": case "false": return "false";
-            case "None": case "null": return "null";
-            default: break;
+            case "True":
+            case "true":
+                return "true";
+            case "False":
+            case "false":
+                return "false";
+            case "None":
+            case "null":
+                return "null";
+            default:
+                break;
         }
         String n = t.replace("_", "");
         boolean negative = n.startsWith("-");
         String body = n.startsWith("-") || n.startsWith("+") ? n.substring(1) : n;
         try {
             String lower = body.toLowerCase(Locale.ROOT);
-            int radix = lower.startsWith("0x") ? 16 : lower.startsWith("0o") ? 8 : lower.startsWith("0b") ? 2 : 10;
+            int radix =
+                    lower.startsWith("0x")
+                            ? 16
+                            : lower.startsWith("0o") ? 8 : lower.startsWith("0b") ? 2 : 10;
             // another radix to decimal costs more than linear time: only for numbers of sane length
             if (radix != 10 && body.length() <= MAX_RADIX_DIGITS) {
                 BigInteger value = new BigInteger(body.substring(2), radix);
                 return (negative ? value.negate() : value).toString();
             }
-            if (radix == 10 && DIGITS.matcher(body).matches()) return SchemaTypes.canonicalInteger((negative ? "-" : "") + body);
-            if (radix == 10 && PY_FLOAT.matcher(body).matches()) return SchemaTypes.canonicalNumber((negative ? "-" : "") + body);
+            if (radix == 10 && DIGITS.matcher(body).matches())
+                return SchemaTypes.canonicalInteger((negative ? "-" : "") + body);
+            if (radix == 10 && PY_FLOAT.matcher(body).matches())
+                return SchemaTypes.canonicalNumber((negative ? "-" : "") + body);
         } catch (NumberFormatException e) {
             // not a number: falls through to a string
         }
         return SchemaTypes.quote(t); // an unknown bare word is kept, as a string
     }
 
-
     // ---- schema ----------------------------------------------------------------------------
 
     private JsonObject propertiesOf(String function) {
         JsonObject f = functions.apply(function);
         JsonElement parameters = f == null ? null : f.get("parameters");
-        JsonElement properties = parameters != null && parameters.isJsonObject() ? parameters.getAsJsonObject().get("properties") : null;
-        return properties != null && properties.isJsonObject() ? properties.getAsJsonObject() : null;
+        JsonElement properties =
+                parameters != null && parameters.isJsonObject()
+                        ? parameters.getAsJsonObject().get("properties")
+                        : null;
+        return properties != null && properties.isJsonObject()
+                ? properties.getAsJsonObject()
+                : null;
     }
 
     private Set<SchemaTypes.Type> typesOf(String k) {

@@ -1,11 +1,5 @@
 package dev.toolcalls.internal.assemble;
 
-import java.util.Set;
-import java.util.function.IntFunction;
-import java.util.function.IntUnaryOperator;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-
 import com.google.gson.JsonElement;
 
 import dev.toolcalls.IdGenerator;
@@ -14,6 +8,12 @@ import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.internal.format.FormatRules;
 import dev.toolcalls.internal.format.IdTemplate;
 import dev.toolcalls.internal.json.Json;
+
+import java.util.Set;
+import java.util.function.IntFunction;
+import java.util.function.IntUnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Turns call tokens into tool-call events.
@@ -37,8 +37,10 @@ public final class CallAssembler {
     private final IntFunction<String> excerpts;
     private final IntUnaryOperator offsets;
     private final ParseOptions options;
+
     /** The request's function names, or null when it has none (then no name is unknown). */
     private final Set<String> knownTools;
+
     private int nextIndex;
 
     // the open call
@@ -51,19 +53,35 @@ public final class CallAssembler {
     private String sentId;
     private int index;
     private final StringBuilder args = new StringBuilder();
+
     /** The fragment appended last: sent as it is when it is all that is left to send (no copy). */
     private String lastPiece = "";
-    private int argsSent;          // chars of args already emitted
+
+    private int argsSent; // chars of args already emitted
     private boolean argsStarted;
-    private final StringBuilder raw = new StringBuilder(); // text of the call while nothing is emitted
+    private final StringBuilder raw =
+            new StringBuilder(); // text of the call while nothing is emitted
     private boolean unknownAsText; // a call to an unknown tool, to be given back as text
-    private boolean hold;          // nothing of a call is sent before its end
-    /** Holding: the id the call had when a stream would have sent its header (null: none yet), once that point is passed. */
+    private boolean hold; // nothing of a call is sent before its end
+
+    /**
+     * Holding: the id the call had when a stream would have sent its header (null: none yet), once
+     * that point is passed.
+     */
     private boolean idDecided;
+
     private String decidedId;
 
-    public CallAssembler(String format, FormatRules rules, IdGenerator ids, boolean idFromText, EventCollector out,
-                  IntFunction<String> excerpts, IntUnaryOperator offsets, ParseOptions options, Set<String> knownTools) {
+    public CallAssembler(
+            String format,
+            FormatRules rules,
+            IdGenerator ids,
+            boolean idFromText,
+            EventCollector out,
+            IntFunction<String> excerpts,
+            IntUnaryOperator offsets,
+            ParseOptions options,
+            Set<String> knownTools) {
         this.offsets = offsets;
         this.format = format;
         this.options = options;
@@ -76,25 +94,40 @@ public final class CallAssembler {
         this.out = out;
     }
 
-    public boolean isOpen() { return open; }
+    public boolean isOpen() {
+        return open;
+    }
 
-    /** From now on, a call's deltas wait for its end, so that until then nothing of it is emitted. */
-    public void holdUntilEnd() { hold = true; }
+    /**
+     * From now on, a call's deltas wait for its end, so that until then nothing of it is emitted.
+     */
+    public void holdUntilEnd() {
+        hold = true;
+    }
 
     /** True once any delta of the open call has been sent. */
-    public boolean emitted() { return headerSent; }
+    public boolean emitted() {
+        return headerSent;
+    }
 
     /** Where the open call began, in code points (the offset errors report). */
-    public int beginOffset() { return beginOffset; }
+    public int beginOffset() {
+        return beginOffset;
+    }
 
     /** Raw text of the open call so far (kept only while nothing of it has been emitted). */
-    public String raw() { return raw.toString(); }
+    public String raw() {
+        return raw.toString();
+    }
 
     public void text(String tokenText) {
         if (open && !headerSent) raw.append(tokenText);
     }
 
-    /** @param offset where the call begins, as a UTF-16 index into the output (as every offset given here) */
+    /**
+     * @param offset where the call begins, as a UTF-16 index into the output (as every offset given
+     *     here)
+     */
     public void begin(int offset) {
         if (open) throw new IllegalStateException("begin while a call is open");
         open = true;
@@ -113,7 +146,10 @@ public final class CallAssembler {
         raw.setLength(0);
     }
 
-    /** The arguments so far are one whole JSON object (a call cut before any argument is not complete). */
+    /**
+     * The arguments so far are one whole JSON object (a call cut before any argument is not
+     * complete).
+     */
     public boolean argumentsComplete() {
         if (!argsStarted) return false;
         try {
@@ -124,14 +160,22 @@ public final class CallAssembler {
     }
 
     /** The open call names a tool the request lacks and the policy says to give it back as text. */
-    public boolean unknownAsText() { return open && unknownAsText; }
+    public boolean unknownAsText() {
+        return open && unknownAsText;
+    }
 
     public void name(String value, int offset) {
         requireOpen(offset);
         if (value == null || value.isEmpty())
-            throw error(ToolCallParseException.Kind.MISSING_NAME, offset, "the call's name is empty or not a valid string");
+            throw error(
+                    ToolCallParseException.Kind.MISSING_NAME,
+                    offset,
+                    "the call's name is empty or not a valid string");
         if (name != null)
-            throw error(ToolCallParseException.Kind.MISSING_NAME, offset, "the call has a second name '" + value + "' after '" + name + "'");
+            throw error(
+                    ToolCallParseException.Kind.MISSING_NAME,
+                    offset,
+                    "the call has a second name '" + value + "' after '" + name + "'");
         takeName(value, offset);
         if (!idFromText) {
             sendHeader();
@@ -140,22 +184,36 @@ public final class CallAssembler {
     }
 
     /**
-     * The open call's name, whichever role of the format gave it (a name token, or the model-written
-     * id it is read from): every name passes here, so the name limit holds in every format.
+     * The open call's name, whichever role of the format gave it (a name token, or the
+     * model-written id it is read from): every name passes here, so the name limit holds in every
+     * format.
      */
     private void takeName(String value, int offset) {
-        if (value.length() > options.maxNameLength() && value.codePointCount(0, value.length()) > options.maxNameLength())
-            throw error(ToolCallParseException.Kind.LIMIT_EXCEEDED, offset, "the function name is longer than " + options.maxNameLength()
-                    + " code points (ParseOptions.withMaxNameLength)");
+        if (value.length() > options.maxNameLength()
+                && value.codePointCount(0, value.length()) > options.maxNameLength())
+            throw error(
+                    ToolCallParseException.Kind.LIMIT_EXCEEDED,
+                    offset,
+                    "the function name is longer than "
+                            + options.maxNameLength()
+                            + " code points (ParseOptions.withMaxNameLength)");
         name = value;
         checkKnown(offset);
     }
 
     private void checkKnown(int offset) {
-        if (knownTools == null || knownTools.contains(name) || options.unknownTool() == ParseOptions.UnknownTool.KEEP) return;
+        if (knownTools == null
+                || knownTools.contains(name)
+                || options.unknownTool() == ParseOptions.UnknownTool.KEEP) return;
         if (options.unknownTool() == ParseOptions.UnknownTool.ERROR)
-            throw error(ToolCallParseException.Kind.UNKNOWN_TOOL, offset, "the call names '" + name + "', which is not among the request's tools ("
-                    + String.join(", ", knownTools) + ")");
+            throw error(
+                    ToolCallParseException.Kind.UNKNOWN_TOOL,
+                    offset,
+                    "the call names '"
+                            + name
+                            + "', which is not among the request's tools ("
+                            + String.join(", ", knownTools)
+                            + ")");
         unknownAsText = true;
     }
 
@@ -165,7 +223,8 @@ public final class CallAssembler {
         if (id == null) id = value;
         if (name == null && nameFromId != null) {
             Matcher m = nameFromId.matcher(value);
-            if (m.matches() && m.groupCount() >= 1 && m.group(1) != null && !m.group(1).isEmpty()) takeName(m.group(1), offset);
+            if (m.matches() && m.groupCount() >= 1 && m.group(1) != null && !m.group(1).isEmpty())
+                takeName(m.group(1), offset);
         }
         if (name != null) {
             sendHeader();
@@ -185,24 +244,42 @@ public final class CallAssembler {
     public void end(int offset) {
         requireOpen(offset);
         if (name == null)
-            throw errorAtBegin(ToolCallParseException.Kind.MISSING_NAME, "the call that began at offset " + beginOffset + " has no function name");
-        if (!argsStarted) { args.append("{}"); lastPiece = "{}"; }
+            throw errorAtBegin(
+                    ToolCallParseException.Kind.MISSING_NAME,
+                    "the call that began at offset " + beginOffset + " has no function name");
+        if (!argsStarted) {
+            args.append("{}");
+            lastPiece = "{}";
+        }
         String problem = null;
         String all = args.toString();
         try {
-            if (Json.check(all, options.maxNesting()) != '{') problem = "found " + kind(Json.parseStrict(all));
+            if (Json.check(all, options.maxNesting()) != '{')
+                problem = "found " + kind(Json.parseStrict(all));
         } catch (Json.TooDeep e) {
-            throw errorAtBegin(ToolCallParseException.Kind.LIMIT_EXCEEDED, "arguments of '" + name + "' are nested deeper than "
-                    + options.maxNesting() + " levels (ParseOptions.withMaxNesting)");
+            throw errorAtBegin(
+                    ToolCallParseException.Kind.LIMIT_EXCEEDED,
+                    "arguments of '"
+                            + name
+                            + "' are nested deeper than "
+                            + options.maxNesting()
+                            + " levels (ParseOptions.withMaxNesting)");
         } catch (Json.NotJson e) {
             problem = e.getMessage();
         }
         if (problem != null)
-            throw errorAtBegin(ToolCallParseException.Kind.MALFORMED_ARGUMENTS,
-                    "arguments of '" + name + "' are not a JSON object (" + problem + "): " + shorten(all));
+            throw errorAtBegin(
+                    ToolCallParseException.Kind.MALFORMED_ARGUMENTS,
+                    "arguments of '"
+                            + name
+                            + "' are not a JSON object ("
+                            + problem
+                            + "): "
+                            + shorten(all));
         header();
         pendingArgs();
-        if (argsSent < args.length()) out.arguments(index, args.substring(argsSent)); // a trailing lone surrogate, if any
+        if (argsSent < args.length())
+            out.arguments(index, args.substring(argsSent)); // a trailing lone surrogate, if any
         out.end(index, sentId, name, all);
         open = false;
         raw.setLength(0);
@@ -218,7 +295,8 @@ public final class CallAssembler {
         if (!hold) {
             header();
         } else if (!idDecided && !unknownAsText) {
-            // a stream would send the header here, with the id known now: a held call keeps that id, so
+            // a stream would send the header here, with the id known now: a held call keeps that
+            // id, so
             // batch and stream agree even where the model writes its id after the arguments
             idDecided = true;
             decidedId = id;
@@ -233,7 +311,10 @@ public final class CallAssembler {
         if (headerSent || unknownAsText) return;
         index = nextIndex++;
         String chosen = idDecided ? decidedId : id;
-        sentId = chosen != null && idStyle.keeps(chosen) ? chosen : idStyle.generate(ids, name, index);
+        sentId =
+                chosen != null && idStyle.keeps(chosen)
+                        ? chosen
+                        : idStyle.generate(ids, name, index);
         out.start(index, sentId, name);
         headerSent = true;
         raw.setLength(0);
@@ -241,32 +322,52 @@ public final class CallAssembler {
 
     private void pendingArgs() {
         int end = args.length();
-        if (end > argsSent && Character.isHighSurrogate(args.charAt(end - 1))) end--; // wait for the pair
+        if (end > argsSent && Character.isHighSurrogate(args.charAt(end - 1)))
+            end--; // wait for the pair
         if (end > argsSent) {
-            out.arguments(index, end == args.length() && end - argsSent == lastPiece.length() ? lastPiece : args.substring(argsSent, end));
+            out.arguments(
+                    index,
+                    end == args.length() && end - argsSent == lastPiece.length()
+                            ? lastPiece
+                            : args.substring(argsSent, end));
             argsSent = end;
         }
     }
 
     /** The open call's name, once known. */
-    public String name() { return open ? name : null; }
+    public String name() {
+        return open ? name : null;
+    }
 
     public void requireOpen(int offset) {
-        if (!open) throw error(ToolCallParseException.Kind.UNEXPECTED_TEXT, offset, "call text outside a call (grammar error)");
+        if (!open)
+            throw error(
+                    ToolCallParseException.Kind.UNEXPECTED_TEXT,
+                    offset,
+                    "call text outside a call (grammar error)");
     }
 
     /** An error at a UTF-16 index of the output (reported as a code point offset). */
-    public ToolCallParseException error(ToolCallParseException.Kind kind, int offset, String detail) {
-        return new ToolCallParseException(format, kind, offsets.applyAsInt(offset), excerpts.apply(offset), detail);
+    public ToolCallParseException error(
+            ToolCallParseException.Kind kind, int offset, String detail) {
+        return new ToolCallParseException(
+                format, kind, offsets.applyAsInt(offset), excerpts.apply(offset), detail);
     }
 
     /** An error at the beginning of the open call. */
     public ToolCallParseException errorAtBegin(ToolCallParseException.Kind kind, String detail) {
-        return new ToolCallParseException(format, kind, beginOffset, excerpts.apply(beginIndex), detail);
+        return new ToolCallParseException(
+                format, kind, beginOffset, excerpts.apply(beginIndex), detail);
     }
 
     private static String kind(JsonElement e) {
-        return e.isJsonArray() ? "an array" : e.isJsonNull() ? "null" : e.isJsonPrimitive() ? "a " + (e.getAsJsonPrimitive().isString() ? "string" : "scalar") : "a value";
+        return e.isJsonArray()
+                ? "an array"
+                : e.isJsonNull()
+                        ? "null"
+                        : e.isJsonPrimitive()
+                                ? "a " + (e.getAsJsonPrimitive().isString() ? "string" : "scalar")
+                                : "a value";
     }
 
     private static String shorten(String s) {

@@ -4,18 +4,22 @@ import java.util.function.Consumer;
 
 /**
  * Text outside calls (content, or reasoning) as it flows out, under one of two policies:
+ *
  * <ul>
- * <li>{@code verbatim} (default): the text as written, except that whitespace before the first
- *     other character is held until such a character arrives and dropped if none ever does. So
- *     text that is only whitespace is never sent (the message field is null), and every chunking
- *     sends the same text.</li>
- * <li>{@code segments}: the text between calls is cut into segments at every call; each segment is
- *     stripped and the non-empty ones are joined with one space. Trailing whitespace is held until
- *     more text of the same segment shows it is inside.</li>
+ *   <li>{@code verbatim} (default): the text as written, except that whitespace before the first
+ *       other character is held until such a character arrives and dropped if none ever does. So
+ *       text that is only whitespace is never sent (the message field is null), and every chunking
+ *       sends the same text.
+ *   <li>{@code segments}: the text between calls is cut into segments at every call; each segment
+ *       is stripped and the non-empty ones are joined with one space. Trailing whitespace is held
+ *       until more text of the same segment shows it is inside.
  * </ul>
  */
 public final class ContentChannel {
-    public enum Policy { VERBATIM, SEGMENTS }
+    public enum Policy {
+        VERBATIM,
+        SEGMENTS
+    }
 
     private final Consumer<String> out;
     private final Policy policy;
@@ -30,9 +34,18 @@ public final class ContentChannel {
 
     public void add(String text) {
         if (policy == Policy.VERBATIM) {
-            if (sentAny) { out.accept(text); return; }
-            if (firstNonWhitespace(text, 0) == text.length()) { held.append(text); return; }
-            out.accept(held.length() == 0 ? text : held.append(text).toString()); // nothing held: the text as it is
+            if (sentAny) {
+                out.accept(text);
+                return;
+            }
+            if (firstNonWhitespace(text, 0) == text.length()) {
+                held.append(text);
+                return;
+            }
+            out.accept(
+                    held.length() == 0
+                            ? text
+                            : held.append(text).toString()); // nothing held: the text as it is
             held.setLength(0);
             sentAny = true;
             return;
@@ -40,8 +53,8 @@ public final class ContentChannel {
         int i = 0;
         if (!segmentStarted) {
             i = firstNonWhitespace(text, 0);
-            if (i == text.length()) return;    // leading whitespace of a segment is dropped
-            if (sentAny) out.accept(" ");      // segments are joined with one space
+            if (i == text.length()) return; // leading whitespace of a segment is dropped
+            if (sentAny) out.accept(" "); // segments are joined with one space
             segmentStarted = true;
             held.setLength(0);
         }
@@ -65,7 +78,9 @@ public final class ContentChannel {
         return i;
     }
 
-    /** Index after the last non-whitespace character at or after {@code from}; {@code from} if none. */
+    /**
+     * Index after the last non-whitespace character at or after {@code from}; {@code from} if none.
+     */
     private static int endOfLastNonWhitespace(String s, int from) {
         int i = s.length();
         while (i > from) {

@@ -1,37 +1,57 @@
 package dev.toolcalls.internal.assemble;
 
+import dev.toolcalls.ParseEvent;
+
 import java.util.ArrayList;
 import java.util.List;
-
-import dev.toolcalls.ParseEvent;
 
 /**
  * Collects the events of one feed, merging consecutive pieces of the same kind: text after text,
  * reasoning after reasoning, argument fragments of the same call after each other.
  */
 public final class EventCollector {
-    private enum Kind { NONE, TEXT, REASONING, ARGUMENTS }
+    private enum Kind {
+        NONE,
+        TEXT,
+        REASONING,
+        ARGUMENTS
+    }
 
     private final List<ParseEvent> done = new ArrayList<>();
     private Kind kind = Kind.NONE;
     private final StringBuilder text = new StringBuilder();
+
     /** The first piece of the current kind, kept as is: a single piece is never copied. */
     private String first;
+
     private int index;
 
-    public void content(String piece) { text(Kind.TEXT, piece); }
+    public void content(String piece) {
+        text(Kind.TEXT, piece);
+    }
 
-    public void reasoning(String piece) { text(Kind.REASONING, piece); }
+    public void reasoning(String piece) {
+        text(Kind.REASONING, piece);
+    }
 
     private void text(Kind k, String piece) {
         if (piece.isEmpty()) return;
-        if (kind != k) { flush(); kind = k; }
+        if (kind != k) {
+            flush();
+            kind = k;
+        }
         add(piece);
     }
 
     private void add(String piece) {
-        if (first == null && text.length() == 0) { first = piece; return; }
-        if (first != null) { text.append(first); first = null; }
+        if (first == null && text.length() == 0) {
+            first = piece;
+            return;
+        }
+        if (first != null) {
+            text.append(first);
+            first = null;
+        }
         text.append(piece);
     }
 
@@ -63,7 +83,7 @@ public final class EventCollector {
     }
 
     public List<ParseEvent> drain() {
-        if (done.isEmpty()) {                      // the common case while streaming: one piece, or nothing
+        if (done.isEmpty()) { // the common case while streaming: one piece, or nothing
             ParseEvent e = pending();
             return e == null ? List.of() : List.of(e);
         }
@@ -83,10 +103,14 @@ public final class EventCollector {
         Kind k = kind;
         kind = Kind.NONE;
         switch (k) {
-            case TEXT: return new ParseEvent.Text(taken());
-            case REASONING: return new ParseEvent.Reasoning(taken());
-            case ARGUMENTS: return new ParseEvent.ToolCallArguments(index, taken());
-            default: return null;
+            case TEXT:
+                return new ParseEvent.Text(taken());
+            case REASONING:
+                return new ParseEvent.Reasoning(taken());
+            case ARGUMENTS:
+                return new ParseEvent.ToolCallArguments(index, taken());
+            default:
+                return null;
         }
     }
 }

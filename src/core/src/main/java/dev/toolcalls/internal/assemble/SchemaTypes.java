@@ -1,39 +1,51 @@
 package dev.toolcalls.internal.assemble;
 
-import java.util.EnumSet;
-import java.util.Locale;
-import java.util.Set;
-import java.util.regex.Pattern;
-
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
 
 import dev.toolcalls.internal.json.Json;
 
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
 /**
  * Typing of raw argument values (XML-style parameters) by the request's JSON schema — a public
  * contract, documented in the README:
+ *
  * <ul>
- * <li>the types of a parameter are the union of its {@code type} (a string or a list), the types of
- *     its {@code enum} values, and those of its {@code anyOf}/{@code oneOf}/{@code allOf} branches;
- *     aliases such as {@code int}, {@code float}, {@code bool}, {@code dict}, {@code list} are understood;</li>
- * <li>a value is tried against them in the order null, integer, number, boolean, object, array,
- *     string, and written as the first that fits: {@code null} only from the literal {@code null};
- *     integers as integers; numbers as written when that is JSON (so {@code 140.0} stays {@code 140.0});
- *     booleans from {@code true}/{@code false} (any case) or {@code 1}/{@code 0}; objects and arrays
- *     when the value is strict JSON of that kind;</li>
- * <li>a value that fits none of its types is a string: never dropped, never nulled.</li>
+ *   <li>the types of a parameter are the union of its {@code type} (a string or a list), the types
+ *       of its {@code enum} values, and those of its {@code anyOf}/{@code oneOf}/{@code allOf}
+ *       branches; aliases such as {@code int}, {@code float}, {@code bool}, {@code dict}, {@code
+ *       list} are understood;
+ *   <li>a value is tried against them in the order null, integer, number, boolean, object, array,
+ *       string, and written as the first that fits: {@code null} only from the literal {@code
+ *       null}; integers as integers; numbers as written when that is JSON (so {@code 140.0} stays
+ *       {@code 140.0}); booleans from {@code true}/{@code false} (any case) or {@code 1}/{@code 0};
+ *       objects and arrays when the value is strict JSON of that kind;
+ *   <li>a value that fits none of its types is a string: never dropped, never nulled.
  * </ul>
  */
 public final class SchemaTypes {
-    public enum Type { NULL, INTEGER, NUMBER, BOOLEAN, OBJECT, ARRAY, STRING }
+    public enum Type {
+        NULL,
+        INTEGER,
+        NUMBER,
+        BOOLEAN,
+        OBJECT,
+        ARRAY,
+        STRING
+    }
 
     private static final Pattern INTEGER = Pattern.compile("[-+]?[0-9]+");
-    private static final Pattern NUMBER = Pattern.compile("[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?");
-    private static final Pattern JSON_NUMBER = Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?");
+    private static final Pattern NUMBER =
+            Pattern.compile("[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?");
+    private static final Pattern JSON_NUMBER =
+            Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?");
 
-    private SchemaTypes() { }
+    private SchemaTypes() {}
 
     /** The types a property schema allows; empty when it says nothing usable. */
     public static Set<Type> of(JsonElement schema) {
@@ -47,14 +59,20 @@ public final class SchemaTypes {
         JsonObject s = schema.getAsJsonObject();
         JsonElement type = s.get("type");
         if (type != null && type.isJsonPrimitive()) addAlias(type.getAsString(), out);
-        else if (type != null && type.isJsonArray()) for (JsonElement t : type.getAsJsonArray()) if (t.isJsonPrimitive()) addAlias(t.getAsString(), out);
+        else if (type != null && type.isJsonArray())
+            for (JsonElement t : type.getAsJsonArray())
+                if (t.isJsonPrimitive()) addAlias(t.getAsString(), out);
         JsonElement values = s.get("enum");
         if (values != null && values.isJsonArray()) {
             for (JsonElement v : values.getAsJsonArray()) {
                 if (v.isJsonNull()) out.add(Type.NULL);
-                else if (v.isJsonPrimitive() && v.getAsJsonPrimitive().isBoolean()) out.add(Type.BOOLEAN);
+                else if (v.isJsonPrimitive() && v.getAsJsonPrimitive().isBoolean())
+                    out.add(Type.BOOLEAN);
                 else if (v.isJsonPrimitive() && v.getAsJsonPrimitive().isNumber())
-                    out.add(INTEGER.matcher(v.getAsString()).matches() ? Type.INTEGER : Type.NUMBER);
+                    out.add(
+                            INTEGER.matcher(v.getAsString()).matches()
+                                    ? Type.INTEGER
+                                    : Type.NUMBER);
                 else if (v.isJsonPrimitive()) out.add(Type.STRING);
                 else if (v.isJsonArray()) out.add(Type.ARRAY);
                 else out.add(Type.OBJECT);
@@ -62,22 +80,46 @@ public final class SchemaTypes {
         }
         for (String key : new String[] {"anyOf", "oneOf", "allOf"}) {
             JsonElement branches = s.get(key);
-            if (branches != null && branches.isJsonArray()) for (JsonElement b : branches.getAsJsonArray()) collect(b, out, depth + 1);
+            if (branches != null && branches.isJsonArray())
+                for (JsonElement b : branches.getAsJsonArray()) collect(b, out, depth + 1);
         }
     }
 
     private static void addAlias(String name, Set<Type> out) {
         String t = name.strip().toLowerCase(Locale.ROOT);
         if (t.equals("null") || t.equals("none")) out.add(Type.NULL);
-        else if (t.equals("string") || t.equals("str") || t.equals("text") || t.equals("varchar") || t.equals("char") || t.equals("enum")) out.add(Type.STRING);
-        else if (t.equals("integer") || t.startsWith("int") || t.startsWith("uint") || t.equals("long") || t.equals("short") || t.equals("unsigned")) out.add(Type.INTEGER);
-        else if (t.equals("number") || t.startsWith("num") || t.startsWith("float") || t.equals("double") || t.equals("decimal")) out.add(Type.NUMBER);
-        else if (t.equals("boolean") || t.equals("bool") || t.equals("binary")) out.add(Type.BOOLEAN);
-        else if (t.equals("object") || t.startsWith("dict") || t.equals("map")) out.add(Type.OBJECT);
-        else if (t.equals("array") || t.equals("arr") || t.startsWith("list") || t.equals("sequence") || t.equals("tuple")) out.add(Type.ARRAY);
+        else if (t.equals("string")
+                || t.equals("str")
+                || t.equals("text")
+                || t.equals("varchar")
+                || t.equals("char")
+                || t.equals("enum")) out.add(Type.STRING);
+        else if (t.equals("integer")
+                || t.startsWith("int")
+                || t.startsWith("uint")
+                || t.equals("long")
+                || t.equals("short")
+                || t.equals("unsigned")) out.add(Type.INTEGER);
+        else if (t.equals("number")
+                || t.startsWith("num")
+                || t.startsWith("float")
+                || t.equals("double")
+                || t.equals("decimal")) out.add(Type.NUMBER);
+        else if (t.equals("boolean") || t.equals("bool") || t.equals("binary"))
+            out.add(Type.BOOLEAN);
+        else if (t.equals("object") || t.startsWith("dict") || t.equals("map"))
+            out.add(Type.OBJECT);
+        else if (t.equals("array")
+                || t.equals("arr")
+                || t.startsWith("list")
+                || t.equals("sequence")
+                || t.equals("tuple")) out.add(Type.ARRAY);
     }
 
-    /** JSON text for a raw value under these types (tried in priority order; string last and always). */
+    /**
+     * JSON text for a raw value under these types (tried in priority order; string last and
+     * always).
+     */
     public static String convert(String raw, Set<Type> types) {
         String v = raw.strip();
         for (Type t : types) { // EnumSet iterates in declaration order: the priority order
@@ -87,7 +129,10 @@ public final class SchemaTypes {
         return quote(raw);
     }
 
-    /** Untyped values in formats whose values default to JSON: strict JSON as written, else a string. */
+    /**
+     * Untyped values in formats whose values default to JSON: strict JSON as written, else a
+     * string.
+     */
     public static String jsonOrString(String raw) {
         String v = raw.strip();
         try {
@@ -100,21 +145,27 @@ public final class SchemaTypes {
 
     private static String as(Type t, String v) {
         switch (t) {
-            case NULL: return v.equals("null") ? "null" : null;
-            case INTEGER: return INTEGER.matcher(v).matches() ? canonicalInteger(v) : null;
+            case NULL:
+                return v.equals("null") ? "null" : null;
+            case INTEGER:
+                return INTEGER.matcher(v).matches() ? canonicalInteger(v) : null;
             case NUMBER:
                 if (JSON_NUMBER.matcher(v).matches()) return v;
                 if (!NUMBER.matcher(v).matches()) return null;
                 return canonicalNumber(v);
-            case BOOLEAN: {
-                String b = v.toLowerCase(Locale.ROOT);
-                if (b.equals("true") || b.equals("1")) return "true";
-                if (b.equals("false") || b.equals("0")) return "false";
-                return null;
-            }
-            case OBJECT: return strictJsonOf(v, '{');
-            case ARRAY: return strictJsonOf(v, '[');
-            default: return null; // STRING: handled by the caller as the last resort
+            case BOOLEAN:
+                {
+                    String b = v.toLowerCase(Locale.ROOT);
+                    if (b.equals("true") || b.equals("1")) return "true";
+                    if (b.equals("false") || b.equals("0")) return "false";
+                    return null;
+                }
+            case OBJECT:
+                return strictJsonOf(v, '{');
+            case ARRAY:
+                return strictJsonOf(v, '[');
+            default:
+                return null; // STRING: handled by the caller as the last resort
         }
     }
 
@@ -143,8 +194,15 @@ public final class SchemaTypes {
         whole = canonicalInteger(whole.isEmpty() ? "0" : whole);
         if (fraction != null && fraction.isEmpty()) fraction = "0";
         if (!exponent.isEmpty()) {
-            String sign = exponent.length() > 1 && (exponent.charAt(1) == '-' || exponent.charAt(1) == '+') ? exponent.substring(1, 2) : "";
-            exponent = "e" + (sign.equals("-") ? "-" : "") + canonicalInteger(exponent.substring(1 + sign.length()));
+            String sign =
+                    exponent.length() > 1
+                                    && (exponent.charAt(1) == '-' || exponent.charAt(1) == '+')
+                            ? exponent.substring(1, 2)
+                            : "";
+            exponent =
+                    "e"
+                            + (sign.equals("-") ? "-" : "")
+                            + canonicalInteger(exponent.substring(1 + sign.length()));
         }
         return (negative ? "-" : "") + whole + (fraction == null ? "" : "." + fraction) + exponent;
     }
@@ -157,7 +215,9 @@ public final class SchemaTypes {
         }
     }
 
-    public static String quote(String s) { return Json.write(new JsonPrimitive(s)); }
+    public static String quote(String s) {
+        return Json.write(new JsonPrimitive(s));
+    }
 
     /** The inside of a JSON string for {@code s}, without the quotes. */
     public static String escape(String s) {
@@ -166,16 +226,34 @@ public final class SchemaTypes {
             char c = s.charAt(i);
             String r;
             switch (c) {
-                case '"': r = "\\\""; break;
-                case '\\': r = "\\\\"; break;
-                case '\n': r = "\\n"; break;
-                case '\r': r = "\\r"; break;
-                case '\t': r = "\\t"; break;
-                case '\b': r = "\\b"; break;
-                case '\f': r = "\\f"; break;
-                default: r = c < 0x20 ? String.format("\\u%04x", (int) c) : null;
+                case '"':
+                    r = "\\\"";
+                    break;
+                case '\\':
+                    r = "\\\\";
+                    break;
+                case '\n':
+                    r = "\\n";
+                    break;
+                case '\r':
+                    r = "\\r";
+                    break;
+                case '\t':
+                    r = "\\t";
+                    break;
+                case '\b':
+                    r = "\\b";
+                    break;
+                case '\f':
+                    r = "\\f";
+                    break;
+                default:
+                    r = c < 0x20 ? String.format("\\u%04x", (int) c) : null;
             }
-            if (r == null) { if (b != null) b.append(c); continue; }
+            if (r == null) {
+                if (b != null) b.append(c);
+                continue;
+            }
             if (b == null) b = new StringBuilder(s.length() + 8).append(s, 0, i);
             b.append(r);
         }

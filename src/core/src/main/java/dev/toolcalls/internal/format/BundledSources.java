@@ -1,5 +1,10 @@
 package dev.toolcalls.internal.format;
 
+import dev.toolcalls.internal.grammar.BundledFormats;
+
+import org.antlr.v4.runtime.CharStream;
+import org.antlr.v4.runtime.Lexer;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -13,22 +18,17 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
-import org.antlr.v4.runtime.CharStream;
-import org.antlr.v4.runtime.Lexer;
-
-import dev.toolcalls.internal.grammar.BundledFormats;
-
 /**
- * The sources of the bundled formats, which the build copies into the jar under
- * {@code META-INF/toolcalls/grammars/} (the same layout as {@code grammars/}): the shared grammars
- * that runtime-loaded formats import, the grammars {@code new --like} copies, the lines
- * {@code check} points at.
+ * The sources of the bundled formats, which the build copies into the jar under {@code
+ * META-INF/toolcalls/grammars/} (the same layout as {@code grammars/}): the shared grammars that
+ * runtime-loaded formats import, the grammars {@code new --like} copies, the lines {@code check}
+ * points at.
  */
 public final class BundledSources {
     private static final String ROOT = "/META-INF/toolcalls/grammars/";
     private static volatile Path importsCopy;
 
-    private BundledSources() { }
+    private BundledSources() {}
 
     /** The text of a file under {@code grammars/} (e.g. {@code imports/JsonCall.g4}), or null. */
     public static String text(String relativePath) {
@@ -61,7 +61,8 @@ public final class BundledSources {
                 importsCopy = dir;
                 return dir;
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot write the bundled shared grammars to a temporary folder", e);
+                throw new UncheckedIOException(
+                        "cannot write the bundled shared grammars to a temporary folder", e);
             }
         }
     }
@@ -71,15 +72,22 @@ public final class BundledSources {
         Path p = importsCopy;
         if (p == null || file == null) return Optional.empty();
         Path f = Path.of(file).toAbsolutePath();
-        return f.startsWith(p.toAbsolutePath()) ? Optional.of("grammars/imports/" + f.getFileName() + " (bundled)") : Optional.empty();
+        return f.startsWith(p.toAbsolutePath())
+                ? Optional.of("grammars/imports/" + f.getFileName() + " (bundled)")
+                : Optional.empty();
     }
 
-    /** The bundled generated lexers by grammar name (e.g. {@code MyModelLexer}), for formats that reuse one. */
+    /**
+     * The bundled generated lexers by grammar name (e.g. {@code MyModelLexer}), for formats that
+     * reuse one.
+     */
     static Map<String, Function<CharStream, Lexer>> lexers() {
         Map<String, Function<CharStream, Lexer>> out = new LinkedHashMap<>();
         for (var b : BundledFormats.all()) {
             try {
-                FormatFile f = FormatFile.parse(b.formatFile(), "grammars/" + b.name() + "/" + b.name() + ".json");
+                FormatFile f =
+                        FormatFile.parse(
+                                b.formatFile(), "grammars/" + b.name() + "/" + b.name() + ".json");
                 if (f.lexer() != null) out.putIfAbsent(f.lexer(), b.lexer());
             } catch (IllegalArgumentException e) {
                 // a broken bundled format file shares nothing
@@ -92,7 +100,8 @@ public final class BundledSources {
     static Optional<String> formatOfLexer(String lexer) {
         for (var b : BundledFormats.all()) {
             try {
-                if (lexer.equals(FormatFile.parse(b.formatFile(), b.name()).lexer())) return Optional.of(b.name());
+                if (lexer.equals(FormatFile.parse(b.formatFile(), b.name()).lexer()))
+                    return Optional.of(b.name());
             } catch (IllegalArgumentException e) {
                 // skip
             }
@@ -100,22 +109,42 @@ public final class BundledSources {
         return Optional.empty();
     }
 
-    /** The source of a bundled format: its format file and generated lexer; its grammar text from the jar. */
+    /**
+     * The source of a bundled format: its format file and generated lexer; its grammar text from
+     * the jar.
+     */
     public static FormatSource of(BundledFormat b) {
         String path = "grammars/" + b.name() + "/" + b.name() + ".json";
         FormatFile file;
         try {
             file = FormatFile.parse(b.formatFile(), path);
         } catch (IllegalArgumentException e) {
-            return FormatSource.broken(b.name(), path, null, () -> GrammarText.fileOnly(path), List.of(e.getMessage()));
+            return FormatSource.broken(
+                    b.name(),
+                    path,
+                    null,
+                    () -> GrammarText.fileOnly(path),
+                    List.of(e.getMessage()));
         }
-        return new FormatSource(b.name(), path, file, b.lexer(), include -> {
-            String roles = BundledFormats.importRoles(include);
-            return roles == null ? null : FormatFile.parse(roles, "grammars/imports/" + include + ".json");
-        }, () -> grammarText(b.name(), file.lexer()), List.of());
+        return new FormatSource(
+                b.name(),
+                path,
+                file,
+                b.lexer(),
+                include -> {
+                    String roles = BundledFormats.importRoles(include);
+                    return roles == null
+                            ? null
+                            : FormatFile.parse(roles, "grammars/imports/" + include + ".json");
+                },
+                () -> grammarText(b.name(), file.lexer()),
+                List.of());
     }
 
-    /** Where a bundled format's grammar is written: its own folder, or the folder of the format whose lexer it shares. */
+    /**
+     * Where a bundled format's grammar is written: its own folder, or the folder of the format
+     * whose lexer it shares.
+     */
     static GrammarText grammarText(String format, String lexer) {
         if (lexer == null) return GrammarText.fileOnly("grammars/" + format);
         List<String> folders = new ArrayList<>(List.of(format));
@@ -123,10 +152,16 @@ public final class BundledSources {
         for (String folder : folders) {
             String rel = folder + "/" + lexer + ".g4";
             String text = text(rel);
-            if (text != null) return GrammarText.of(new GrammarText.SourceFile("grammars/" + rel, text), name -> {
-                String imported = text("imports/" + name + ".g4");
-                return imported == null ? null : new GrammarText.SourceFile("grammars/imports/" + name + ".g4", imported);
-            });
+            if (text != null)
+                return GrammarText.of(
+                        new GrammarText.SourceFile("grammars/" + rel, text),
+                        name -> {
+                            String imported = text("imports/" + name + ".g4");
+                            return imported == null
+                                    ? null
+                                    : new GrammarText.SourceFile(
+                                            "grammars/imports/" + name + ".g4", imported);
+                        });
         }
         return GrammarText.fileOnly("grammars/" + format + "/" + lexer + ".g4");
     }

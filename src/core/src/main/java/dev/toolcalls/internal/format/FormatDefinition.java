@@ -4,8 +4,8 @@ import dev.toolcalls.Format;
 
 /**
  * What a {@link Format} is made of, for the project's tools ({@code check}, {@code generate},
- * {@code new}): the sources it was read from and its compiled lexer. Every format the library
- * makes is one; the package is exported to the tools and the command line only.
+ * {@code new}): the sources it was read from and its compiled lexer. Every format the library makes
+ * is one; the package is exported to the tools and the command line only.
  */
 public interface FormatDefinition {
     /** The format file, the grammar and where they came from. */
@@ -25,6 +25,9 @@ public interface FormatDefinition {
      */
     static FormatDefinition of(Format format) {
         if (format instanceof FormatDefinition d) return d;
-        throw new IllegalArgumentException("format " + format.name() + " was not made by toolcalls (Formats.define, Formats.load or a bundled format)");
+        throw new IllegalArgumentException(
+                "format "
+                        + format.name()
+                        + " was not made by toolcalls (Formats.define, Formats.load or a bundled format)");
     }
 }

@@ -1,5 +1,10 @@
 package dev.toolcalls.internal.format;
 
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+
+import dev.toolcalls.internal.json.Json;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -9,57 +14,103 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-
-import dev.toolcalls.internal.json.Json;
-
 /**
  * The JSON format file, {@code grammars/<format>/<format>.json}, read strictly: every key known,
  * every value of its type (no reflection, so it reads the same in a native image). Also the shape
  * of the role files of shared grammars, {@code grammars/imports/<Grammar>.json}, which hold only
  * {@code roles} and {@code streamable}.
  *
- * @param lexer         the lexer grammar's name, e.g. {@code MyModelLexer}
- * @param include       role files of imported grammars whose roles and streamable tokens this format takes over
- * @param ids           template of generated ids, e.g. {@code call_{random:24}} (= {@code openai}, the default); see {@link IdTemplate}
- * @param idPattern     regex a model-written id must match to be kept (default: any non-empty id is kept)
- * @param content       content policy: {@code verbatim} or {@code segments}
- * @param callEnd       how calls end: {@code marker} (a call.end token) or {@code implicit} (next call, text, or end of output)
- * @param nameFromId    regex whose group 1 is the function name inside a model-written id (e.g. {@code functions.NAME:0})
- * @param untypedValues raw argument values the schema says nothing about: {@code string} (default) or {@code json}
- * @param valueNewlines {@code trim}: one newline right after a value's open tag and one right before its close tag are not part of it
- * @param thinkingMode  the lexer mode that is "inside reasoning", for templates that open the think block in the prompt
+ * @param lexer the lexer grammar's name, e.g. {@code MyModelLexer}
+ * @param include role files of imported grammars whose roles and streamable tokens this format
+ *     takes over
+ * @param ids template of generated ids, e.g. {@code call_{random:24}} (= {@code openai}, the
+ *     default); see {@link IdTemplate}
+ * @param idPattern regex a model-written id must match to be kept (default: any non-empty id is
+ *     kept)
+ * @param content content policy: {@code verbatim} or {@code segments}
+ * @param callEnd how calls end: {@code marker} (a call.end token) or {@code implicit} (next call,
+ *     text, or end of output)
+ * @param nameFromId regex whose group 1 is the function name inside a model-written id (e.g. {@code
+ *     functions.NAME:0})
+ * @param untypedValues raw argument values the schema says nothing about: {@code string} (default)
+ *     or {@code json}
+ * @param valueNewlines {@code trim}: one newline right after a value's open tag and one right
+ *     before its close tag are not part of it
+ * @param thinkingMode the lexer mode that is "inside reasoning", for templates that open the think
+ *     block in the prompt
  * @param thinkingDefault whether thinking is on when the request does not say (default false)
- * @param roles         token name to role
- * @param streamable    tokens that may be cut at the end of the data received so far and emitted at once
- * @param lenientMode   the lexer mode to start in (instead of the default mode) when parsing is lenient:
- *                      the default mode's rules plus the wrappers and slips the format tolerates then
+ * @param roles token name to role
+ * @param streamable tokens that may be cut at the end of the data received so far and emitted at
+ *     once
+ * @param lenientMode the lexer mode to start in (instead of the default mode) when parsing is
+ *     lenient: the default mode's rules plus the wrappers and slips the format tolerates then
  * @param specialTokens marker spellings that are special tokens of the model's vocabulary: when the
- *                      caller says which chunks were special tokens, these spellings in ordinary text are text
- * @param registries    the parser names peer servers register this convention under, by server ({@link #REGISTRIES});
- *                      documentation data, listed in docs/formats.md (whose generator checks that each is a name
- *                      or alias of the bundled format)
- * @param roleAt        where each entry of {@code roles} is written: its token name to {@code source:line:column}
+ *     caller says which chunks were special tokens, these spellings in ordinary text are text
+ * @param registries the parser names peer servers register this convention under, by server ({@link
+ *     #REGISTRIES}); documentation data, listed in docs/formats.md (whose generator checks that
+ *     each is a name or alias of the bundled format)
+ * @param roleAt where each entry of {@code roles} is written: its token name to {@code
+ *     source:line:column}
  */
-public record FormatFile(String name, List<String> aliases, String description, String lexer, List<String> include,
-                         String ids, String idPattern, String content, String callEnd, String nameFromId,
-                         String untypedValues, String valueNewlines, String thinkingMode, boolean thinkingDefault,
-                         Map<String, String> roles, List<String> streamable, List<String> specialTokens, String lenientMode,
-                         Map<String, List<String>> registries, Map<String, String> roleAt) {
+public record FormatFile(
+        String name,
+        List<String> aliases,
+        String description,
+        String lexer,
+        List<String> include,
+        String ids,
+        String idPattern,
+        String content,
+        String callEnd,
+        String nameFromId,
+        String untypedValues,
+        String valueNewlines,
+        String thinkingMode,
+        boolean thinkingDefault,
+        Map<String, String> roles,
+        List<String> streamable,
+        List<String> specialTokens,
+        String lenientMode,
+        Map<String, List<String>> registries,
+        Map<String, String> roleAt) {
 
     /** The most aliases one format file may give its format. */
     public static final int MAX_ALIASES = 1024;
 
-    /** The largest format file or role file, in bytes (a text given as a string is measured in chars, which never outnumber its UTF-8 bytes). */
+    /**
+     * The largest format file or role file, in bytes (a text given as a string is measured in
+     * chars, which never outnumber its UTF-8 bytes).
+     */
     public static final int MAX_SIZE = 1 << 20;
 
-    private static final Set<String> KEYS = Set.of("name", "aliases", "description", "lexer", "include", "ids", "idPattern",
-            "content", "callEnd", "nameFromId", "untypedValues", "valueNewlines", "thinkingMode", "thinkingDefault",
-            "roles", "streamable", "specialTokens", "lenientMode", "registries");
+    private static final Set<String> KEYS =
+            Set.of(
+                    "name",
+                    "aliases",
+                    "description",
+                    "lexer",
+                    "include",
+                    "ids",
+                    "idPattern",
+                    "content",
+                    "callEnd",
+                    "nameFromId",
+                    "untypedValues",
+                    "valueNewlines",
+                    "thinkingMode",
+                    "thinkingDefault",
+                    "roles",
+                    "streamable",
+                    "specialTokens",
+                    "lenientMode",
+                    "registries");
 
-    /** The servers whose parser names {@code "registries"} may list, in the order docs/formats.md shows them. */
-    public static final List<String> REGISTRIES = List.of("vllm", "sglang", "llama.cpp", "ollama", "lmdeploy");
+    /**
+     * The servers whose parser names {@code "registries"} may list, in the order docs/formats.md
+     * shows them.
+     */
+    public static final List<String> REGISTRIES =
+            List.of("vllm", "sglang", "llama.cpp", "ollama", "lmdeploy");
 
     /**
      * Reads a format file or role file.
@@ -72,29 +123,63 @@ public record FormatFile(String name, List<String> aliases, String description, 
         JsonObject o;
         try {
             JsonElement e = Json.parseStrict(json);
-            if (!e.isJsonObject()) throw new IllegalArgumentException(source + ": a format file is a JSON object");
+            if (!e.isJsonObject())
+                throw new IllegalArgumentException(source + ": a format file is a JSON object");
             o = e.getAsJsonObject();
         } catch (Json.NotJson e) {
             throw new IllegalArgumentException(source + ": not valid JSON: " + e.getMessage());
         }
         for (String key : o.keySet())
-            if (!KEYS.contains(key)) throw new IllegalArgumentException(source + ": unknown key \"" + key + "\" (known: " + String.join(", ", new TreeSet<>(KEYS)) + ")");
+            if (!KEYS.contains(key))
+                throw new IllegalArgumentException(
+                        source
+                                + ": unknown key \""
+                                + key
+                                + "\" (known: "
+                                + String.join(", ", new TreeSet<>(KEYS))
+                                + ")");
         Reader r = new Reader(o, source);
         JsonElement aliases = o.get("aliases");
-        if (aliases != null && aliases.isJsonArray() && aliases.getAsJsonArray().size() > MAX_ALIASES)
-            throw new IllegalArgumentException(source + ": \"aliases\" lists " + aliases.getAsJsonArray().size() + " names, more than the "
-                    + MAX_ALIASES + " a format file may give its format");
-        return new FormatFile(r.string("name", null), r.strings("aliases"), r.string("description", ""), r.string("lexer", null),
-                r.strings("include"), r.string("ids", "openai"), r.string("idPattern", null), r.string("content", "verbatim"),
-                r.string("callEnd", "marker"), r.string("nameFromId", null), r.string("untypedValues", "string"),
-                r.string("valueNewlines", "keep"), r.string("thinkingMode", null), r.bool("thinkingDefault"),
-                r.map("roles"), r.strings("streamable"), r.strings("specialTokens"), r.string("lenientMode", null),
-                r.registries(), keysAt(json, "roles", source));
+        if (aliases != null
+                && aliases.isJsonArray()
+                && aliases.getAsJsonArray().size() > MAX_ALIASES)
+            throw new IllegalArgumentException(
+                    source
+                            + ": \"aliases\" lists "
+                            + aliases.getAsJsonArray().size()
+                            + " names, more than the "
+                            + MAX_ALIASES
+                            + " a format file may give its format");
+        return new FormatFile(
+                r.string("name", null),
+                r.strings("aliases"),
+                r.string("description", ""),
+                r.string("lexer", null),
+                r.strings("include"),
+                r.string("ids", "openai"),
+                r.string("idPattern", null),
+                r.string("content", "verbatim"),
+                r.string("callEnd", "marker"),
+                r.string("nameFromId", null),
+                r.string("untypedValues", "string"),
+                r.string("valueNewlines", "keep"),
+                r.string("thinkingMode", null),
+                r.bool("thinkingDefault"),
+                r.map("roles"),
+                r.strings("streamable"),
+                r.strings("specialTokens"),
+                r.string("lenientMode", null),
+                r.registries(),
+                keysAt(json, "roles", source));
     }
 
     /** The message for a format file or role file larger than {@link #MAX_SIZE}. */
     public static IllegalArgumentException tooLarge(String source) {
-        return new IllegalArgumentException(source + ": larger than " + (MAX_SIZE >> 20) + " MiB, the most a format file may hold");
+        return new IllegalArgumentException(
+                source
+                        + ": larger than "
+                        + (MAX_SIZE >> 20)
+                        + " MiB, the most a format file may hold");
     }
 
     /**
@@ -114,8 +199,10 @@ public record FormatFile(String name, List<String> aliases, String description, 
         boolean next = false; // the member's name was just read: its value opens next
         for (int i = 0; i < json.length(); i++) {
             char c = json.charAt(i);
-            if (c == '\n') { line++; lineStart = i + 1; }
-            else if (c == '{' || c == '[') {
+            if (c == '\n') {
+                line++;
+                lineStart = i + 1;
+            } else if (c == '{' || c == '[') {
                 depth++;
                 if (next && c == '{') inside = depth;
                 next = false;
@@ -128,8 +215,12 @@ public record FormatFile(String name, List<String> aliases, String description, 
                 int after = end + 1;
                 while (after < json.length() && Character.isWhitespace(json.charAt(after))) after++;
                 boolean key = after < json.length() && json.charAt(after) == ':';
-                if (key && depth == inside) out.put(Json.decodeString(json.substring(i, end + 1)), file + ":" + line + ":" + (i - lineStart + 1) + suffix);
-                else if (key && depth == 1) next = Json.decodeString(json.substring(i, end + 1)).equals(member);
+                if (key && depth == inside)
+                    out.put(
+                            Json.decodeString(json.substring(i, end + 1)),
+                            file + ":" + line + ":" + (i - lineStart + 1) + suffix);
+                else if (key && depth == 1)
+                    next = Json.decodeString(json.substring(i, end + 1)).equals(member);
                 else next = false;
                 i = end;
             }
@@ -141,14 +232,16 @@ public record FormatFile(String name, List<String> aliases, String description, 
         String string(String key, String otherwise) {
             JsonElement e = o.get(key);
             if (e == null || e.isJsonNull()) return otherwise;
-            if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isString()) throw wrong(key, "a string");
+            if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isString())
+                throw wrong(key, "a string");
             return e.getAsString();
         }
 
         boolean bool(String key) {
             JsonElement e = o.get(key);
             if (e == null || e.isJsonNull()) return false;
-            if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isBoolean()) throw wrong(key, "true or false");
+            if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isBoolean())
+                throw wrong(key, "true or false");
             return e.getAsBoolean();
         }
 
@@ -158,7 +251,8 @@ public record FormatFile(String name, List<String> aliases, String description, 
             if (!e.isJsonArray()) throw wrong(key, "an array of strings");
             List<String> out = new ArrayList<>();
             for (JsonElement item : e.getAsJsonArray()) {
-                if (!item.isJsonPrimitive() || !item.getAsJsonPrimitive().isString()) throw wrong(key, "an array of strings");
+                if (!item.isJsonPrimitive() || !item.getAsJsonPrimitive().isString())
+                    throw wrong(key, "an array of strings");
                 out.add(item.getAsString());
             }
             return Collections.unmodifiableList(out);
@@ -170,34 +264,56 @@ public record FormatFile(String name, List<String> aliases, String description, 
             if (!e.isJsonObject()) throw wrong(key, "an object of token name to role");
             Map<String, String> out = new LinkedHashMap<>();
             for (Map.Entry<String, JsonElement> m : e.getAsJsonObject().entrySet()) {
-                if (!m.getValue().isJsonPrimitive() || !m.getValue().getAsJsonPrimitive().isString())
-                    throw new IllegalArgumentException(source + ": role of " + m.getKey() + " must be a string");
+                if (!m.getValue().isJsonPrimitive()
+                        || !m.getValue().getAsJsonPrimitive().isString())
+                    throw new IllegalArgumentException(
+                            source + ": role of " + m.getKey() + " must be a string");
                 out.put(m.getKey(), m.getValue().getAsString());
             }
             return Collections.unmodifiableMap(out);
         }
 
-        /** {@code {"vllm": ["openai"], "sglang": ["gpt-oss"], ...}}: each server one of {@link #REGISTRIES}, each name non-empty, once. */
+        /**
+         * {@code {"vllm": ["openai"], "sglang": ["gpt-oss"], ...}}: each server one of {@link
+         * #REGISTRIES}, each name non-empty, once.
+         */
         Map<String, List<String>> registries() {
             JsonElement e = o.get("registries");
             if (e == null || e.isJsonNull()) return Map.of();
-            if (!e.isJsonObject()) throw wrong("registries", "an object of server to parser names, e.g. {\"vllm\": [\"hermes\"]}");
+            if (!e.isJsonObject())
+                throw wrong(
+                        "registries",
+                        "an object of server to parser names, e.g. {\"vllm\": [\"hermes\"]}");
             Map<String, List<String>> out = new LinkedHashMap<>();
             for (Map.Entry<String, JsonElement> m : e.getAsJsonObject().entrySet()) {
                 String server = m.getKey();
                 String at = source + ": \"registries\": ";
                 if (!REGISTRIES.contains(server))
-                    throw new IllegalArgumentException(at + "unknown server \"" + server + "\" (known: " + String.join(", ", REGISTRIES) + ")");
+                    throw new IllegalArgumentException(
+                            at
+                                    + "unknown server \""
+                                    + server
+                                    + "\" (known: "
+                                    + String.join(", ", REGISTRIES)
+                                    + ")");
                 JsonElement v = m.getValue();
                 if (!v.isJsonArray() || v.getAsJsonArray().isEmpty())
-                    throw new IllegalArgumentException(at + server + " must be a non-empty array of parser names (leave the server out when it has none)");
+                    throw new IllegalArgumentException(
+                            at
+                                    + server
+                                    + " must be a non-empty array of parser names (leave the server out when it has none)");
                 List<String> names = new ArrayList<>();
                 Set<String> seen = new HashSet<>();
                 for (JsonElement item : v.getAsJsonArray()) {
-                    if (!item.isJsonPrimitive() || !item.getAsJsonPrimitive().isString() || item.getAsString().isEmpty())
-                        throw new IllegalArgumentException(at + server + " must be a non-empty array of parser names");
+                    if (!item.isJsonPrimitive()
+                            || !item.getAsJsonPrimitive().isString()
+                            || item.getAsString().isEmpty())
+                        throw new IllegalArgumentException(
+                                at + server + " must be a non-empty array of parser names");
                     String n = item.getAsString();
-                    if (!seen.add(n)) throw new IllegalArgumentException(at + server + " lists \"" + n + "\" twice");
+                    if (!seen.add(n))
+                        throw new IllegalArgumentException(
+                                at + server + " lists \"" + n + "\" twice");
                     names.add(n);
                 }
                 out.put(server, Collections.unmodifiableList(names));

@@ -1,13 +1,20 @@
 package dev.toolcalls.internal.format;
 
-import java.util.List;
-import java.util.regex.Pattern;
-
 import dev.toolcalls.internal.assemble.ArgumentWriter;
 import dev.toolcalls.internal.assemble.ContentChannel;
 
+import java.util.List;
+import java.util.regex.Pattern;
+
 /** The options of a format file that shape how events become a message. */
-public record FormatRules(IdTemplate ids, ContentChannel.Policy content, boolean implicitCallEnd, Pattern nameFromId,
-                          ArgumentWriter.Untyped untypedValues, boolean trimValueNewlines,
-                          int thinkingMode, boolean thinkingDefault, List<String> specialTokens, int lenientMode) {
-}
+public record FormatRules(
+        IdTemplate ids,
+        ContentChannel.Policy content,
+        boolean implicitCallEnd,
+        Pattern nameFromId,
+        ArgumentWriter.Untyped untypedValues,
+        boolean trimValueNewlines,
+        int thinkingMode,
+        boolean thinkingDefault,
+        List<String> specialTokens,
+        int lenientMode) {}

@@ -13,26 +13,35 @@ import java.util.regex.Pattern;
 
 /**
  * Where the rules and modes of a lexer grammar are written: its file and the files it imports,
- * scanned for rule and mode definitions, so that a message can point at {@code file:line:column}.
- * A rule of the importing grammar overrides an imported one of the same name, as in ANTLR.
+ * scanned for rule and mode definitions, so that a message can point at {@code file:line:column}. A
+ * rule of the importing grammar overrides an imported one of the same name, as in ANTLR.
  */
 public final class GrammarText {
     /** A grammar file as the user knows it (its path) and its text. */
-    public record SourceFile(String path, String text) { }
+    public record SourceFile(String path, String text) {}
 
-    private static final Pattern RULE = Pattern.compile("^([ \\t]*)(?:fragment[ \\t]+)?([A-Z][A-Za-z0-9_]*)\\s*:", Pattern.MULTILINE);
-    private static final Pattern MODE = Pattern.compile("^([ \\t]*)mode[ \\t]+([A-Za-z_][A-Za-z0-9_]*)[ \\t]*;", Pattern.MULTILINE);
-    private static final Pattern IMPORT = Pattern.compile("^[ \\t]*import[ \\t]+([^;]+);", Pattern.MULTILINE);
+    private static final Pattern RULE =
+            Pattern.compile(
+                    "^([ \\t]*)(?:fragment[ \\t]+)?([A-Z][A-Za-z0-9_]*)\\s*:", Pattern.MULTILINE);
+    private static final Pattern MODE =
+            Pattern.compile(
+                    "^([ \\t]*)mode[ \\t]+([A-Za-z_][A-Za-z0-9_]*)[ \\t]*;", Pattern.MULTILINE);
+    private static final Pattern IMPORT =
+            Pattern.compile("^[ \\t]*import[ \\t]+([^;]+);", Pattern.MULTILINE);
 
     private final String mainFile;
     private final Map<String, String> rules = new LinkedHashMap<>();
     private final Map<String, String> modes = new LinkedHashMap<>();
     private final Map<String, SourceFile> imports = new LinkedHashMap<>();
 
-    private GrammarText(String mainFile) { this.mainFile = mainFile; }
+    private GrammarText(String mainFile) {
+        this.mainFile = mainFile;
+    }
 
     /** No source text: locations name the file only. */
-    public static GrammarText fileOnly(String path) { return new GrammarText(path); }
+    public static GrammarText fileOnly(String path) {
+        return new GrammarText(path);
+    }
 
     /**
      * A grammar and, recursively, the grammars it imports.
@@ -66,14 +75,18 @@ public final class GrammarText {
         Matcher m = RULE.matcher(text);
         while (m.find()) rules.putIfAbsent(m.group(2), position(f, text, m.start(2)));
         m = MODE.matcher(text);
-        while (m.find()) modes.putIfAbsent(m.group(2), position(f, text, m.start(1) + m.group(1).length()));
+        while (m.find())
+            modes.putIfAbsent(m.group(2), position(f, text, m.start(1) + m.group(1).length()));
     }
 
     private static String position(SourceFile f, String text, int at) {
         int line = 1;
         int col = 1;
         for (int i = 0; i < at; i++) {
-            if (text.charAt(i) == '\n') { line++; col = 1; } else col++;
+            if (text.charAt(i) == '\n') {
+                line++;
+                col = 1;
+            } else col++;
         }
         return f.path() + ":" + line + ":" + col;
     }
@@ -86,16 +99,22 @@ public final class GrammarText {
             char c = b.charAt(i);
             if (c == '\'') { // a literal: skip it, escapes included
                 i++;
-                while (i < b.length() && b.charAt(i) != '\'' && b.charAt(i) != '\n') i += b.charAt(i) == '\\' ? 2 : 1;
+                while (i < b.length() && b.charAt(i) != '\'' && b.charAt(i) != '\n')
+                    i += b.charAt(i) == '\\' ? 2 : 1;
                 i++;
             } else if (c == '/' && i + 1 < b.length() && b.charAt(i + 1) == '/') {
                 while (i < b.length() && b.charAt(i) != '\n') b.setCharAt(i++, ' ');
             } else if (c == '/' && i + 1 < b.length() && b.charAt(i + 1) == '*') {
-                while (i < b.length() && !(b.charAt(i) == '*' && i + 1 < b.length() && b.charAt(i + 1) == '/')) {
+                while (i < b.length()
+                        && !(b.charAt(i) == '*' && i + 1 < b.length() && b.charAt(i + 1) == '/')) {
                     if (b.charAt(i) != '\n') b.setCharAt(i, ' ');
                     i++;
                 }
-                if (i < b.length()) { b.setCharAt(i, ' '); if (i + 1 < b.length()) b.setCharAt(i + 1, ' '); i += 2; }
+                if (i < b.length()) {
+                    b.setCharAt(i, ' ');
+                    if (i + 1 < b.length()) b.setCharAt(i + 1, ' ');
+                    i += 2;
+                }
             } else {
                 i++;
             }
@@ -103,20 +122,37 @@ public final class GrammarText {
         return b.toString();
     }
 
-    /** Whether a rule or mode is written in the grammar file itself (not in a grammar it imports). */
-    public boolean ownRule(String name) { return !rules.containsKey(name) || rules.get(name).startsWith(mainFile + ":"); }
+    /**
+     * Whether a rule or mode is written in the grammar file itself (not in a grammar it imports).
+     */
+    public boolean ownRule(String name) {
+        return !rules.containsKey(name) || rules.get(name).startsWith(mainFile + ":");
+    }
 
-    public boolean ownMode(String name) { return !modes.containsKey(name) || modes.get(name).startsWith(mainFile + ":"); }
+    public boolean ownMode(String name) {
+        return !modes.containsKey(name) || modes.get(name).startsWith(mainFile + ":");
+    }
 
     /** The grammars it imports, directly or through another, by name, in the order found. */
-    public Map<String, SourceFile> imports() { return Collections.unmodifiableMap(imports); }
+    public Map<String, SourceFile> imports() {
+        return Collections.unmodifiableMap(imports);
+    }
 
     /** The grammar file itself. */
-    public String file() { return mainFile; }
+    public String file() {
+        return mainFile;
+    }
 
-    /** {@code file:line:column} of a rule's definition, or the grammar file when it is not written anywhere known. */
-    public String rule(String name) { return rules.getOrDefault(name, mainFile); }
+    /**
+     * {@code file:line:column} of a rule's definition, or the grammar file when it is not written
+     * anywhere known.
+     */
+    public String rule(String name) {
+        return rules.getOrDefault(name, mainFile);
+    }
 
     /** {@code file:line:column} of a mode's definition ({@code DEFAULT_MODE}: the grammar file). */
-    public String mode(String name) { return modes.getOrDefault(name, mainFile); }
+    public String mode(String name) {
+        return modes.getOrDefault(name, mainFile);
+    }
 }

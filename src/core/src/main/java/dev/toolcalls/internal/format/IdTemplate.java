@@ -1,29 +1,34 @@
 package dev.toolcalls.internal.format;
 
+import dev.toolcalls.IdGenerator;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.toolcalls.IdGenerator;
-
 /**
  * What call ids look like in a format, from its format file: the ids it generates (a template) and
  * the model-written ids it keeps (a pattern).
+ *
  * <ul>
- * <li>{@code "ids": "call_{random:24}"} (also spelled {@code "openai"}, the default): {@code call_} and 24 alphanumerics;</li>
- * <li>{@code "ids": "{random:9}", "idPattern": "[A-Za-z0-9]{9}"}: 9 alphanumerics, and a model-written
- *     id is kept only when it is 9 alphanumerics (as some tokenizers demand);</li>
- * <li>{@code "ids": "functions.{name}:{index}"}: the function name and the call's index, for templates
- *     that read them back.</li>
+ *   <li>{@code "ids": "call_{random:24}"} (also spelled {@code "openai"}, the default): {@code
+ *       call_} and 24 alphanumerics;
+ *   <li>{@code "ids": "{random:9}", "idPattern": "[A-Za-z0-9]{9}"}: 9 alphanumerics, and a
+ *       model-written id is kept only when it is 9 alphanumerics (as some tokenizers demand);
+ *   <li>{@code "ids": "functions.{name}:{index}"}: the function name and the call's index, for
+ *       templates that read them back.
  * </ul>
- * Placeholders: {@code {random:N}}, {@code {name}}, {@code {index}}. Without {@code idPattern} every
- * non-empty model-written id is kept.
+ *
+ * Placeholders: {@code {random:N}}, {@code {name}}, {@code {index}}. Without {@code idPattern}
+ * every non-empty model-written id is kept.
  */
 public final class IdTemplate {
-    private static final Pattern PLACEHOLDER = Pattern.compile("\\{(random:([0-9]+)|name|index)\\}");
+    private static final Pattern PLACEHOLDER =
+            Pattern.compile("\\{(random:([0-9]+)|name|index)\\}");
 
-    private final List<Object> parts; // String literal, Integer random length, or "name"/"index" markers
+    private final List<Object>
+            parts; // String literal, Integer random length, or "name"/"index" markers
     private final Pattern keep;
 
     private IdTemplate(List<Object> parts, Pattern keep) {
@@ -31,7 +36,9 @@ public final class IdTemplate {
         this.keep = keep;
     }
 
-    /** @throws IllegalArgumentException on an unknown placeholder or a bad pattern */
+    /**
+     * @throws IllegalArgumentException on an unknown placeholder or a bad pattern
+     */
     public static IdTemplate parse(String template, String keepPattern) {
         String t = template == null || template.equals("openai") ? "call_{random:24}" : template;
         List<Object> parts = new ArrayList<>();
@@ -46,12 +53,18 @@ public final class IdTemplate {
         if (at < t.length()) parts.add(t.substring(at));
         for (Object p : parts)
             if (p instanceof String && ((String) p).contains("{"))
-                throw new IllegalArgumentException("id template '" + t + "' has an unknown placeholder (known: {random:N}, {name}, {index})");
+                throw new IllegalArgumentException(
+                        "id template '"
+                                + t
+                                + "' has an unknown placeholder (known: {random:N}, {name}, {index})");
         if (parts.isEmpty()) throw new IllegalArgumentException("empty id template");
         return new IdTemplate(parts, keepPattern == null ? null : Pattern.compile(keepPattern));
     }
 
-    private enum Placeholder { NAME, INDEX }
+    private enum Placeholder {
+        NAME,
+        INDEX
+    }
 
     public String generate(IdGenerator ids, String name, int index) {
         StringBuilder b = new StringBuilder();

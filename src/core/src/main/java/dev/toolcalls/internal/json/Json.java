@@ -1,9 +1,5 @@
 package dev.toolcalls.internal.json;
 
-import java.io.IOException;
-import java.io.StringReader;
-import java.util.Map;
-
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
@@ -15,38 +11,55 @@ import com.google.gson.JsonPrimitive;
 import com.google.gson.Strictness;
 import com.google.gson.TypeAdapter;
 import com.google.gson.stream.JsonReader;
-import com.google.gson.stream.JsonToken;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.util.Map;
 
 /** The JSON the runtime needs: compact writing, strict validation, JSON string decoding. */
 public final class Json {
     /** Gson is made on first use (a parse that writes no JSON never loads it: cold start). */
     private static final class Gsons {
         static final Gson GSON = new GsonBuilder().disableHtmlEscaping().create();
-        static final Gson WRITER = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
+        static final Gson WRITER =
+                new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
         static final TypeAdapter<JsonElement> ELEMENT = GSON.getAdapter(JsonElement.class);
     }
+
     /** Writes JSON trees as built: a JsonNull member (a message's null content) is kept. */
 
-    /** Nesting deeper than this is refused (a stack-free validator, but trees and readers downstream recurse). */
+    /**
+     * Nesting deeper than this is refused (a stack-free validator, but trees and readers downstream
+     * recurse).
+     */
     public static final int MAX_DEPTH = 512;
 
-    private Json() { }
+    private Json() {}
 
-    public static String write(JsonElement e) { return Gsons.WRITER.toJson(e); }
+    public static String write(JsonElement e) {
+        return Gsons.WRITER.toJson(e);
+    }
 
-    /** Parses JSON the runtime itself wrote (or already validated); a failure is a bug, not bad input. */
+    /**
+     * Parses JSON the runtime itself wrote (or already validated); a failure is a bug, not bad
+     * input.
+     */
     public static JsonElement parse(String text) {
         return JsonParser.parseString(text);
     }
 
     /** Text that is not strict JSON; the message says why and where. */
     public static class NotJson extends Exception {
-        public NotJson(String message) { super(message); }
+        public NotJson(String message) {
+            super(message);
+        }
     }
 
     /** Valid so far, but nested deeper than the limit. */
     public static final class TooDeep extends NotJson {
-        public TooDeep(String message) { super(message); }
+        public TooDeep(String message) {
+            super(message);
+        }
     }
 
     /**
@@ -57,22 +70,31 @@ public final class Json {
     public static JsonElement parseStrict(String text) throws NotJson {
         StrictJson.check(text, MAX_DEPTH);
         JsonReader r = new JsonReader(new StringReader(text));
-        r.setStrictness(Strictness.LENIENT); // already validated; lenient reading has no number-length limit
+        r.setStrictness(
+                Strictness
+                        .LENIENT); // already validated; lenient reading has no number-length limit
         r.setNestingLimit(Integer.MAX_VALUE);
         try {
             return Gsons.ELEMENT.read(r);
         } catch (IOException | RuntimeException ex) {
-            throw new IllegalStateException("valid JSON that Gson could not read: " + ex.getMessage(), ex);
+            throw new IllegalStateException(
+                    "valid JSON that Gson could not read: " + ex.getMessage(), ex);
         }
     }
 
     /** Validates strict JSON without building anything; the value's first character when valid. */
-    public static char check(String text) throws NotJson { return StrictJson.check(text, MAX_DEPTH); }
+    public static char check(String text) throws NotJson {
+        return StrictJson.check(text, MAX_DEPTH);
+    }
 
     /** The same with a nesting limit of one's own. */
-    public static char check(String text, int maxDepth) throws NotJson { return StrictJson.check(text, Math.min(maxDepth, MAX_DEPTH)); }
+    public static char check(String text, int maxDepth) throws NotJson {
+        return StrictJson.check(text, Math.min(maxDepth, MAX_DEPTH));
+    }
 
-    /** Whether the text is exactly one strict JSON object, checked in one pass without building it. */
+    /**
+     * Whether the text is exactly one strict JSON object, checked in one pass without building it.
+     */
     public static boolean isStrictObject(String text) throws NotJson {
         return check(text) == '{';
     }
@@ -89,15 +111,18 @@ public final class Json {
     }
 
     /**
-     * Decodes a piece of the inside of a JSON string: plain characters stay, each escape
-     * ({@code \n}, {@code \"}, {@code \u00e9}, ...) becomes its character.
+     * Decodes a piece of the inside of a JSON string: plain characters stay, each escape ({@code
+     * \n}, {@code \"}, {@code \u00e9}, ...) becomes its character.
      */
     public static String decodeStringPiece(String piece) {
         if (piece.indexOf('\\') < 0) return piece;
         StringBuilder out = new StringBuilder(piece.length());
         for (int i = 0; i < piece.length(); i++) {
             char c = piece.charAt(i);
-            if (c != '\\' || i + 1 >= piece.length()) { out.append(c); continue; }
+            if (c != '\\' || i + 1 >= piece.length()) {
+                out.append(c);
+                continue;
+            }
             int end = piece.charAt(i + 1) == 'u' ? Math.min(piece.length(), i + 6) : i + 2;
             out.append(decodeEscape(piece.substring(i, end)));
             i = end - 1;
@@ -105,25 +130,40 @@ public final class Json {
         return out.toString();
     }
 
-    /** Python/JSON string escapes: \n \t \r \b \f \v \a \0 \ooo \xhh \\uXXXX \UXXXXXXXX, and \<newline> (nothing). */
+    /**
+     * Python/JSON string escapes: \n \t \r \b \f \v \a \0 \ooo \xhh \\uXXXX \UXXXXXXXX, and
+     * \<newline> (nothing).
+     */
     public static String decodeEscape(String e) {
         if (e.length() < 2 || e.charAt(0) != '\\') return e;
         char c = e.charAt(1);
         try {
             switch (c) {
-                case 'n': return "\n";
-                case 't': return "\t";
-                case 'r': return "\r";
-                case 'b': return "\b";
-                case 'f': return "\f";
-                case 'v': return "\u000b";
-                case 'a': return "\u0007";
-                case '\n': return "";
-                case 'x': return String.valueOf((char) Integer.parseInt(e.substring(2), 16));
-                case 'u': return String.valueOf((char) Integer.parseInt(e.substring(2), 16));
-                case 'U': return new String(Character.toChars(Integer.parseInt(e.substring(2), 16)));
+                case 'n':
+                    return "\n";
+                case 't':
+                    return "\t";
+                case 'r':
+                    return "\r";
+                case 'b':
+                    return "\b";
+                case 'f':
+                    return "\f";
+                case 'v':
+                    return "\u000b";
+                case 'a':
+                    return "\u0007";
+                case '\n':
+                    return "";
+                case 'x':
+                    return String.valueOf((char) Integer.parseInt(e.substring(2), 16));
+                case 'u':
+                    return String.valueOf((char) Integer.parseInt(e.substring(2), 16));
+                case 'U':
+                    return new String(Character.toChars(Integer.parseInt(e.substring(2), 16)));
                 default:
-                    if (c >= '0' && c <= '7') return String.valueOf((char) Integer.parseInt(e.substring(1), 8));
+                    if (c >= '0' && c <= '7')
+                        return String.valueOf((char) Integer.parseInt(e.substring(1), 8));
                     return e.substring(1); // \\ \' \" and unknown escapes keep the character
             }
         } catch (RuntimeException ex) {
@@ -131,7 +171,10 @@ public final class Json {
         }
     }
 
-    /** A JSON tree from plain Java values: maps with string keys, lists, strings, numbers, booleans, null. */
+    /**
+     * A JSON tree from plain Java values: maps with string keys, lists, strings, numbers, booleans,
+     * null.
+     */
     public static JsonElement fromJava(Object value) {
         if (value == null) return JsonNull.INSTANCE;
         if (value instanceof String) return new JsonPrimitive((String) value);
@@ -140,7 +183,9 @@ public final class Json {
         if (value instanceof Map) {
             JsonObject o = new JsonObject();
             for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
-                if (!(e.getKey() instanceof String)) throw new IllegalArgumentException("a JSON object's keys are strings, not " + e.getKey());
+                if (!(e.getKey() instanceof String))
+                    throw new IllegalArgumentException(
+                            "a JSON object's keys are strings, not " + e.getKey());
                 o.add((String) e.getKey(), fromJava(e.getValue()));
             }
             return o;

@@ -42,7 +42,9 @@ final class StrictJson {
             if (i >= s.length()) throw error("a JSON value");
             char c = s.charAt(i);
             if (c == '{' || c == '[') {
-                if (depth >= maxDepth) throw new Json.TooDeep("nesting deeper than " + maxDepth + " levels at offset " + i);
+                if (depth >= maxDepth)
+                    throw new Json.TooDeep(
+                            "nesting deeper than " + maxDepth + " levels at offset " + i);
                 if (depth == stack.length) stack = Arrays.copyOf(stack, depth * 2);
                 boolean object = c == '{';
                 stack[depth++] = object;
@@ -99,7 +101,8 @@ final class StrictJson {
         char c = s.charAt(i);
         if (c == '"') string();
         else if (c == '-' || c >= '0' && c <= '9') number();
-        else if (!literal("true") && !literal("false") && !literal("null")) throw error("a JSON value");
+        else if (!literal("true") && !literal("false") && !literal("null"))
+            throw error("a JSON value");
     }
 
     private boolean literal(String word) {
@@ -113,23 +116,40 @@ final class StrictJson {
         String s = this.s;
         int n = s.length();
         while (true) {
-            // the plain stretch up to the next quote or backslash: found by search, checked for control characters in one tight loop
-            if (nextQuote < i) { nextQuote = s.indexOf('"', i); if (nextQuote < 0) nextQuote = n; }
-            if (nextSlash < i) { nextSlash = s.indexOf('\\', i); if (nextSlash < 0) nextSlash = n; }
+            // the plain stretch up to the next quote or backslash: found by search, checked for
+            // control characters in one tight loop
+            if (nextQuote < i) {
+                nextQuote = s.indexOf('"', i);
+                if (nextQuote < 0) nextQuote = n;
+            }
+            if (nextSlash < i) {
+                nextSlash = s.indexOf('\\', i);
+                if (nextSlash < 0) nextSlash = n;
+            }
             int stop = Math.min(nextQuote, nextSlash);
             int at = i;
             while (at < stop && s.charAt(at) >= 0x20) at++;
             i = at;
             if (i >= n) throw error("the end of the string");
             char c = s.charAt(i);
-            if (c == '"') { i++; return; }
-            if (c < 0x20) throw new Json.NotJson(String.format("unescaped control character U+%04X in a string at offset %d", (int) c, i));
+            if (c == '"') {
+                i++;
+                return;
+            }
+            if (c < 0x20)
+                throw new Json.NotJson(
+                        String.format(
+                                "unescaped control character U+%04X in a string at offset %d",
+                                (int) c, i));
             if (c == '\\') {
                 if (i + 1 >= s.length()) throw error("an escape");
                 char e = s.charAt(i + 1);
                 if (e == 'u') {
                     for (int k = 2; k < 6; k++)
-                        if (i + k >= s.length() || Character.digit(s.charAt(i + k), 16) < 0) { i += Math.min(k, s.length() - i); throw error("4 hex digits after \\u"); }
+                        if (i + k >= s.length() || Character.digit(s.charAt(i + k), 16) < 0) {
+                            i += Math.min(k, s.length() - i);
+                            throw error("4 hex digits after \\u");
+                        }
                     i += 6;
                 } else if ("\"\\/bfnrt".indexOf(e) >= 0) {
                     i += 2;
@@ -147,23 +167,26 @@ final class StrictJson {
         if (s.charAt(i) == '-') i++;
         if (i >= s.length()) throw error("a digit");
         if (s.charAt(i) == '0') i++;
-        else if (digit()) while (digit()) { }
+        else if (digit()) while (digit()) {}
         else throw error("a digit");
         if (i < s.length() && s.charAt(i) == '.') {
             i++;
             if (!digit()) throw error("a digit after the decimal point");
-            while (digit()) { }
+            while (digit()) {}
         }
         if (i < s.length() && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
             i++;
             if (i < s.length() && (s.charAt(i) == '+' || s.charAt(i) == '-')) i++;
             if (!digit()) throw error("a digit in the exponent");
-            while (digit()) { }
+            while (digit()) {}
         }
     }
 
     private boolean digit() {
-        if (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') { i++; return true; }
+        if (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+            i++;
+            return true;
+        }
         return false;
     }
 
@@ -176,9 +199,13 @@ final class StrictJson {
     }
 
     private Json.NotJson error(String expected) {
-        if (i >= s.length()) return new Json.NotJson("expected " + expected + " but the data ended at offset " + i);
+        if (i >= s.length())
+            return new Json.NotJson("expected " + expected + " but the data ended at offset " + i);
         int cp = s.codePointAt(i);
-        String found = cp < 0x20 || cp == 0x7f ? String.format("U+%04X", cp) : "'" + new String(Character.toChars(cp)) + "'";
+        String found =
+                cp < 0x20 || cp == 0x7f
+                        ? String.format("U+%04X", cp)
+                        : "'" + new String(Character.toChars(cp)) + "'";
         return new Json.NotJson("expected " + expected + " but found " + found + " at offset " + i);
     }
 }

@@ -1,11 +1,5 @@
 package dev.toolcalls.internal.lex;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
-
 import org.antlr.v4.runtime.Lexer;
 import org.antlr.v4.runtime.atn.ATN;
 import org.antlr.v4.runtime.atn.ATNState;
@@ -22,16 +16,23 @@ import org.antlr.v4.runtime.atn.Transition;
 import org.antlr.v4.runtime.atn.WildcardTransition;
 import org.antlr.v4.runtime.misc.IntervalSet;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
 /**
  * Runs a lexer mode can take without simulating the lexer, derived from the grammar's ATN at load.
  *
  * <p>A token rule whose language is exactly {@code [set]+} (a plain loop, possibly through
- * fragments) and whose commands, if any, are mode commands is a <em>run rule</em>. When the character at the
- * commit point can begin that rule and no other rule of the mode, maximal munch makes the token
- * exactly the longest run of the set's characters from there: no other rule can match at all, and
- * the loop takes every character of the set. So the token is found by a search for the first
- * character outside the set (for a set that excludes at most four characters, one vector
- * {@link String#indexOf} per excluded character) and the simulator runs only at the boundaries.
+ * fragments) and whose commands, if any, are mode commands is a <em>run rule</em>. When the
+ * character at the commit point can begin that rule and no other rule of the mode, maximal munch
+ * makes the token exactly the longest run of the set's characters from there: no other rule can
+ * match at all, and the loop takes every character of the set. So the token is found by a search
+ * for the first character outside the set (for a set that excludes at most four characters, one
+ * vector {@link String#indexOf} per excluded character) and the simulator runs only at the
+ * boundaries.
  *
  * <p>At the end of the data a streamable run is cut there, as the simulator would cut it; any other
  * run is left to the simulator, which holds it back.
@@ -41,19 +42,35 @@ public final class FastRuns {
     public static final class Run {
         public final int type;
         public final boolean streamable;
+
         /** The rule's mode commands, in order, run after the token (none for a streamable rule). */
         final LexerAction[] commands;
+
         /** How many of them pop a mode. */
         private final int pops;
-        /** Characters outside the run when they are few (at most four BMP non-surrogates), else null. */
+
+        /**
+         * Characters outside the run when they are few (at most four BMP non-surrogates), else
+         * null.
+         */
         final char[] stops;
+
         final boolean[] ascii = new boolean[128];
         private final IntervalSet set;
         private final IntervalSet start;
 
-        Run(int type, boolean streamable, IntervalSet set, IntervalSet start, List<LexerAction> commands) {
-            this.commands = commands.stream().filter(a -> !(a instanceof LexerTypeAction)).toArray(LexerAction[]::new);
-            this.pops = (int) commands.stream().filter(a -> a instanceof LexerPopModeAction).count();
+        Run(
+                int type,
+                boolean streamable,
+                IntervalSet set,
+                IntervalSet start,
+                List<LexerAction> commands) {
+            this.commands =
+                    commands.stream()
+                            .filter(a -> !(a instanceof LexerTypeAction))
+                            .toArray(LexerAction[]::new);
+            this.pops =
+                    (int) commands.stream().filter(a -> a instanceof LexerPopModeAction).count();
             this.type = type;
             this.streamable = streamable;
             this.set = set;
@@ -65,7 +82,10 @@ public final class FastRuns {
                 s = new char[outside.size()];
                 int k = 0;
                 for (int c : outside.toList()) {
-                    if (c > 0xFFFF || Character.isSurrogate((char) c)) { s = null; break; }
+                    if (c > 0xFFFF || Character.isSurrogate((char) c)) {
+                        s = null;
+                        break;
+                    }
                     s[k++] = (char) c;
                 }
             }
@@ -82,12 +102,16 @@ public final class FastRuns {
             return set.contains(cp);
         }
 
-        /** Runs the rule's mode commands on the lexer; false (and nothing done) when one would pop an empty mode stack. */
+        /**
+         * Runs the rule's mode commands on the lexer; false (and nothing done) when one would pop
+         * an empty mode stack.
+         */
         public boolean command(Lexer lexer) {
             if (pops > lexer._modeStack.size()) return false;
             for (LexerAction a : commands) {
                 if (a instanceof LexerModeAction) lexer.mode(((LexerModeAction) a).getMode());
-                else if (a instanceof LexerPushModeAction) lexer.pushMode(((LexerPushModeAction) a).getMode());
+                else if (a instanceof LexerPushModeAction)
+                    lexer.pushMode(((LexerPushModeAction) a).getMode());
                 else if (a instanceof LexerPopModeAction) lexer.popMode();
             }
             return true;
@@ -96,6 +120,7 @@ public final class FastRuns {
 
     /** Per mode: the run a start character begins (ASCII by table), or none. */
     private final byte[][] asciiStart;
+
     private final Run[][] runs;
 
     FastRuns(LexerModel model, ATN atn) {
@@ -112,11 +137,20 @@ public final class FastRuns {
                 if (found.size() == 127) continue;
                 List<List<LexerAction>> commands = new ArrayList<>();
                 IntervalSet set = loopSet(atn, r, commands);
-                if (set == null || commands.size() != 1 || !commands.get(0).isEmpty() && model.streamable(r)) continue;
+                if (set == null
+                        || commands.size() != 1
+                        || !commands.get(0).isEmpty() && model.streamable(r)) continue;
                 IntervalSet start = new IntervalSet(set);
-                for (int j = 0; j < rules.length; j++) if (j != i) start = start.subtract(firsts.get(j));
+                for (int j = 0; j < rules.length; j++)
+                    if (j != i) start = start.subtract(firsts.get(j));
                 if (start.isNil()) continue;
-                found.add(new Run(model.typeOfRule(r), model.streamable(r), set, start, commands.get(0)));
+                found.add(
+                        new Run(
+                                model.typeOfRule(r),
+                                model.streamable(r),
+                                set,
+                                start,
+                                commands.get(0)));
             }
             if (found.isEmpty()) continue;
             runs[m] = found.toArray(new Run[0]);
@@ -148,22 +182,33 @@ public final class FastRuns {
 
     // ---- ATN analysis ------------------------------------------------------------------------
 
-    private record Config(int state, List<Integer> stack) { }
+    private record Config(int state, List<Integer> stack) {}
 
-    private record Visit(int state, List<Integer> stack, List<LexerAction> path) { }
+    private record Visit(int state, List<Integer> stack, List<LexerAction> path) {}
 
     /**
      * The set S when the rule's language is exactly S+, else null; {@code commands} gets the
-     * distinct command lists on the ways to the rule's end (one, for a rule the fast path can take).
+     * distinct command lists on the ways to the rule's end (one, for a rule the fast path can
+     * take).
      */
     static IntervalSet loopSet(ATN atn, int rule, List<List<LexerAction>> commands) {
         Set<Config> c0 = new HashSet<>();
         boolean[] accept = new boolean[1];
-        if (!closure(atn, atn.ruleToStartState[rule], List.of(), c0, accept, new HashSet<>(), List.of(), commands) || accept[0]) return null;
+        if (!closure(
+                        atn,
+                        atn.ruleToStartState[rule],
+                        List.of(),
+                        c0,
+                        accept,
+                        new HashSet<>(),
+                        List.of(),
+                        commands)
+                || accept[0]) return null;
         IntervalSet first = new IntervalSet();
         IntervalSet again = new IntervalSet();
-        Set<Config> c1 = step(atn, c0, null, first, commands);      // after one character
-        if (c1 == null || step(atn, c1, c1, again, commands) == null) return null; // every further character leads back there
+        Set<Config> c1 = step(atn, c0, null, first, commands); // after one character
+        if (c1 == null || step(atn, c1, c1, again, commands) == null)
+            return null; // every further character leads back there
         return first.equals(again) && !first.isNil() ? first : null;
     }
 
@@ -172,7 +217,12 @@ public final class FastRuns {
      * reaches the rule's end, the same for all (and equal to {@code expected} when given), else
      * null. The transitions' characters are added to {@code chars}.
      */
-    private static Set<Config> step(ATN atn, Set<Config> from, Set<Config> expected, IntervalSet chars, List<List<LexerAction>> commands) {
+    private static Set<Config> step(
+            ATN atn,
+            Set<Config> from,
+            Set<Config> expected,
+            IntervalSet chars,
+            List<List<LexerAction>> commands) {
         Set<Config> common = expected;
         for (Config c : from) {
             ATNState s = atn.states.get(c.state);
@@ -182,7 +232,8 @@ public final class FastRuns {
                 chars.addAll(label(t));
                 Set<Config> to = new HashSet<>();
                 boolean[] acc = new boolean[1];
-                if (!closure(atn, t.target, c.stack, to, acc, new HashSet<>(), List.of(), commands) || !acc[0]) return null;
+                if (!closure(atn, t.target, c.stack, to, acc, new HashSet<>(), List.of(), commands)
+                        || !acc[0]) return null;
                 if (common == null) common = to;
                 else if (!common.equals(to)) return null;
             }
@@ -193,10 +244,18 @@ public final class FastRuns {
     /**
      * Adds the configurations with character transitions reachable from {@code s} without
      * consuming; {@code accept[0]} is set when the rule's own end is reachable. False when the rule
-     * has something the analysis does not follow (deep fragment nesting, a command other than type).
+     * has something the analysis does not follow (deep fragment nesting, a command other than
+     * type).
      */
-    private static boolean closure(ATN atn, ATNState s, List<Integer> stack, Set<Config> out, boolean[] accept, Set<Visit> seen,
-                                   List<LexerAction> path, List<List<LexerAction>> commands) {
+    private static boolean closure(
+            ATN atn,
+            ATNState s,
+            List<Integer> stack,
+            Set<Config> out,
+            boolean[] accept,
+            Set<Visit> seen,
+            List<LexerAction> path,
+            List<List<LexerAction>> commands) {
         Config key = new Config(s.stateNumber, stack);
         if (!seen.add(new Visit(s.stateNumber, stack, path))) return true;
         if (s instanceof RuleStopState) {
@@ -206,7 +265,15 @@ public final class FastRuns {
                 return true;
             }
             List<Integer> rest = stack.subList(0, stack.size() - 1);
-            return closure(atn, atn.states.get(stack.get(stack.size() - 1)), List.copyOf(rest), out, accept, seen, path, commands);
+            return closure(
+                    atn,
+                    atn.states.get(stack.get(stack.size() - 1)),
+                    List.copyOf(rest),
+                    out,
+                    accept,
+                    seen,
+                    path,
+                    commands);
         }
         boolean consumes = false;
         for (int i = 0; i < s.getNumberOfTransitions(); i++) {
@@ -215,14 +282,17 @@ public final class FastRuns {
                 if (stack.size() >= 16) return false;
                 List<Integer> deeper = new ArrayList<>(stack);
                 deeper.add(((RuleTransition) t).followState.stateNumber);
-                if (!closure(atn, t.target, List.copyOf(deeper), out, accept, seen, path, commands)) return false;
+                if (!closure(atn, t.target, List.copyOf(deeper), out, accept, seen, path, commands))
+                    return false;
             } else if (t instanceof ActionTransition) {
                 ActionTransition a = (ActionTransition) t;
                 List<LexerAction> more = path;
                 if (a.actionIndex >= 0 && atn.lexerActions != null) {
                     LexerAction action = atn.lexerActions[a.actionIndex];
-                    if (!(action instanceof LexerTypeAction || action instanceof LexerModeAction
-                            || action instanceof LexerPushModeAction || action instanceof LexerPopModeAction)) return false;
+                    if (!(action instanceof LexerTypeAction
+                            || action instanceof LexerModeAction
+                            || action instanceof LexerPushModeAction
+                            || action instanceof LexerPopModeAction)) return false;
                     more = new ArrayList<>(path);
                     more.add(action);
                     more = List.copyOf(more);
@@ -239,8 +309,10 @@ public final class FastRuns {
     }
 
     private static IntervalSet label(Transition t) {
-        if (t instanceof WildcardTransition) return IntervalSet.of(Lexer.MIN_CHAR_VALUE, Lexer.MAX_CHAR_VALUE);
-        if (t instanceof NotSetTransition) return t.label().complement(Lexer.MIN_CHAR_VALUE, Lexer.MAX_CHAR_VALUE);
+        if (t instanceof WildcardTransition)
+            return IntervalSet.of(Lexer.MIN_CHAR_VALUE, Lexer.MAX_CHAR_VALUE);
+        if (t instanceof NotSetTransition)
+            return t.label().complement(Lexer.MIN_CHAR_VALUE, Lexer.MAX_CHAR_VALUE);
         return t.label();
     }
 }

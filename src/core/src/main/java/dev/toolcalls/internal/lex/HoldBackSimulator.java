@@ -1,7 +1,5 @@
 package dev.toolcalls.internal.lex;
 
-import java.util.List;
-
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.IntStream;
 import org.antlr.v4.runtime.Lexer;
@@ -11,14 +9,16 @@ import org.antlr.v4.runtime.atn.LexerATNSimulator;
 import org.antlr.v4.runtime.atn.RuleStopState;
 import org.antlr.v4.runtime.dfa.DFAState;
 
+import java.util.List;
+
 /**
  * ANTLR's lexer simulator, taught to stop at the end of the data received so far.
  *
  * <p>When matching runs into the end of the data, the configurations still alive in the last DFA
  * state say which token rules could consume more characters. None: the token is final. Only
  * streamable rules of the accepted token's role: the accepted prefix is emitted now (a cut) and
- * lexing resumes there. Otherwise the match answers {@link #HOLD} before anything is accepted, so no
- * mode command runs and the lexer's mode stack still describes the commit point.
+ * lexing resumes there. Otherwise the match answers {@link #HOLD} before anything is accepted, so
+ * no mode command runs and the lexer's mode stack still describes the commit point.
  *
  * <p>Also caches DFA edges for code points above 127, which ANTLR itself recomputes every time.
  */
@@ -31,8 +31,10 @@ public final class HoldBackSimulator extends LexerATNSimulator {
     private DFAState accepted;
     private int acceptedAt;
     private boolean truncated;
+
     /** The DFA state the match was in when the data ran out. */
     private DFAState lastState;
+
     // a held token, to resume where the data ran out instead of lexing it again from its start
     private DFAState resumeState;
     private DFAState resumeAccepted;
@@ -82,9 +84,9 @@ public final class HoldBackSimulator extends LexerATNSimulator {
     /**
      * The common case without ANTLR's per-character bookkeeping: follows DFA edges already built,
      * reading the stream directly, until an edge says no rule goes on or the data ends (where it
-     * holds back or cuts exactly as {@link #failOrAccept} does). An edge not built yet, or no accept
-     * state on the way, answers {@link #NO_WALK} with nothing changed, and ANTLR's simulator matches
-     * the token (building the edge).
+     * holds back or cuts exactly as {@link #failOrAccept} does). An edge not built yet, or no
+     * accept state on the way, answers {@link #NO_WALK} with nothing changed, and ANTLR's simulator
+     * matches the token (building the edge).
      *
      * @param s where to walk from: the mode's start state, or a held token's state at {@code from}
      * @param acc the last accept state before {@code from} (a held token's), or null
@@ -94,12 +96,13 @@ public final class HoldBackSimulator extends LexerATNSimulator {
         int g = from;
         while (true) {
             int t = in.peek(g);
-            if (t < 0) {                       // the end of the data received so far
+            if (t < 0) { // the end of the data received so far
                 this.mode = mode;
                 if (!in.isComplete()) {
                     accepted = acc;
                     if (mayGrow(s.configs)) {
-                        // leave prevAccept as ANTLR's own match would have, for a resume through execATN
+                        // leave prevAccept as ANTLR's own match would have, for a resume through
+                        // execATN
                         in.seek(acc != null ? accAt : start);
                         captureSimState(prevAccept, in, acc);
                         in.seek(start);
@@ -136,7 +139,10 @@ public final class HoldBackSimulator extends LexerATNSimulator {
         return acc.prediction;
     }
 
-    /** Remembers a token held back at the end of the data, to resume it from {@code state} at {@code at}. */
+    /**
+     * Remembers a token held back at the end of the data, to resume it from {@code state} at {@code
+     * at}.
+     */
     private int hold(DFAState state, DFAState acc, int accAt, int start, int at, int mode) {
         resumeState = state;
         resumeAccepted = acc;
@@ -147,11 +153,18 @@ public final class HoldBackSimulator extends LexerATNSimulator {
         return HOLD;
     }
 
-    /** Whether a token held back at the end of the data waits at {@code start} in {@code mode}, to be resumed. */
-    public boolean holding(int start, int mode) { return resumeState != null && start == resumeStart && mode == resumeMode; }
+    /**
+     * Whether a token held back at the end of the data waits at {@code start} in {@code mode}, to
+     * be resumed.
+     */
+    public boolean holding(int start, int mode) {
+        return resumeState != null && start == resumeStart && mode == resumeMode;
+    }
 
     /** Forgets a held token (the lexer was moved elsewhere). */
-    public void forgetHeld() { resumeState = null; }
+    public void forgetHeld() {
+        resumeState = null;
+    }
 
     @Override
     protected void captureSimState(SimState settings, CharStream input, DFAState dfaState) {
@@ -168,13 +181,19 @@ public final class HoldBackSimulator extends LexerATNSimulator {
         return super.failOrAccept(prevAccept, input, reach, t);
     }
 
-    /** Whether the last match ran into the real end of the output while its token could still have grown. */
-    public boolean truncated() { return truncated; }
+    /**
+     * Whether the last match ran into the real end of the output while its token could still have
+     * grown.
+     */
+    public boolean truncated() {
+        return truncated;
+    }
 
     private static boolean anyAlive(ATNConfigSet reach) {
         if (reach == null) return false;
         List<ATNConfig> all = reach.configs;
-        for (int i = 0, n = all.size(); i < n; i++) if (!(all.get(i).state instanceof RuleStopState)) return true;
+        for (int i = 0, n = all.size(); i < n; i++)
+            if (!(all.get(i).state instanceof RuleStopState)) return true;
         return false;
     }
 
@@ -203,7 +222,8 @@ public final class HoldBackSimulator extends LexerATNSimulator {
 
     @Override
     protected DFAState getExistingTargetState(DFAState s, int t) {
-        // no rule matches EOF (checked at load), so the end of the data never leads anywhere; saying
+        // no rule matches EOF (checked at load), so the end of the data never leads anywhere;
+        // saying
         // so here spares the ATN walk ANTLR would otherwise do at the end of every chunk
         if (t == IntStream.EOF) {
             lastState = s;
@@ -215,7 +235,10 @@ public final class HoldBackSimulator extends LexerATNSimulator {
 
     @Override
     protected void addDFAEdge(DFAState p, int t, DFAState q) {
-        if (t <= MAX_DFA_EDGE) { super.addDFAEdge(p, t, q); return; }
+        if (t <= MAX_DFA_EDGE) {
+            super.addDFAEdge(p, t, q);
+            return;
+        }
         if (p == null || q == null) return;
         model.addWideEdge(mode, p.stateNumber, t, q);
     }

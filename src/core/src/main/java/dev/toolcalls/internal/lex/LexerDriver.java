@@ -1,19 +1,19 @@
 package dev.toolcalls.internal.lex;
 
-import java.util.ArrayList;
-import java.util.EmptyStackException;
-import java.util.List;
-
 import org.antlr.v4.runtime.Lexer;
 import org.antlr.v4.runtime.LexerNoViableAltException;
 import org.antlr.v4.runtime.Token;
+
+import java.util.ArrayList;
+import java.util.EmptyStackException;
+import java.util.List;
 
 /**
  * Pulls tokens from a format's lexer over output that arrives in chunks.
  *
  * <p>Each call to {@link #next()} lexes one token from the commit point: a final token moves the
- * commit point past it; a token that may still grow is left uncommitted ({@link Step#NEED_MORE}) and
- * lexed again from the same point when more data arrives. Only this uncommitted tail is ever
+ * commit point past it; a token that may still grow is left uncommitted ({@link Step#NEED_MORE})
+ * and lexed again from the same point when more data arrives. Only this uncommitted tail is ever
  * re-lexed, and streamable tokens are cut at the end of the data, so the tail stays short and the
  * total work is linear in the output length whatever the chunking.
  */
@@ -29,32 +29,45 @@ public final class LexerDriver {
         /** A token still undecided at the end of the data is longer than the limit. */
         TOO_LONG
     }
+
     /** Code points kept below the commit point, for error excerpts. */
     private static final int KEEP = 80;
 
     private final TextStream input = new TextStream();
     private final FastRuns runs;
+
     /** The last token was a run found by search. */
     private boolean lastWasRun;
+
     private final Lexer lexer;
     private final HoldBackSimulator simulator;
     private int tokenStart;
     private int tokenEnd;
     private int tokenType;
+
     /** The mode stack before the token being matched (restored when the grammar pops too far). */
     private int[] saved = new int[8];
+
     private int stuckAt;
 
     private final int maxTokenLength;
 
     private long runWork;
 
-    /** The mode that plays the default mode's part (the lenient mode of a format, or the default mode). */
+    /**
+     * The mode that plays the default mode's part (the lenient mode of a format, or the default
+     * mode).
+     */
     private int baseMode = Lexer.DEFAULT_MODE;
 
-    public LexerDriver(LexerModel model, int maxTokenLength) { this(model, maxTokenLength, true); }
+    public LexerDriver(LexerModel model, int maxTokenLength) {
+        this(model, maxTokenLength, true);
+    }
 
-    /** @param useRuns find runs by search where the grammar allows (false: simulate everything, to compare) */
+    /**
+     * @param useRuns find runs by search where the grammar allows (false: simulate everything, to
+     *     compare)
+     */
     public LexerDriver(LexerModel model, int maxTokenLength, boolean useRuns) {
         this.maxTokenLength = maxTokenLength;
         this.lexer = model.factory.apply(input);
@@ -64,13 +77,21 @@ public final class LexerDriver {
         lexer.removeErrorListeners();
     }
 
-    public void append(String chunk) { input.append(chunk); }
+    public void append(String chunk) {
+        input.append(chunk);
+    }
 
-    /** Appends a chunk whose listed UTF-16 positions the lexer must not take for the start of a marker. */
-    public void append(String chunk, int[] masked) { input.append(chunk, masked); }
+    /**
+     * Appends a chunk whose listed UTF-16 positions the lexer must not take for the start of a
+     * marker.
+     */
+    public void append(String chunk, int[] masked) {
+        input.append(chunk, masked);
+    }
 
-    public void complete() { input.complete(); }
-
+    public void complete() {
+        input.complete();
+    }
 
     /** Lexes from the commit point: a token, or why there is none now. */
     public Step next() {
@@ -111,7 +132,8 @@ public final class LexerDriver {
             input.seek(start);
             return Step.STUCK;
         } catch (EmptyStackException e) {
-            // the grammar pops a mode it never pushed here: the format does not allow this text here
+            // the grammar pops a mode it never pushed here: the format does not allow this text
+            // here
             lexer._mode = mode;
             lexer._modeStack.clear();
             for (int i = 0; i < depth; i++) lexer._modeStack.push(saved[i]);
@@ -122,7 +144,9 @@ public final class LexerDriver {
         }
         if (t == HoldBackSimulator.HOLD || t == Token.EOF) {
             input.seek(start);
-            return t == HoldBackSimulator.HOLD && tooLong(start, input.end()) ? Step.TOO_LONG : Step.NEED_MORE;
+            return t == HoldBackSimulator.HOLD && tooLong(start, input.end())
+                    ? Step.TOO_LONG
+                    : Step.NEED_MORE;
         }
         tokenStart = start;
         tokenEnd = input.index();
@@ -132,49 +156,86 @@ public final class LexerDriver {
     }
 
     /** The type of the last token {@link #next()} found. */
-    public int tokenType() { return tokenType; }
+    public int tokenType() {
+        return tokenType;
+    }
 
     /** More than the limit of code points in [from, to) (UTF-16 length bounds it from above). */
     private boolean tooLong(int from, int to) {
-        return to - from > maxTokenLength && input.codePoints(to) - input.codePoints(from) > maxTokenLength;
+        return to - from > maxTokenLength
+                && input.codePoints(to) - input.codePoints(from) > maxTokenLength;
     }
 
     /** Where the last token starts (a UTF-16 index into the whole output; see {@link #offset}). */
-    public int tokenStart() { return tokenStart; }
+    public int tokenStart() {
+        return tokenStart;
+    }
 
     /** The code point offset of a UTF-16 index at or after the first character still held. */
-    public int offset(int index) { return input.codePoints(index); }
+    public int offset(int index) {
+        return input.codePoints(index);
+    }
 
     /** Code points the lexer has examined so far, re-lexing included. */
-    public long work() { return input.consumed(); }
+    public long work() {
+        return input.consumed();
+    }
 
-    /** Of {@link #work()}, the characters taken as runs found by search (UTF-16 units) rather than simulated. */
-    public long runWork() { return runWork; }
+    /**
+     * Of {@link #work()}, the characters taken as runs found by search (UTF-16 units) rather than
+     * simulated.
+     */
+    public long runWork() {
+        return runWork;
+    }
 
-    /** The last token ended at the real end of the output and could have grown: the output was cut inside it. */
-    public boolean tokenTruncated() { return lastWasRun ? tokenEnd >= input.end() && input.isComplete() : simulator.truncated(); }
+    /**
+     * The last token ended at the real end of the output and could have grown: the output was cut
+     * inside it.
+     */
+    public boolean tokenTruncated() {
+        return lastWasRun ? tokenEnd >= input.end() && input.isComplete() : simulator.truncated();
+    }
 
-    public int tokenEnd() { return tokenEnd; }
+    public int tokenEnd() {
+        return tokenEnd;
+    }
 
-    public String tokenText() { return input.text(tokenStart, tokenEnd); }
+    public String tokenText() {
+        return input.text(tokenStart, tokenEnd);
+    }
 
     /** Where matching gave up after {@link Step#STUCK}; {@link #end()} when it ran out of data. */
-    public int stuckAt() { return stuckAt; }
+    public int stuckAt() {
+        return stuckAt;
+    }
 
     /** Commit point: where the next token starts. */
-    public int position() { return input.index(); }
+    public int position() {
+        return input.index();
+    }
 
-    public int end() { return input.end(); }
+    public int end() {
+        return input.end();
+    }
 
-    public String text(int from, int to) { return input.text(from, to); }
+    public String text(int from, int to) {
+        return input.text(from, to);
+    }
 
-    /** Lexes from the start, and after every return to the top, in {@code mode} instead of the default mode. */
+    /**
+     * Lexes from the start, and after every return to the top, in {@code mode} instead of the
+     * default mode.
+     */
     public void setBaseMode(int mode) {
         baseMode = mode;
         lexer._mode = mode;
     }
 
-    /** Starts lexing as if {@code mode} had been pushed on the default mode (e.g. inside a think block). */
+    /**
+     * Starts lexing as if {@code mode} had been pushed on the default mode (e.g. inside a think
+     * block).
+     */
     public void startIn(int mode) {
         lexer.pushMode(mode);
     }
@@ -207,9 +268,14 @@ public final class LexerDriver {
         return String.join(" > ", path);
     }
 
-    public boolean inDefaultMode() { return lexer._mode == baseMode && lexer._modeStack.isEmpty(); }
+    public boolean inDefaultMode() {
+        return lexer._mode == baseMode && lexer._modeStack.isEmpty();
+    }
 
-    /** About {@code radius} characters either side of UTF-16 index {@code index}, still held; never half a surrogate pair. */
+    /**
+     * About {@code radius} characters either side of UTF-16 index {@code index}, still held; never
+     * half a surrogate pair.
+     */
     public String excerpt(int index, int radius) {
         int from = Math.max(input.firstHeld(), index - radius);
         int to = Math.min(input.end(), index + radius);

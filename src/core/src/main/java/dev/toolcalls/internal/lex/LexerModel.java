@@ -1,18 +1,5 @@
 package dev.toolcalls.internal.lex;
 
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.BitSet;
-import java.util.Deque;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
-
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.Lexer;
@@ -38,6 +25,19 @@ import org.antlr.v4.runtime.dfa.DFAState;
 import org.antlr.v4.runtime.misc.Interval;
 import org.antlr.v4.runtime.misc.IntervalSet;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
 /**
  * A format's lexer together with what its tokens mean: the role of every token type, which token
  * rules may be cut while streaming, and the DFA cache shared by every stream of the format.
@@ -45,8 +45,8 @@ import org.antlr.v4.runtime.misc.IntervalSet;
  * <p>Built once per format and immutable afterwards (the DFA caches are thread-safe). Loading
  * checks what the runtime relies on, so a grammar mistake shows up as a clear message at load time
  * rather than as a wrong parse: every token type has a known role, rules use only mode and type
- * commands, streamable rules carry no commands and no other rule of their mode can begin where
- * they continue.
+ * commands, streamable rules carry no commands and no other rule of their mode can begin where they
+ * continue.
  */
 public final class LexerModel {
     public final String formatName;
@@ -55,37 +55,58 @@ public final class LexerModel {
     public final String[] ruleNames;
     public final String[] modeNames;
     private final Role[] roleByType;
+
     /** Token rule -> its token type (after a {@code type(...)} command). */
     private final int[] ruleType;
+
     private final boolean[] ruleStreamable;
+
     /** Per mode: alt - 1 -> token rule. */
     private final int[][] altRule;
+
     public final boolean hasIdRole;
     public final DFA[] dfas;
     public final PredictionContextCache contextCache = new PredictionContextCache();
-    /** DFA edges for code points above ANTLR's 127 limit, per mode: (state << 32 | cp) -> target. */
+
+    /**
+     * DFA edges for code points above ANTLR's 127 limit, per mode: (state << 32 | cp) -> target.
+     */
     public final List<Map<Long, DFAState>> wideEdges;
+
     /** Runs of each mode that are found by searching instead of simulating the lexer. */
     public final FastRuns runs;
 
     private final List<Problem> problems = new ArrayList<>();
 
-    /** Per rule, the code points its tokens can begin with, computed once (the overlap check and the runs both ask). */
+    /**
+     * Per rule, the code points its tokens can begin with, computed once (the overlap check and the
+     * runs both ask).
+     */
     private IntervalSet[] firstChars;
 
     private final WideEdge[] wideCache = new WideEdge[1 << 13];
 
-    /** @throws IllegalArgumentException naming the format and every problem found */
-    public LexerModel(String formatName, Function<CharStream, ? extends Lexer> factory, Map<String, String> roles, List<String> streamable) {
+    /**
+     * @throws IllegalArgumentException naming the format and every problem found
+     */
+    public LexerModel(
+            String formatName,
+            Function<CharStream, ? extends Lexer> factory,
+            Map<String, String> roles,
+            List<String> streamable) {
         this(formatName, factory, roles, streamable, true);
     }
 
     /**
      * @param strict throw on problems; otherwise the model is built anyway (tokens without a valid
-     *               role have none) and {@link #problems()} lists them, for {@code check}
+     *     role have none) and {@link #problems()} lists them, for {@code check}
      */
-    public LexerModel(String formatName, Function<CharStream, ? extends Lexer> factory, Map<String, String> roles, List<String> streamable,
-                      boolean strict) {
+    public LexerModel(
+            String formatName,
+            Function<CharStream, ? extends Lexer> factory,
+            Map<String, String> roles,
+            List<String> streamable,
+            boolean strict) {
         this.formatName = formatName;
         this.factory = factory;
         Lexer proto = factory.apply(CharStreams.fromString(""));
@@ -105,13 +126,21 @@ public final class LexerModel {
             Integer t = typeByName.get(e.getKey());
             Role r = Role.of(e.getValue());
             if (t == null && !Arrays.asList(ruleNames).contains(e.getKey()))
-                problems.add(Problem.role(e.getKey(), "role given for unknown token " + e.getKey(), "remove it from \"roles\" or define the token in the grammar"));
+                problems.add(
+                        Problem.role(
+                                e.getKey(),
+                                "role given for unknown token " + e.getKey(),
+                                "remove it from \"roles\" or define the token in the grammar"));
             else if (r == null) {
                 String near = Role.nearest(e.getValue());
-                problems.add(Problem.role(e.getKey(), "token " + e.getKey() + " has unknown role '" + e.getValue() + "'",
-                        (near == null ? "" : "did you mean " + near + "? ") + "roles: " + Role.vocabulary()));
-            }
-            else if (t != null) roleByType[t] = r;
+                problems.add(
+                        Problem.role(
+                                e.getKey(),
+                                "token " + e.getKey() + " has unknown role '" + e.getValue() + "'",
+                                (near == null ? "" : "did you mean " + near + "? ")
+                                        + "roles: "
+                                        + Role.vocabulary()));
+            } else if (t != null) roleByType[t] = r;
         }
 
         int rules = ruleNames.length;
@@ -136,54 +165,91 @@ public final class LexerModel {
             for (int i = 0; i < s.getNumberOfTransitions(); i++) {
                 Transition tr = s.transition(i);
                 IntervalSet label = tr.label();
-                if (label != null && label.contains(Token.EOF) && !(tr instanceof NotSetTransition)) {
-                    problems.add(Problem.token(ruleNames[s.ruleIndex], "rule " + ruleNames[s.ruleIndex] + " matches EOF",
-                            "remove EOF: the runtime knows the end of the output itself"));
+                if (label != null
+                        && label.contains(Token.EOF)
+                        && !(tr instanceof NotSetTransition)) {
+                    problems.add(
+                            Problem.token(
+                                    ruleNames[s.ruleIndex],
+                                    "rule " + ruleNames[s.ruleIndex] + " matches EOF",
+                                    "remove EOF: the runtime knows the end of the output itself"));
                 } else if (tr instanceof PredicateTransition) {
-                    problems.add(Problem.token(ruleNames[s.ruleIndex], "rule " + ruleNames[s.ruleIndex] + " has a semantic predicate",
-                            "grammars must be plain lexer rules: use modes instead"));
+                    problems.add(
+                            Problem.token(
+                                    ruleNames[s.ruleIndex],
+                                    "rule " + ruleNames[s.ruleIndex] + " has a semantic predicate",
+                                    "grammars must be plain lexer rules: use modes instead"));
                 } else if (tr instanceof ActionTransition) {
                     ActionTransition at = (ActionTransition) tr;
                     if (at.actionIndex < 0 || atn.lexerActions == null) continue;
                     LexerAction a = atn.lexerActions[at.actionIndex];
                     hasCommand.set(s.ruleIndex);
-                    if (a instanceof LexerTypeAction) ruleType[s.ruleIndex] = ((LexerTypeAction) a).getType();
-                    else if (!(a instanceof LexerModeAction || a instanceof LexerPushModeAction || a instanceof LexerPopModeAction))
-                        problems.add(Problem.token(ruleNames[s.ruleIndex], "rule " + ruleNames[s.ruleIndex] + " uses '" + a.getActionType().name().toLowerCase()
-                                + "'; only mode, pushMode, popMode and type commands are allowed", "give the token a role instead, e.g. skip"));
+                    if (a instanceof LexerTypeAction)
+                        ruleType[s.ruleIndex] = ((LexerTypeAction) a).getType();
+                    else if (!(a instanceof LexerModeAction
+                            || a instanceof LexerPushModeAction
+                            || a instanceof LexerPopModeAction))
+                        problems.add(
+                                Problem.token(
+                                        ruleNames[s.ruleIndex],
+                                        "rule "
+                                                + ruleNames[s.ruleIndex]
+                                                + " uses '"
+                                                + a.getActionType().name().toLowerCase()
+                                                + "'; only mode, pushMode, popMode and type commands are allowed",
+                                        "give the token a role instead, e.g. skip"));
                 }
             }
         }
-        // every token type a rule can produce needs a role (a rule retyped with type(X) produces X only)
+        // every token type a rule can produce needs a role (a rule retyped with type(X) produces X
+        // only)
         BitSet emitted = new BitSet(maxType + 1);
-        for (int r = tokenRule.nextSetBit(0); r >= 0; r = tokenRule.nextSetBit(r + 1)) if (ruleType[r] > 0) emitted.set(ruleType[r]);
+        for (int r = tokenRule.nextSetBit(0); r >= 0; r = tokenRule.nextSetBit(r + 1))
+            if (ruleType[r] > 0) emitted.set(ruleType[r]);
         for (int t = emitted.nextSetBit(0); t >= 0; t = emitted.nextSetBit(t + 1)) {
             String n = vocabulary.getSymbolicName(t);
             if (roleByType[t] == null && (n == null || roles.get(n) == null))
-                problems.add(Problem.token(n == null ? "#" + t : n, "token type " + (n == null ? "#" + t : n) + " has no role",
-                        "give it one in the format file's \"roles\" (" + Role.vocabulary() + ")"));
+                problems.add(
+                        Problem.token(
+                                n == null ? "#" + t : n,
+                                "token type " + (n == null ? "#" + t : n) + " has no role",
+                                "give it one in the format file's \"roles\" ("
+                                        + Role.vocabulary()
+                                        + ")"));
         }
 
         boolean id = false;
-        for (int t = 1; t <= maxType; t++) id |= roleByType[t] == Role.ID || roleByType[t] == Role.ID_JSON;
+        for (int t = 1; t <= maxType; t++)
+            id |= roleByType[t] == Role.ID || roleByType[t] == Role.ID_JSON;
         hasIdRole = id;
 
         for (String n : streamable) {
             int found = -1;
-            for (int r = 0; r < rules; r++) if (ruleNames[r].equals(n) && tokenRule.get(r)) found = r;
+            for (int r = 0; r < rules; r++)
+                if (ruleNames[r].equals(n) && tokenRule.get(r)) found = r;
             if (found < 0) {
-                problems.add(Problem.file("streamable token " + n + " is not a token rule", "list only token rules of the grammar in \"streamable\""));
+                problems.add(
+                        Problem.file(
+                                "streamable token " + n + " is not a token rule",
+                                "list only token rules of the grammar in \"streamable\""));
                 continue;
             }
             if (hasCommand.get(found))
-                problems.add(Problem.token(n, "streamable token " + n + " has a command",
-                        "streamable tokens must be plain [set]+ loops: remove it from \"streamable\" or move the command to another token"));
+                problems.add(
+                        Problem.token(
+                                n,
+                                "streamable token " + n + " has a command",
+                                "streamable tokens must be plain [set]+ loops: remove it from \"streamable\" or move the command to another token"));
             ruleStreamable[found] = true;
         }
         checkStreamableOverlaps(problems);
 
         if (strict && !problems.isEmpty())
-            throw new IllegalArgumentException("format " + formatName + ": " + String.join("; ", problems.stream().map(Problem::text).toList()));
+            throw new IllegalArgumentException(
+                    "format "
+                            + formatName
+                            + ": "
+                            + String.join("; ", problems.stream().map(Problem::text).toList()));
 
         dfas = new DFA[atn.getNumberOfDecisions()];
         for (int i = 0; i < dfas.length; i++) dfas[i] = new DFA(atn.getDecisionState(i), i);
@@ -206,16 +272,32 @@ public final class LexerModel {
                 for (int b : altRule[m]) {
                     if (a == b || (ruleStreamable[b] && roleOfRule(b) == roleOfRule(a))) continue;
                     if (!first.and(firstChars(b)).isNil())
-                        problems.add(Problem.token(ruleNames[a], "streamable token " + ruleNames[a] + " and token " + ruleNames[b]
-                                + " can start with the same character in mode " + modeNames[m] + "; a streamed cut would change how the rest is lexed",
-                                "exclude " + describe(first.and(firstChars(b))) + " from " + ruleNames[a] + " (it is not safe to cut), or take "
-                                        + ruleNames[a] + " out of \"streamable\""));
+                        problems.add(
+                                Problem.token(
+                                        ruleNames[a],
+                                        "streamable token "
+                                                + ruleNames[a]
+                                                + " and token "
+                                                + ruleNames[b]
+                                                + " can start with the same character in mode "
+                                                + modeNames[m]
+                                                + "; a streamed cut would change how the rest is lexed",
+                                        "exclude "
+                                                + describe(first.and(firstChars(b)))
+                                                + " from "
+                                                + ruleNames[a]
+                                                + " (it is not safe to cut), or take "
+                                                + ruleNames[a]
+                                                + " out of \"streamable\""));
                 }
             }
         }
     }
 
-    /** Code points a token of this rule can begin with (ANTLR's LL(1) analysis works on token types, not characters). */
+    /**
+     * Code points a token of this rule can begin with (ANTLR's LL(1) analysis works on token types,
+     * not characters).
+     */
     private synchronized IntervalSet firstChars(int rule) {
         if (firstChars == null) firstChars = new IntervalSet[ruleNames.length];
         if (firstChars[rule] == null) {
@@ -254,7 +336,10 @@ public final class LexerModel {
         }
     }
 
-    /** An edge for a code point above 127 (ANTLR's DFA keeps none): a lossy direct-mapped cache in front of the map. */
+    /**
+     * An edge for a code point above 127 (ANTLR's DFA keeps none): a lossy direct-mapped cache in
+     * front of the map.
+     */
     public DFAState wideEdge(int mode, int state, int cp) {
         long key = ((long) state << 32) | cp;
         int slot = slot(mode, key);
@@ -277,10 +362,15 @@ public final class LexerModel {
     }
 
     /** Immutable, so a racing reader sees a whole entry or another one, never a torn one. */
-    private record WideEdge(int mode, long key, DFAState target) { }
+    private record WideEdge(int mode, long key, DFAState target) {}
 
-    /** The problems found (only when built with {@code strict = false}; a strict build throws on any). */
-    public List<Problem> problems() { return List.copyOf(problems); }
+    /**
+     * The problems found (only when built with {@code strict = false}; a strict build throws on
+     * any).
+     */
+    public List<Problem> problems() {
+        return List.copyOf(problems);
+    }
 
     /** A few characters of a set, as a grammar would write them. */
     public static String describe(IntervalSet set) {
@@ -290,34 +380,59 @@ public final class LexerModel {
             for (int c = iv.a; c <= iv.b; c++) {
                 if (n++ == 3) return b.append(", ...").toString();
                 if (b.length() > 0) b.append(", ");
-                b.append(c == '\n' ? "'\\n'" : c == '\t' ? "'\\t'" : c == '\r' ? "'\\r'" : c == '\'' ? "'\\''"
-                        : c < 0x20 || c > 0xFFFF ? String.format("'\\u{%X}'", c) : "'" + (char) c + "'");
+                b.append(
+                        c == '\n'
+                                ? "'\\n'"
+                                : c == '\t'
+                                        ? "'\\t'"
+                                        : c == '\r'
+                                                ? "'\\r'"
+                                                : c == '\''
+                                                        ? "'\\''"
+                                                        : c < 0x20 || c > 0xFFFF
+                                                                ? String.format("'\\u{%X}'", c)
+                                                                : "'" + (char) c + "'");
             }
         }
         return b.toString();
     }
 
     /** Code points a token of this rule can begin with. */
-    public IntervalSet firstCharsOf(int rule) { return firstChars(rule); }
+    public IntervalSet firstCharsOf(int rule) {
+        return firstChars(rule);
+    }
 
     /** Per mode: the mode's token rules in priority order (an earlier rule wins a tie). */
-    public int[] rulesOfMode(int mode) { return altRule[mode].clone(); }
+    public int[] rulesOfMode(int mode) {
+        return altRule[mode].clone();
+    }
 
     /** The token type a token rule produces (after a {@code type(...)} command). */
-    public int typeOfRule(int rule) { return ruleType[rule]; }
+    public int typeOfRule(int rule) {
+        return ruleType[rule];
+    }
 
     /** Whether a token rule is listed as streamable. */
-    public boolean streamable(int rule) { return ruleStreamable[rule]; }
+    public boolean streamable(int rule) {
+        return ruleStreamable[rule];
+    }
 
-    public int ruleForAlt(int mode, int alt) { return altRule[mode][alt - 1]; }
+    public int ruleForAlt(int mode, int alt) {
+        return altRule[mode][alt - 1];
+    }
 
-    public Role roleOfType(int type) { return type > 0 && type < roleByType.length ? roleByType[type] : null; }
+    public Role roleOfType(int type) {
+        return type > 0 && type < roleByType.length ? roleByType[type] : null;
+    }
 
-    public Role roleOfRule(int rule) { return roleOfType(ruleType[rule]); }
+    public Role roleOfRule(int rule) {
+        return roleOfType(ruleType[rule]);
+    }
 
     /** May a streamed token of {@code accepted} be cut while {@code alive} could still grow? */
     public boolean cuttable(int accepted, int alive) {
-        return ruleStreamable[accepted] && ruleStreamable[alive] && roleOfRule(accepted) == roleOfRule(alive);
+        return ruleStreamable[accepted]
+                && ruleStreamable[alive]
+                && roleOfRule(accepted) == roleOfRule(alive);
     }
-
 }

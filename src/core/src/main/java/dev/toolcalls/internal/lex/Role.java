@@ -40,7 +40,10 @@ public enum Role {
     ARG_AS_STRING("arg.as-string"),
     /** The text marks the current parameter as JSON (kept as a string when it is not). */
     ARG_AS_JSON("arg.as-json"),
-    /** Literal values (call syntax): opens an array/tuple/list ({@code [}, {@code (}) or an object ({@code {}}). */
+    /**
+     * Literal values (call syntax): opens an array/tuple/list ({@code [}, {@code (}) or an object
+     * ({@code {}}).
+     */
     LIT_OPEN("lit.open"),
     /** Closes the innermost array or object. */
     LIT_CLOSE("lit.close"),
@@ -63,7 +66,9 @@ public enum Role {
 
     public final String wire;
 
-    Role(String wire) { this.wire = wire; }
+    Role(String wire) {
+        this.wire = wire;
+    }
 
     public static Role of(String wire) {
         for (Role r : values()) if (r.wire.equals(wire)) return r;
@@ -71,8 +76,8 @@ public enum Role {
     }
 
     /**
-     * The role whose name is nearest to {@code wire} by edit distance, when it is near enough to
-     * be a misspelling of it (at most 2 edits, and fewer than half its length); null otherwise.
+     * The role whose name is nearest to {@code wire} by edit distance, when it is near enough to be
+     * a misspelling of it (at most 2 edits, and fewer than half its length); null otherwise.
      */
     public static String nearest(String wire) {
         String best = null;
@@ -80,12 +85,18 @@ public enum Role {
         for (Role r : values()) {
             int limit = Math.min(2, (r.wire.length() - 1) / 2);
             int d = distance(wire, r.wire, limit);
-            if (d <= limit && d < bestDistance) { best = r.wire; bestDistance = d; }
+            if (d <= limit && d < bestDistance) {
+                best = r.wire;
+                bestDistance = d;
+            }
         }
         return best;
     }
 
-    /** Levenshtein distance of a and b, or limit + 1 once it is larger than limit (linear in their lengths). */
+    /**
+     * Levenshtein distance of a and b, or limit + 1 once it is larger than limit (linear in their
+     * lengths).
+     */
     private static int distance(String a, String b, int limit) {
         if (Math.abs(a.length() - b.length()) > limit) return limit + 1;
         int[] prev = new int[b.length() + 1];
@@ -100,7 +111,9 @@ public enum Role {
                 rowMin = Math.min(rowMin, cur[j]);
             }
             if (rowMin > limit) return limit + 1;
-            int[] t = prev; prev = cur; cur = t;
+            int[] t = prev;
+            prev = cur;
+            cur = t;
         }
         return prev[b.length()];
     }

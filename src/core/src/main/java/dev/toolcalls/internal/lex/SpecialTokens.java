@@ -5,12 +5,12 @@ import java.util.List;
 
 /**
  * Markers by identity: when the caller says which pieces of the output were special tokens of the
- * model's vocabulary, a marker spelled out in ordinary text (a model writing <i>about</i>
- * {@code <tool_call>}) must be text. The format file lists the marker spellings that are special
- * tokens; in ordinary text each occurrence of one has its first character masked, so the lexer
- * cannot take it for a marker, while its text comes back unchanged. An ordinary chunk that ends
- * with the beginning of a spelling waits for the next one, since ordinary text split anywhere can
- * still spell a marker.
+ * model's vocabulary, a marker spelled out in ordinary text (a model writing <i>about</i> {@code
+ * <tool_call>}) must be text. The format file lists the marker spellings that are special tokens;
+ * in ordinary text each occurrence of one has its first character masked, so the lexer cannot take
+ * it for a marker, while its text comes back unchanged. An ordinary chunk that ends with the
+ * beginning of a spelling waits for the next one, since ordinary text split anywhere can still
+ * spell a marker.
  *
  * <p>One per stream; not thread-safe.
  */
@@ -27,31 +27,44 @@ public final class SpecialTokens {
     }
 
     /** Ordinary text to hand on now, with the positions to mask. */
-    public record Release(String text, int[] masked) { }
+    public record Release(String text, int[] masked) {}
 
-    /** Ordinary (non-special) text: what may be lexed now, spellings masked; a possible start of one is kept. */
+    /**
+     * Ordinary (non-special) text: what may be lexed now, spellings masked; a possible start of one
+     * is kept.
+     */
     public Release ordinary(String chunk) {
         pending.append(chunk);
         String all = pending.toString();
         List<Integer> masked = new ArrayList<>();
         for (String s : spellings) {
-            if (Character.isSurrogate(s.charAt(0))) continue; // markers begin with ASCII; a pair cannot be masked in half
+            if (Character.isSurrogate(s.charAt(0)))
+                continue; // markers begin with ASCII; a pair cannot be masked in half
             for (int at = all.indexOf(s); at >= 0; at = all.indexOf(s, at + 1)) masked.add(at);
         }
-        // keep back the longest tail that is a proper prefix of a spelling (and not already a whole one)
+        // keep back the longest tail that is a proper prefix of a spelling (and not already a whole
+        // one)
         int keep = 0;
         for (int k = Math.min(longest - 1, all.length()); k > 0 && keep == 0; k--) {
             String tail = all.substring(all.length() - k);
-            for (String s : spellings) if (s.length() > k && s.startsWith(tail)) { keep = k; break; }
+            for (String s : spellings)
+                if (s.length() > k && s.startsWith(tail)) {
+                    keep = k;
+                    break;
+                }
         }
         int cut = all.length() - keep;
-        if (cut > 0 && Character.isHighSurrogate(all.charAt(cut - 1))) cut--; // never split a pair here
+        if (cut > 0 && Character.isHighSurrogate(all.charAt(cut - 1)))
+            cut--; // never split a pair here
         pending.setLength(0);
         pending.append(all, cut, all.length());
         return new Release(all.substring(0, cut), positions(masked, cut));
     }
 
-    /** Before a special token or the end: ordinary text kept back is released as it is (it spells nothing). */
+    /**
+     * Before a special token or the end: ordinary text kept back is released as it is (it spells
+     * nothing).
+     */
     public String flush() {
         String out = pending.toString();
         pending.setLength(0);
@@ -59,6 +72,11 @@ public final class SpecialTokens {
     }
 
     private static int[] positions(List<Integer> masked, int below) {
-        return masked.stream().filter(i -> i < below).distinct().sorted().mapToInt(Integer::intValue).toArray();
+        return masked.stream()
+                .filter(i -> i < below)
+                .distinct()
+                .sorted()
+                .mapToInt(Integer::intValue)
+                .toArray();
     }
 }

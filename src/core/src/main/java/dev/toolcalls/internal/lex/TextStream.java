@@ -1,10 +1,10 @@
 package dev.toolcalls.internal.lex;
 
-import java.util.Arrays;
-
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.IntStream;
 import org.antlr.v4.runtime.misc.Interval;
+
+import java.util.Arrays;
 
 /**
  * A growable {@link CharStream} over output that arrives in chunks, read in place.
@@ -16,8 +16,8 @@ import org.antlr.v4.runtime.misc.Interval;
  *
  * <p>The newest chunk is not copied: it is read where it lies, so a run of plain text can be found
  * with {@link String#indexOf(int, int)} (a vector search) and returned as a substring of it, or as
- * the chunk itself. Only what is still needed when the next chunk arrives (an undecided token, and a
- * few characters before the commit point for error excerpts) moves into a carry buffer, once.
+ * the chunk itself. Only what is still needed when the next chunk arrives (an undecided token, and
+ * a few characters before the commit point for error excerpts) moves into a carry buffer, once.
  *
  * <p>Indexes are UTF-16 positions from the start of the whole output; {@link #LA} answers whole
  * code points (a surrogate pair is one) and a high surrogate at the end of the data waits for its
@@ -25,20 +25,27 @@ import org.antlr.v4.runtime.misc.Interval;
  * counts lazily, so a long run of text is never examined character by character to know it.
  */
 public final class TextStream implements CharStream {
-    /** What the lexer sees instead of a masked character: private use, never the start of a marker. */
+    /**
+     * What the lexer sees instead of a masked character: private use, never the start of a marker.
+     */
     static final int STAND_IN = 0xE000;
 
     // the carry: [carryBase, carryBase + carryLen), always followed directly by the current chunk
     private char[] carry = new char[256];
-    private boolean[] carryMasked;            // allocated on the first masked character
+    private boolean[] carryMasked; // allocated on the first masked character
     private int carryBase;
     private int carryLen;
-    /** No surrogate pair has entered the carry since it was last emptied (then its code points are its chars). */
+
+    /**
+     * No surrogate pair has entered the carry since it was last emptied (then its code points are
+     * its chars).
+     */
     private boolean carryPairFree = true;
+
     private String cur = "";
-    private int curBase;                      // == carryBase + carryLen
-    private int p;                            // global index of the next character
-    private int keepFrom;                     // nothing below this is needed any more
+    private int curBase; // == carryBase + carryLen
+    private int p; // global index of the next character
+    private int keepFrom; // nothing below this is needed any more
     private boolean complete;
     private long consumed;
 
@@ -46,7 +53,8 @@ public final class TextStream implements CharStream {
     private int cpMark;
     private int cpAtMark;
 
-    // next occurrence of a character in the current chunk, for run scans: found at[k] searching from from[k]
+    // next occurrence of a character in the current chunk, for run scans: found at[k] searching
+    // from from[k]
     private final char[] seekChar = new char[8];
     private final int[] seekFrom = new int[8];
     private final int[] seekAt = new int[8];
@@ -67,7 +75,10 @@ public final class TextStream implements CharStream {
      * surrogates) the lexer must see as {@link #STAND_IN}; their text comes back unchanged.
      */
     public void append(String chunk, int[] masked) {
-        if (masked == null || masked.length == 0) { append(chunk); return; }
+        if (masked == null || masked.length == 0) {
+            append(chunk);
+            return;
+        }
         if (complete) throw new IllegalStateException("stream already finished");
         retire();
         int at = carryLen;
@@ -88,7 +99,7 @@ public final class TextStream implements CharStream {
         if (n > 0) {
             int curEnd = curBase + n;
             int from = Math.max(curBase, wholePairs(Math.min(Math.max(keepFrom, curBase), curEnd)));
-            if (from > curBase) {                 // the carry is dead, and the chunk below from
+            if (from > curBase) { // the carry is dead, and the chunk below from
                 advanceCount(from);
                 carryBase = from;
                 carryLen = 0;
@@ -100,7 +111,8 @@ public final class TextStream implements CharStream {
                 if (carryPairFree && !pairFree(cur, from - curBase, n)) carryPairFree = false;
                 ensure(carryLen + curEnd - from);
                 cur.getChars(from - curBase, n, carry, carryLen);
-                if (carryMasked != null) Arrays.fill(carryMasked, carryLen, carryLen + curEnd - from, false);
+                if (carryMasked != null)
+                    Arrays.fill(carryMasked, carryLen, carryLen + curEnd - from, false);
                 carryLen += curEnd - from;
             }
             cur = "";
@@ -109,19 +121,27 @@ public final class TextStream implements CharStream {
         seekN = 0;
     }
 
-    /** No surrogate pair in s[from, to), nor half of one at either end (O(1) for a Latin-1 string). */
+    /**
+     * No surrogate pair in s[from, to), nor half of one at either end (O(1) for a Latin-1 string).
+     */
     private static boolean pairFree(String s, int from, int to) {
-        return to == from || s.codePointCount(from, to) == to - from
-                && !Character.isLowSurrogate(s.charAt(from)) && !Character.isHighSurrogate(s.charAt(to - 1));
+        return to == from
+                || s.codePointCount(from, to) == to - from
+                        && !Character.isLowSurrogate(s.charAt(from))
+                        && !Character.isHighSurrogate(s.charAt(to - 1));
     }
 
-    /** Drops the dead prefix of the carry when it is large (amortised: only big, mostly dead prefixes move). */
+    /**
+     * Drops the dead prefix of the carry when it is large (amortised: only big, mostly dead
+     * prefixes move).
+     */
     private void compact() {
         int drop = wholePairs(Math.min(keepFrom, curBase)) - carryBase;
         if (drop < 4096 || drop < carryLen / 2) return;
         advanceCount(carryBase + drop);
         System.arraycopy(carry, drop, carry, 0, carryLen - drop);
-        if (carryMasked != null) System.arraycopy(carryMasked, drop, carryMasked, 0, carryLen - drop);
+        if (carryMasked != null)
+            System.arraycopy(carryMasked, drop, carryMasked, 0, carryLen - drop);
         carryLen -= drop;
         carryBase += drop;
     }
@@ -150,10 +170,17 @@ public final class TextStream implements CharStream {
         limit = computeEnd();
     }
 
-    public boolean isComplete() { return complete; }
+    public boolean isComplete() {
+        return complete;
+    }
 
-    /** Global index one past the last character the lexer may read (a trailing high surrogate waits for its pair). */
-    public int end() { return limit; }
+    /**
+     * Global index one past the last character the lexer may read (a trailing high surrogate waits
+     * for its pair).
+     */
+    public int end() {
+        return limit;
+    }
 
     private int computeEnd() {
         int e = curBase + cur.length();
@@ -167,13 +194,18 @@ public final class TextStream implements CharStream {
         if (k > keepFrom) keepFrom = k;
     }
 
-    public int firstHeld() { return carryBase; }
+    public int firstHeld() {
+        return carryBase;
+    }
 
     private char charAt(int g) {
         return g >= curBase ? cur.charAt(g - curBase) : carry[g - carryBase];
     }
 
-    /** Text of [from, to), clipped to what is still held; the current chunk itself when it is all of it. */
+    /**
+     * Text of [from, to), clipped to what is still held; the current chunk itself when it is all of
+     * it.
+     */
     public String text(int from, int to) {
         from = Math.max(from, carryBase);
         int total = curBase + cur.length();
@@ -186,7 +218,10 @@ public final class TextStream implements CharStream {
 
     // ---- code point offsets ------------------------------------------------------------------
 
-    /** Code points before global index {@code index}, which must lie at or above {@link #firstHeld()}. */
+    /**
+     * Code points before global index {@code index}, which must lie at or above {@link
+     * #firstHeld()}.
+     */
     public int codePoints(int index) {
         if (index >= cpMark) {
             advanceCount(index);
@@ -207,9 +242,15 @@ public final class TextStream implements CharStream {
         b = Math.min(b, total);
         if (b <= a) return 0;
         if (a >= curBase) return cur.codePointCount(a - curBase, b - curBase);
-        if (b <= curBase) return carryPairFree ? b - a : Character.codePointCount(carry, a - carryBase, b - a);
-        int n = (carryPairFree ? curBase - a : Character.codePointCount(carry, a - carryBase, curBase - a)) + cur.codePointCount(0, b - curBase);
-        if (Character.isHighSurrogate(carry[carryLen - 1]) && Character.isLowSurrogate(cur.charAt(0))) n--; // a pair across the seam
+        if (b <= curBase)
+            return carryPairFree ? b - a : Character.codePointCount(carry, a - carryBase, b - a);
+        int n =
+                (carryPairFree
+                                ? curBase - a
+                                : Character.codePointCount(carry, a - carryBase, curBase - a))
+                        + cur.codePointCount(0, b - curBase);
+        if (Character.isHighSurrogate(carry[carryLen - 1])
+                && Character.isLowSurrogate(cur.charAt(0))) n--; // a pair across the seam
         return n;
     }
 
@@ -222,7 +263,7 @@ public final class TextStream implements CharStream {
     public int scanRun(int from, FastRuns.Run run) {
         int lim = end();
         int g = from;
-        while (g < lim && g < curBase) {             // in the carry: one by one
+        while (g < lim && g < curBase) { // in the carry: one by one
             int c = codePointAt(g);
             if (!run.takes(c)) return g;
             g += Character.charCount(c);
@@ -248,7 +289,9 @@ public final class TextStream implements CharStream {
                 continue;
             }
             int cp = c;
-            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1)))
+            if (Character.isHighSurrogate(c)
+                    && i + 1 < s.length()
+                    && Character.isLowSurrogate(s.charAt(i + 1)))
                 cp = Character.toCodePoint(c, s.charAt(i + 1));
             if (!run.takes(cp)) break;
             i += Character.charCount(cp);
@@ -267,7 +310,10 @@ public final class TextStream implements CharStream {
         return c;
     }
 
-    /** First index at or after i in the current chunk holding c, or the chunk's length; cached per character. */
+    /**
+     * First index at or after i in the current chunk holding c, or the chunk's length; cached per
+     * character.
+     */
     private int next(char c, int i) {
         for (int k = 0; k < seekN; k++) {
             if (seekChar[k] != c) continue;
@@ -295,18 +341,31 @@ public final class TextStream implements CharStream {
 
     // ---- CharStream ------------------------------------------------------------------------
 
-    @Override public String getText(Interval interval) { return text(interval.a, interval.b + 1); }
+    @Override
+    public String getText(Interval interval) {
+        return text(interval.a, interval.b + 1);
+    }
 
-    @Override public void consume() {
+    @Override
+    public void consume() {
         int lim = end();
         if (p >= lim) throw new IllegalStateException("cannot consume EOF");
         char c = charAt(p);
-        p += Character.isHighSurrogate(c) && p + 1 < curBase + cur.length() && Character.isLowSurrogate(charAt(p + 1)) ? 2 : 1;
+        p +=
+                Character.isHighSurrogate(c)
+                                && p + 1 < curBase + cur.length()
+                                && Character.isLowSurrogate(charAt(p + 1))
+                        ? 2
+                        : 1;
         consumed++;
     }
 
-    /** Code points the lexer has stepped over so far, re-lexing included: the measure of its work. */
-    public long consumed() { return consumed; }
+    /**
+     * Code points the lexer has stepped over so far, re-lexing included: the measure of its work.
+     */
+    public long consumed() {
+        return consumed;
+    }
 
     /** The code point at global index g as the lexer sees it, or -1 at the end of the data. */
     int peek(int g) {
@@ -319,19 +378,44 @@ public final class TextStream implements CharStream {
     }
 
     /** Counts work done outside {@link #consume()} (a match walked over the DFA directly). */
-    void addWork(int n) { consumed += n; }
-
-    /** The lexer simulator looks one code point ahead and no further (or back). */
-    @Override public int LA(int i) {
-        if (i == 1) return peek(p);
-        if (i == 0) return 0;
-        throw new UnsupportedOperationException("LA(" + i + "): the lexer reads one code point ahead only");
+    void addWork(int n) {
+        consumed += n;
     }
 
-    @Override public int mark() { return -1; }
-    @Override public void release(int marker) { }
-    @Override public int index() { return p; }
-    @Override public void seek(int index) { p = index; }
-    @Override public int size() { return curBase + cur.length(); }
-    @Override public String getSourceName() { return IntStream.UNKNOWN_SOURCE_NAME; }
+    /** The lexer simulator looks one code point ahead and no further (or back). */
+    @Override
+    public int LA(int i) {
+        if (i == 1) return peek(p);
+        if (i == 0) return 0;
+        throw new UnsupportedOperationException(
+                "LA(" + i + "): the lexer reads one code point ahead only");
+    }
+
+    @Override
+    public int mark() {
+        return -1;
+    }
+
+    @Override
+    public void release(int marker) {}
+
+    @Override
+    public int index() {
+        return p;
+    }
+
+    @Override
+    public void seek(int index) {
+        p = index;
+    }
+
+    @Override
+    public int size() {
+        return curBase + cur.length();
+    }
+
+    @Override
+    public String getSourceName() {
+        return IntStream.UNKNOWN_SOURCE_NAME;
+    }
 }
