@@ -14,12 +14,12 @@ import java.util.Locale;
 import java.util.function.IntSupplier;
 
 /**
- * Speed regression guard, cheap enough for every build (issue 17): parsing a fixed corpus and plain
- * prose, in batch and streamed in 4-character chunks, must stay within a bound of the {@code
- * String.indexOf} floor measured over the same string in the same run. Only ratios are checked,
- * never absolute times, so a slow or busy machine slows both sides alike; each side is the best of
- * several repetitions after a warm-up, and a bound that is exceeded is measured again before the
- * test fails. The message prints every measured ratio.
+ * Speed regression guard, cheap enough for every build: parsing a fixed corpus and plain prose, in
+ * batch and streamed in 4-character chunks, must stay within a bound of the {@code String.indexOf}
+ * floor measured over the same string in the same run. Only ratios are checked, never absolute
+ * times, so a slow or busy machine slows both sides alike; each side is the best of several
+ * repetitions after a warm-up, and a bound that is exceeded is measured again before the test
+ * fails. The message prints every measured ratio.
  */
 class SpeedGuardTest {
     // Bounds on (time to parse) ÷ (time of the indexOf floor over the same string), 200 000
