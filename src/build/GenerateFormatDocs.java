@@ -1,3 +1,8 @@
+import com.google.gson.JsonElement;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import com.google.gson.JsonPrimitive;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,10 +25,9 @@ import java.util.stream.Stream;
  * it to {@code target/generated-docs/formats.md}; {@code DocsTest} fails when the committed page
  * differs, and this regenerates it:
  *
- * <p>Usage: {@code java src/build/GenerateFormatDocs.java GRAMMARS OUT_FILE}, e.g. {@code java
- * src/build/GenerateFormatDocs.java grammars docs/formats.md}
- *
- * <p>The JDK alone runs it (the JSON is read here), so the command needs no class path.
+ * <p>Usage: {@code java -cp GSON_JAR src/build/GenerateFormatDocs.java GRAMMARS OUT_FILE}, e.g.
+ * {@code java -cp target/toolcalls.jar src/build/GenerateFormatDocs.java grammars docs/formats.md}
+ * (the command line's jar carries Gson).
  */
 public final class GenerateFormatDocs {
     /**
@@ -39,11 +43,13 @@ public final class GenerateFormatDocs {
         SERVERS.put("lmdeploy", "LMDeploy");
     }
 
-    static final String COMMAND = "java src/build/GenerateFormatDocs.java grammars docs/formats.md";
+    static final String COMMAND =
+            "java -cp target/toolcalls.jar src/build/GenerateFormatDocs.java grammars docs/formats.md";
 
     public static void main(String[] args) throws IOException {
         if (args.length != 2) {
-            System.err.println("usage: java src/build/GenerateFormatDocs.java GRAMMARS OUT_FILE");
+            System.err.println(
+                    "usage: java -cp GSON_JAR src/build/GenerateFormatDocs.java GRAMMARS OUT_FILE");
             System.exit(2);
         }
         String page;
@@ -337,126 +343,27 @@ public final class GenerateFormatDocs {
 
     /** JSON text to maps (in key order), lists, strings, numbers (as text), booleans and null. */
     static Object parse(String json, String source) {
-        JsonReader r = new JsonReader(json, source);
-        Object value = r.value();
-        r.blanks();
-        if (r.at < json.length()) throw r.error("text after the JSON value");
-        return value;
+        try {
+            return java(JsonParser.parseString(json));
+        } catch (JsonParseException e) {
+            throw new IllegalArgumentException(source + ": not valid JSON: " + e.getMessage(), e);
+        }
     }
 
-    static final class JsonReader {
-        final String s;
-        final String source;
-        int at;
-
-        JsonReader(String s, String source) {
-            this.s = s;
-            this.source = source;
+    private static Object java(JsonElement e) {
+        if (e.isJsonNull()) return null;
+        if (e.isJsonObject()) {
+            Map<String, Object> o = new LinkedHashMap<>();
+            for (Map.Entry<String, JsonElement> m : e.getAsJsonObject().entrySet())
+                o.put(m.getKey(), java(m.getValue()));
+            return o;
         }
-
-        Object value() {
-            blanks();
-            if (at >= s.length()) throw error("the text ends where a value should be");
-            char c = s.charAt(at);
-            switch (c) {
-                case '{':
-                    {
-                        at++;
-                        Map<String, Object> o = new LinkedHashMap<>();
-                        blanks();
-                        if (take('}')) return o;
-                        do {
-                            blanks();
-                            if (at >= s.length() || s.charAt(at) != '"')
-                                throw error("a key (a string) expected");
-                            String key = string();
-                            blanks();
-                            if (!take(':')) throw error("':' expected");
-                            if (o.put(key, value()) != null)
-                                throw error("the key \"" + key + "\" appears twice");
-                            blanks();
-                        } while (take(','));
-                        if (!take('}')) throw error("',' or '}' expected");
-                        return o;
-                    }
-                case '[':
-                    {
-                        at++;
-                        List<Object> a = new ArrayList<>();
-                        blanks();
-                        if (take(']')) return a;
-                        do {
-                            a.add(value());
-                            blanks();
-                        } while (take(','));
-                        if (!take(']')) throw error("',' or ']' expected");
-                        return a;
-                    }
-                case '"':
-                    return string();
-                default:
-                    int start = at;
-                    while (at < s.length() && "+-.0123456789eEtrufalsn".indexOf(s.charAt(at)) >= 0)
-                        at++;
-                    String word = s.substring(start, at);
-                    if (word.equals("true")) return Boolean.TRUE;
-                    if (word.equals("false")) return Boolean.FALSE;
-                    if (word.equals("null")) return null;
-                    if (word.matches("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?"))
-                        return word;
-                    at = start;
-                    throw error("unexpected character '" + c + "'");
-            }
+        if (e.isJsonArray()) {
+            List<Object> a = new ArrayList<>();
+            for (JsonElement item : e.getAsJsonArray()) a.add(java(item));
+            return a;
         }
-
-        String string() {
-            at++; // the opening quote
-            StringBuilder b = new StringBuilder();
-            while (true) {
-                if (at >= s.length()) throw error("unterminated string");
-                char c = s.charAt(at++);
-                if (c == '"') return b.toString();
-                if (c < 0x20) throw error("a control character in a string");
-                if (c != '\\') {
-                    b.append(c);
-                    continue;
-                }
-                if (at >= s.length()) throw error("unterminated string");
-                char e = s.charAt(at++);
-                switch (e) {
-                    case '"', '\\', '/' -> b.append(e);
-                    case 'b' -> b.append('\b');
-                    case 'f' -> b.append('\f');
-                    case 'n' -> b.append('\n');
-                    case 'r' -> b.append('\r');
-                    case 't' -> b.append('\t');
-                    case 'u' -> {
-                        if (at + 4 > s.length()
-                                || !s.substring(at, at + 4).matches("[0-9a-fA-F]{4}"))
-                            throw error("bad \\u escape");
-                        b.append((char) Integer.parseInt(s.substring(at, at + 4), 16));
-                        at += 4;
-                    }
-                    default -> throw error("bad escape \\" + e);
-                }
-            }
-        }
-
-        boolean take(char c) {
-            if (at < s.length() && s.charAt(at) == c) {
-                at++;
-                return true;
-            }
-            return false;
-        }
-
-        void blanks() {
-            while (at < s.length() && " \t\r\n".indexOf(s.charAt(at)) >= 0) at++;
-        }
-
-        IllegalArgumentException error(String what) {
-            return new IllegalArgumentException(
-                    source + ": not valid JSON at offset " + at + ": " + what);
-        }
+        JsonPrimitive v = e.getAsJsonPrimitive();
+        return v.isBoolean() ? (Object) v.getAsBoolean() : v.getAsString();
     }
 }

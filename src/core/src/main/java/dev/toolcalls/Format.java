@@ -18,7 +18,7 @@ import java.util.Optional;
  * and streaming cannot disagree.
  */
 public interface Format {
-    /** The format's name, e.g. {@code hermes}. */
+    /** The format's name, as its format file gives it. */
     String name();
 
     /** Other names it answers to (case-insensitive), e.g. the parser names peer servers use. */

@@ -37,7 +37,7 @@ import java.util.stream.Stream;
  */
 class DocsTest {
     static final String REGENERATE =
-            "java src/build/GenerateFormatDocs.java grammars docs/formats.md";
+            "java -cp target/toolcalls.jar src/build/GenerateFormatDocs.java grammars docs/formats.md";
     static final Pattern LINK =
             Pattern.compile(
                     "\\[(?:[^\\[\\]]|\\[[^\\]]*\\])*\\]\\(([^)\\s]+)(?:\\s+\"[^\"]*\")?\\)");
@@ -70,6 +70,8 @@ class DocsTest {
         Process p =
                 new ProcessBuilder(
                                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                                "-cp",
+                                System.getProperty("java.class.path"),
                                 root.resolve("src/build/GenerateFormatDocs.java").toString(),
                                 root.resolve("grammars").toString(),
                                 generated.toString())

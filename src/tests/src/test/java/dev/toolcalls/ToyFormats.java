@@ -33,6 +33,11 @@ public final class ToyFormats implements FormatProvider {
 
     /** ... whose format file may include the role files given here by name. */
     static Format compile(String grammar, String formatJson, Map<String, String> includes) {
+        return Formats.define(formatJson, interp(grammar), includes::get);
+    }
+
+    /** The interpreter data (the {@code .interp} text) of a lexer grammar, compiled in memory. */
+    static String interp(String grammar) {
         LexerGrammar g;
         try {
             g = new LexerGrammar(grammar);
@@ -40,16 +45,7 @@ public final class ToyFormats implements FormatProvider {
             throw new IllegalArgumentException(e);
         }
         if (g.tool.getNumErrors() > 0) throw new IllegalArgumentException("grammar has errors");
-        return Formats.define(formatJson, Tool.generateInterpreterData(g), includes::get);
-    }
-
-    /** The interpreter data (the {@code .interp} text) of a lexer grammar, compiled in memory. */
-    static String interp(String grammar) {
-        try {
-            return Tool.generateInterpreterData(new LexerGrammar(grammar));
-        } catch (RecognitionException e) {
-            throw new IllegalArgumentException(e);
-        }
+        return Tool.generateInterpreterData(g);
     }
 
     static String resource(String path) {

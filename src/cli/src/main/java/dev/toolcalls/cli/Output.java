@@ -145,11 +145,15 @@ enum Output {
                                     this == RESPONSES ? RESPONSE_ID : MESSAGE_ID, format.name(), 0);
                     return new Run() {
                         public List<String> feed(String chunk) {
-                            return wire(w.start(), w.events(parser.feed(chunk)));
+                            return wire(
+                                    w.events(
+                                            parser.feed(
+                                                    chunk))); // the opening events come with the
+                            // first
                         }
 
                         public List<String> feedSpecial(String token) {
-                            return wire(w.start(), w.events(parser.feedSpecial(token)));
+                            return wire(w.events(parser.feedSpecial(token)));
                         }
 
                         public List<String> finish() {
@@ -157,11 +161,11 @@ enum Output {
                         }
 
                         public List<String> fail(ToolCallParseException e) {
-                            return wire(w.fail(e), List.of());
+                            return wire(w.fail(e));
                         }
 
                         public List<String> abort(String message) {
-                            return wire(w.abort(message), List.of());
+                            return wire(w.abort(message));
                         }
                     };
                 }
@@ -181,10 +185,10 @@ enum Output {
         return out;
     }
 
-    private static List<String> wire(List<WireEvent> first, List<WireEvent> then) {
-        List<String> out = new ArrayList<>(first.size() + then.size());
-        for (WireEvent e : first) out.add(e.json());
-        for (WireEvent e : then) out.add(e.json());
+    @SafeVarargs
+    private static List<String> wire(List<WireEvent>... parts) {
+        List<String> out = new ArrayList<>();
+        for (List<WireEvent> part : parts) for (WireEvent e : part) out.add(e.json());
         return out;
     }
 }

@@ -15,8 +15,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The JSON error bodies of each protocol, for the server's own answers and for the errors Jetty
- * answers itself (a malformed request, headers too large): never an HTML page.
+ * The errors Jetty answers itself (a malformed request, headers too large), in the JSON of the
+ * route's protocol ({@link Protocol#error}): never an HTML page. The server's own error answers
+ * take the same bodies ({@code Exchange.error}).
  *
  * <ul>
  *   <li>OpenAI (Chat Completions, Responses, and every path but {@code /v1/messages}): {@code
@@ -31,15 +32,6 @@ import java.nio.charset.StandardCharsets;
  */
 final class Errors {
     private Errors() {}
-
-    /**
-     * The error body of {@code protocol} for an answer with {@code status} ({@link
-     * Protocol#error}).
-     */
-    static String body(
-            Protocol protocol, int status, String message, String type, String code, String param) {
-        return protocol.error(status, message, type, code, param);
-    }
 
     /** Jetty's own error responses, in the protocols' JSON instead of its HTML page. */
     static final class JettyErrors extends ErrorHandler {
@@ -75,7 +67,7 @@ final class Errors {
             Content.Sink.write(
                     response,
                     true,
-                    body(protocol, code, reason(code, message), type(code), "http_" + code, null),
+                    protocol.error(code, reason(code, message), type(code), "http_" + code, null),
                     callback);
         }
 

@@ -77,12 +77,12 @@ final class Exchange {
     }
 
     /**
-     * The protocol's error object (see {@link Errors#body}); after a 408, 413 or 503 the connection
+     * The protocol's error object ({@link Protocol#error}); after a 408, 413 or 503 the connection
      * is closed.
      */
     void error(int status, String message, String type, String code, String param) {
         if (status == 413 || status == 408 || status == 503)
             response.getHeaders().put(HttpHeader.CONNECTION, "close");
-        send(status, Errors.body(protocol, status, message, type, code, param));
+        send(status, protocol.error(status, message, type, code, param));
     }
 }

@@ -73,14 +73,12 @@ class OpenAiSdkTest {
                                         events, "chatcmpl-test", "replay", CREATED, false)));
         assertEquals(expected(parsed), batch, "batch chat.completion as the SDK reads it");
         for (long seed = 0; seed < 4; seed++) {
-            StreamParser parser = f.newStream(tools, options(c));
-            WireStream chunks =
-                    Protocol.CHAT_COMPLETIONS.stream("chatcmpl-test", "replay", CREATED);
-            List<WireEvent> wire = new ArrayList<>(chunks.start());
-            for (String piece : Chunker.split(c.input(), 8, seed))
-                wire.addAll(chunks.events(parser.feed(piece)));
-            wire.addAll(chunks.events(parser.finish()));
-            wire.addAll(chunks.complete(false));
+            List<WireEvent> wire =
+                    SdkAssertions.wire(
+                            Protocol.CHAT_COMPLETIONS.stream("chatcmpl-test", "replay", CREATED),
+                            f.newStream(tools, options(c)),
+                            Chunker.split(c.input(), 8, seed),
+                            false);
             List<ChatCompletionChunk> sdk = sdkChunks(wire);
             assertEquals(batch, SdkAssertions.accumulate(sdk), "chunking seed " + seed);
             assertEquals(
@@ -119,13 +117,13 @@ class OpenAiSdkTest {
     @Test
     void truncatedGenerationFinishesWithLengthAndAnOpenCallFollowsTheErrorPolicy() {
         Format toy = Formats.get("toy");
-        StreamParser okParser = toy.newStream();
-        WireStream ok = Protocol.CHAT_COMPLETIONS.stream("id", "m", CREATED);
-        List<WireEvent> okWire =
-                new ArrayList<>(ok.events(okParser.feed("Hello the story was cut")));
-        okWire.addAll(ok.events(okParser.finish()));
-        okWire.addAll(ok.complete(true));
-        List<ChatCompletionChunk> okChunks = sdkChunks(okWire);
+        List<ChatCompletionChunk> okChunks =
+                sdkChunks(
+                        SdkAssertions.wire(
+                                Protocol.CHAT_COMPLETIONS.stream("id", "m", CREATED),
+                                toy.newStream(),
+                                List.of("Hello the story was cut"),
+                                true));
         assertEquals(
                 "length",
                 okChunks.get(okChunks.size() - 1).choices().get(0).finishReason().get().asString());
@@ -134,12 +132,12 @@ class OpenAiSdkTest {
         open.feed("<call f>{\"a\": ");
         assertThrows(ToolCallParseException.class, open::finish);
 
-        StreamParser lenient =
-                toy.newStream(Tools.none(), ParseOptions.defaults().withLenient(true));
-        WireStream kept = Protocol.CHAT_COMPLETIONS.stream("id", "m", CREATED);
-        List<WireEvent> wire = new ArrayList<>(kept.events(lenient.feed("x <call f")));
-        wire.addAll(kept.events(lenient.finish()));
-        wire.addAll(kept.complete(true));
+        List<WireEvent> wire =
+                SdkAssertions.wire(
+                        Protocol.CHAT_COMPLETIONS.stream("id", "m", CREATED),
+                        toy.newStream(Tools.none(), ParseOptions.defaults().withLenient(true)),
+                        List.of("x <call f"),
+                        true);
         SdkAssertions.Seen seen = SdkAssertions.accumulate(sdkChunks(wire));
         assertEquals(Optional.of("x <call f"), seen.content());
         assertEquals("length", seen.finishReason());

@@ -621,26 +621,18 @@ class ReplayServerLimitsTest {
 
     @Test
     void sigtermEndsAStreamInFlightWithItsFinalEvent() throws Exception {
-        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process p =
-                new ProcessBuilder(
-                                javaBin,
-                                "-cp",
-                                System.getProperty("java.class.path"),
-                                "dev.toolcalls.cli.Main",
-                                "serve",
-                                "--format",
-                                "toy",
-                                "--replay",
-                                replays().toString(),
-                                "--port",
-                                "0",
-                                "--delay-ms",
-                                "100",
-                                "--shutdown-timeout-ms",
-                                "300")
-                        .redirectError(ProcessBuilder.Redirect.DISCARD)
-                        .start();
+                SdkAssertions.serve(
+                        "--format",
+                        "toy",
+                        "--replay",
+                        replays().toString(),
+                        "--port",
+                        "0",
+                        "--delay-ms",
+                        "100",
+                        "--shutdown-timeout-ms",
+                        "300");
         try {
             String first =
                     new BufferedReader(

@@ -188,22 +188,14 @@ class ReplayServerTest {
 
     @Test
     void serveCommandAnswersThenStopsCleanlyOnSigterm() throws Exception {
-        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process p =
-                new ProcessBuilder(
-                                javaBin,
-                                "-cp",
-                                System.getProperty("java.class.path"),
-                                "dev.toolcalls.cli.Main",
-                                "serve",
-                                "--format",
-                                "toy",
-                                "--replay",
-                                "src/tests/src/test/resources/suite/toy/emoji.txt",
-                                "--port",
-                                "0")
-                        .redirectError(ProcessBuilder.Redirect.DISCARD)
-                        .start();
+                SdkAssertions.serve(
+                        "--format",
+                        "toy",
+                        "--replay",
+                        "src/tests/src/test/resources/suite/toy/emoji.txt",
+                        "--port",
+                        "0");
         try {
             String first =
                     new BufferedReader(

@@ -18,6 +18,7 @@ import dev.toolcalls.protocol.WireEvent;
 import dev.toolcalls.protocol.WireStream;
 import dev.toolcalls.suite.SuiteCase;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -177,5 +178,21 @@ final class SdkAssertions {
         wire.addAll(out.events(parser.finish()));
         wire.addAll(out.complete(truncated));
         return wire;
+    }
+
+    /**
+     * {@code serve ARGS} as a process of its own, on the test class path; its stderr is discarded.
+     */
+    static Process serve(String... args) throws IOException {
+        List<String> command =
+                new ArrayList<>(
+                        List.of(
+                                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                                "-cp",
+                                System.getProperty("java.class.path"),
+                                "dev.toolcalls.cli.Main",
+                                "serve"));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     }
 }

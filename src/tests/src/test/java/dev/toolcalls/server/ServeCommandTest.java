@@ -22,7 +22,6 @@ import org.junit.jupiter.api.Test;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -38,24 +37,16 @@ class ServeCommandTest {
      * and a message (batch, streamed).
      */
     static List<String> seededRun() throws Exception {
-        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process p =
-                new ProcessBuilder(
-                                javaBin,
-                                "-cp",
-                                System.getProperty("java.class.path"),
-                                "dev.toolcalls.cli.Main",
-                                "serve",
-                                "--format",
-                                "toy",
-                                "--replay",
-                                "src/tests/src/test/resources/suite/toy",
-                                "--port",
-                                "0",
-                                "--seed",
-                                "7")
-                        .redirectError(ProcessBuilder.Redirect.DISCARD)
-                        .start();
+                SdkAssertions.serve(
+                        "--format",
+                        "toy",
+                        "--replay",
+                        "src/tests/src/test/resources/suite/toy",
+                        "--port",
+                        "0",
+                        "--seed",
+                        "7");
         try {
             BufferedReader out =
                     new BufferedReader(

@@ -274,7 +274,7 @@ public record FormatFile(
         }
 
         /**
-         * {@code {"vllm": ["openai"], "sglang": ["gpt-oss"], ...}}: each server one of {@link
+         * {@code {"vllm": ["NAME", ...], "sglang": [...], ...}}: each server one of {@link
          * #REGISTRIES}, each name non-empty, once.
          */
         Map<String, List<String>> registries() {
@@ -283,7 +283,7 @@ public record FormatFile(
             if (!e.isJsonObject())
                 throw wrong(
                         "registries",
-                        "an object of server to parser names, e.g. {\"vllm\": [\"hermes\"]}");
+                        "an object of server to parser names, e.g. {\"vllm\": [\"NAME\"]}");
             Map<String, List<String>> out = new LinkedHashMap<>();
             for (Map.Entry<String, JsonElement> m : e.getAsJsonObject().entrySet()) {
                 String server = m.getKey();
