@@ -22,10 +22,10 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 
 import java.io.Serializable;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code parse_tool_calls(format, text [, tools_json [, options [, id_key]]])} as a Spark function
@@ -77,8 +77,8 @@ public final class ParseToolCalls implements ScalarFunction<InternalRow>, Serial
 
     private static final long serialVersionUID = 1L;
 
-    /** Distinct formats, tools or options remembered per task before the cache starts afresh. */
-    private static final int CACHE_ENTRIES = 64;
+    /** Distinct formats, tools or options remembered per JVM before a cache starts afresh. */
+    private static final int CACHE_ENTRIES = 256;
 
     /** Tools JSON longer than this is parsed again per row rather than kept. */
     private static final int CACHE_MAX_KEY_BYTES = 1 << 20;
@@ -86,11 +86,17 @@ public final class ParseToolCalls implements ScalarFunction<InternalRow>, Serial
     private static final InternalRow FAILED_NULL_FORMAT =
             error("unknown_format", "the format is null", null);
 
+    /**
+     * Per executor JVM, shared by its tasks: a format by the name a row gives, or the error row for
+     * a name that gives none; the same for tools JSON and options strings.
+     */
+    private static final Map<UTF8String, Object> FORMATS = new ConcurrentHashMap<>();
+
+    private static final Map<UTF8String, Object> TOOLS = new ConcurrentHashMap<>();
+    private static final Map<UTF8String, Object> OPTIONS = new ConcurrentHashMap<>();
+
     private final int arity;
     private final boolean integralKey;
-    private transient Map<UTF8String, Object> formats;
-    private transient Map<UTF8String, Object> tools;
-    private transient Map<UTF8String, Object> options;
 
     /**
      * @param arity 2 to 5 arguments: format, text, tools JSON, options, id key
@@ -156,11 +162,6 @@ public final class ParseToolCalls implements ScalarFunction<InternalRow>, Serial
     }
 
     private InternalRow parse(InternalRow input, UTF8String text) {
-        if (formats == null) {
-            formats = new HashMap<>();
-            tools = new HashMap<>();
-            options = new HashMap<>();
-        }
         Object format = input.isNullAt(0) ? FAILED_NULL_FORMAT : format(input.getUTF8String(0));
         if (format instanceof InternalRow failed) return failed;
         Object toolsOrError =
@@ -200,7 +201,7 @@ public final class ParseToolCalls implements ScalarFunction<InternalRow>, Serial
     }
 
     private Object format(UTF8String name) {
-        Object cached = formats.get(name);
+        Object cached = FORMATS.get(name);
         if (cached != null) return cached;
         Object value;
         try {
@@ -222,12 +223,12 @@ public final class ParseToolCalls implements ScalarFunction<InternalRow>, Serial
         } catch (FormatException e) {
             value = error("format_error", e.getMessage(), null);
         }
-        remember(formats, name, value);
+        remember(FORMATS, name, value);
         return value;
     }
 
     private Object tools(UTF8String json) {
-        Object cached = tools.get(json);
+        Object cached = TOOLS.get(json);
         if (cached != null) return cached;
         Object value;
         try {
@@ -235,12 +236,12 @@ public final class ParseToolCalls implements ScalarFunction<InternalRow>, Serial
         } catch (IllegalArgumentException e) {
             value = error("invalid_tools", "tools_json: " + e.getMessage(), null);
         }
-        remember(tools, json, value);
+        remember(TOOLS, json, value);
         return value;
     }
 
     private Object options(UTF8String text) {
-        Object cached = options.get(text);
+        Object cached = OPTIONS.get(text);
         if (cached != null) return cached;
         Object value;
         try {
@@ -248,7 +249,7 @@ public final class ParseToolCalls implements ScalarFunction<InternalRow>, Serial
         } catch (IllegalArgumentException e) {
             value = error("invalid_options", e.getMessage(), null);
         }
-        remember(options, text, value);
+        remember(OPTIONS, text, value);
         return value;
     }
 

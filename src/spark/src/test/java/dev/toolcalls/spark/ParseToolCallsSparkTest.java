@@ -55,7 +55,7 @@ class ParseToolCallsSparkTest {
                     .add("tools", DataTypes.StringType, true)
                     .add("options", DataTypes.StringType, true);
 
-    private static SparkSession spark;
+    static SparkSession spark;
     private static List<Row> caseRows;
     private static Map<Long, String> expected;
 
@@ -148,12 +148,12 @@ class ParseToolCallsSparkTest {
         return ValueJson.message(new ChatMessage(p.getAs("content"), p.getAs("reasoning"), calls));
     }
 
-    private static Dataset<Row> caseTable() {
+    static Dataset<Row> caseTable() {
         // many partitions, rows shuffled between them: formats mixed in every task
         return spark.createDataFrame(caseRows, CASES).repartition(8, col("text"));
     }
 
-    private static void assertAllCases(List<Row> rows, String via) {
+    static void assertAllCases(List<Row> rows, String via) {
         assertEquals(caseRows.size(), rows.size(), via + ": one result per case");
         List<String> wrong = new ArrayList<>();
         for (Row r : rows) {
@@ -181,6 +181,10 @@ class ParseToolCallsSparkTest {
 
     @Test
     void everyRegressionCaseGivesTheCommandLinesBatchOutputInSql() {
+        everyRegressionCaseInSql();
+    }
+
+    static void everyRegressionCaseInSql() {
         assertTrue(caseRows.size() > 1000, "the regression cases are read: " + caseRows.size());
         caseTable().createOrReplaceTempView("cases");
         List<Row> rows =
