@@ -130,7 +130,10 @@ public final class Vocabulary {
             throws IOException {
         try {
             return new Loader(name).load(tokenizerJson, tokenizerConfig);
-        } catch (RuntimeException e) { // Gson's malformed-JSON and state errors
+        } catch (IOException | RuntimeException e) { // Gson's malformed-JSON and state errors
+            if (e instanceof IOException
+                    && e.getMessage() != null
+                    && e.getMessage().startsWith(name + ": ")) throw (IOException) e;
             throw new IOException(name + ": not a tokenizer.json: " + e.getMessage(), e);
         }
     }
