@@ -1,6 +1,7 @@
 package dev.toolcalls;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -59,6 +60,19 @@ public interface Format {
      * @throws FormatException when the format cannot be built
      */
     StreamParser newStream(Tools tools, ParseOptions options);
+
+    /**
+     * A parser for one streamed response given as token ids of {@code vocabulary}, the model's own
+     * ({@link StreamParser#feedTokens}): added tokens are told from ordinary text by their ids, so
+     * special tokens are marked from the first id on ({@link
+     * ParseOptions#withSpecialTokensMarked}). The text methods {@code feed} and {@code feedSpecial}
+     * still work on it.
+     *
+     * @throws FormatException when the format cannot be built
+     */
+    default StreamParser newStream(Tools tools, ParseOptions options, Vocabulary vocabulary) {
+        return newStream(tools, options).withVocabulary(Objects.requireNonNull(vocabulary));
+    }
 
     /**
      * Parses a complete output into a message.

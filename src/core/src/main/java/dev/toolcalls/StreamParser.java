@@ -14,6 +14,7 @@ import dev.toolcalls.internal.lex.SpecialTokens;
 
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -63,6 +64,15 @@ public final class StreamParser {
 
     /** Set once the caller tells special tokens from ordinary text. */
     private SpecialTokens specials;
+
+    /** Decodes the ids of {@link #feedTokens}: set for a stream made with a vocabulary. */
+    private Vocabulary.Decoder tokens;
+
+    /** The text of consecutive ordinary ids, reused. */
+    private final StringBuilder tokenText = new StringBuilder();
+
+    /** Ids fed so far, for error messages. */
+    private long tokenCount;
 
     private final AtomicBoolean busy = new AtomicBoolean();
 
@@ -181,6 +191,75 @@ public final class StreamParser {
     }
 
     /**
+     * Token input: the stream decodes ids with {@code vocabulary}, and special tokens are marked
+     * from the first piece on (as {@link ParseOptions#withSpecialTokensMarked}).
+     */
+    StreamParser withVocabulary(Vocabulary vocabulary) {
+        tokens = new Vocabulary.Decoder(vocabulary);
+        if (specials == null) specials = new SpecialTokens(rules.specialTokens());
+        return this;
+    }
+
+    /**
+     * The events of the next token ids the model sampled, one or many. Each added token of the
+     * vocabulary (its atomic pieces, such as {@code <tool_call>} or {@code <|im_end|>}) reaches the
+     * lexer as one piece, exactly as {@link #feedSpecial} takes it; the ordinary ids between them
+     * are decoded and fed as {@link #feed} text, so a marker spelled out in ordinary tokens is
+     * text. The result is the same as feeding the decoded text with its added tokens through {@code
+     * feedSpecial}, however the ids are grouped. Needs a stream made with {@link
+     * Format#newStream(Tools, ParseOptions, Vocabulary)}.
+     *
+     * @throws IllegalArgumentException for an id outside the vocabulary, or ids whose bytes are not
+     *     UTF-8 (a character cut by an added token, a stray byte); the parser is finished then, and
+     *     nothing of this call's ids was parsed
+     * @throws ToolCallParseException when the output breaks the format; the parser is finished then
+     * @throws IllegalStateException when the stream has no vocabulary
+     */
+    public List<ParseEvent> feedTokens(int... ids) {
+        return feedTokens(ids, 0, ids.length);
+    }
+
+    /**
+     * The events of {@code ids[from..to)}; see {@link #feedTokens(int...)}.
+     *
+     * @throws IndexOutOfBoundsException when the range is not within {@code ids}
+     */
+    public List<ParseEvent> feedTokens(int[] ids, int from, int to) {
+        enter();
+        try {
+            if (tokens == null)
+                throw new IllegalStateException(
+                        "this stream has no vocabulary: make it with Format.newStream(tools, options, vocabulary)");
+            Objects.checkFromToIndex(from, to, ids.length);
+            int i = from;
+            try {
+                while (i < to) {
+                    tokenText.setLength(0);
+                    int next = tokens.ordinary(ids, i, to, tokenText, tokenCount + i - from);
+                    if (tokenText.length() > 0) {
+                        SpecialTokens.Release r = specials.ordinary(tokenText.toString());
+                        lexer.append(r.text(), r.masked());
+                    }
+                    if (next < to) {
+                        String piece = tokens.added(ids[next], tokenCount + next - from);
+                        lexer.append(specials.flush());
+                        lexer.append(piece);
+                        next++;
+                    }
+                    i = next;
+                }
+            } catch (IllegalArgumentException e) {
+                finished = true;
+                throw e;
+            }
+            tokenCount += to - from;
+            return run(false);
+        } finally {
+            busy.set(false);
+        }
+    }
+
+    /**
      * Ends the output: the events of the text still held, and of the calls it closes. The parser is
      * done afterwards.
      *
@@ -189,6 +268,14 @@ public final class StreamParser {
     public List<ParseEvent> finish() {
         enter();
         try {
+            if (tokens != null) {
+                try {
+                    tokens.end(tokenCount);
+                } catch (IllegalArgumentException e) {
+                    finished = true;
+                    throw e;
+                }
+            }
             if (specials != null) lexer.append(specials.flush());
             lexer.complete();
             return run(true);

@@ -3,6 +3,7 @@ package dev.toolcalls.cli;
 import dev.toolcalls.Format;
 import dev.toolcalls.FormatException;
 import dev.toolcalls.FormatRegistry;
+import dev.toolcalls.Vocabulary;
 import dev.toolcalls.internal.format.FormatDefinition;
 import dev.toolcalls.internal.format.FormatFolders;
 import dev.toolcalls.tools.FormatLinter;
@@ -12,6 +13,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -48,6 +50,20 @@ final class CheckCommand implements Callable<Integer>, Main.IoAware {
                             + "data) beside it, so that a server with the library and antlr4-runtime alone can load the folder")
     boolean writeInterp;
 
+    @Option(
+            names = "--tokenizer",
+            paramLabel = "PATH",
+            description =
+                    "also check each format against this model vocabulary (a folder holding tokenizer.json, or the file): "
+                            + "listed special tokens it spells as several tokens, and its tokens that a marker spells out unlisted")
+    Path tokenizer;
+
+    @Option(
+            names = "--format",
+            paramLabel = "NAME",
+            description = "a format to check (the same as naming it after the options)")
+    List<String> formatOptions = new ArrayList<>();
+
     @Parameters(
             paramLabel = "NAME",
             arity = "0..*",
@@ -65,6 +81,15 @@ final class CheckCommand implements Callable<Integer>, Main.IoAware {
 
     @Override
     public Integer call() {
+        names.addAll(formatOptions);
+        Vocabulary vocabulary = null;
+        if (tokenizer != null) {
+            try {
+                vocabulary = Vocabulary.load(tokenizer);
+            } catch (IOException e) {
+                throw new Main.UsageException("--tokenizer: " + e.getMessage());
+            }
+        }
         FormatRegistry formats = formatDirs.registry();
         Path cases =
                 tests != null
@@ -77,6 +102,9 @@ final class CheckCommand implements Callable<Integer>, Main.IoAware {
         Set<FormatException> explained = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Format f : targets) {
             List<String> lines = FormatLinter.lint(FormatDefinition.of(f).source(), cases);
+            if (vocabulary != null)
+                lines.addAll(
+                        FormatLinter.lintVocabulary(FormatDefinition.of(f).source(), vocabulary));
             Optional<FormatException> problem = f.problem();
             problem.ifPresent(explained::add);
             // a format disabled for its name, or broken in a way the lint did not see, says so too

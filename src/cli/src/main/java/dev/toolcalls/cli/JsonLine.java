@@ -8,6 +8,7 @@ import dev.toolcalls.internal.json.Json;
 import dev.toolcalls.server.JsonChecks;
 import dev.toolcalls.server.JsonChecks.Kind;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -17,8 +18,8 @@ import java.util.Set;
  * "thinking": boolean|null?}}, RFC 8259 JSON, no other fields, and no lone surrogate in any string
  * (a {@code \ud800} escape would otherwise reach the output as {@code ?}).
  */
-record JsonLine(String input, Tools tools, Boolean thinking, List<Chunk> chunks) {
-    private static final Set<String> FIELDS = Set.of("input", "tools", "thinking", "chunks");
+record JsonLine(String input, Tools tools, Boolean thinking, List<Chunk> chunks, int[] ids) {
+    private static final Set<String> FIELDS = Set.of("input", "tools", "thinking", "chunks", "ids");
 
     /** One piece of a line's {@code chunks}: its text and whether it is one special token. */
     record Chunk(String text, boolean special) {}
@@ -46,13 +47,59 @@ record JsonLine(String input, Tools tools, Boolean thinking, List<Chunk> chunks)
         for (String key : o.keySet())
             if (!FIELDS.contains(key))
                 throw new Bad(
-                        "unknown field \"" + key + "\" (fields: input, tools, thinking, chunks)");
+                        "unknown field \""
+                                + key
+                                + "\" (fields: input or ids, tools, thinking, chunks)");
         JsonElement input = o.get("input");
+        int[] ids = ids(o.get("ids"));
+        if (ids != null && input != null)
+            throw new Bad("a line has \"input\" or \"ids\", not both");
+        if (ids != null && o.has("chunks"))
+            throw new Bad("\"chunks\" cut an \"input\"; token ids are cut by --stream");
+        if (ids != null) {
+            Tools tools = tools(o.get("tools"), defaultTools);
+            return new JsonLine(null, tools, thinking(o.get("thinking")), null, ids);
+        }
         if (input == null) throw new Bad("\"input\" is missing");
         if (!JsonChecks.is(input, Kind.STRING))
             throw new Bad("\"input\" must be a string, not " + JsonChecks.describe(input));
+        return new JsonLine(
+                input.getAsString(),
+                tools(o.get("tools"), defaultTools),
+                thinking(o.get("thinking")),
+                chunks(o.get("chunks"), input.getAsString()),
+                null);
+    }
+
+    /** {@code "ids": [0, 1, ...]} (non-negative integers), or null without one. */
+    private static int[] ids(JsonElement ids) throws Bad {
+        if (ids == null || ids.isJsonNull()) return null;
+        if (!ids.isJsonArray())
+            throw new Bad("\"ids\" must be an array of token ids, not " + JsonChecks.describe(ids));
+        int[] out = new int[ids.getAsJsonArray().size()];
+        int i = 0;
+        for (JsonElement e : ids.getAsJsonArray()) {
+            long id = -1;
+            if (JsonChecks.is(e, Kind.NUMBER)) {
+                try {
+                    id = new BigDecimal(e.getAsString()).longValueExact();
+                } catch (ArithmeticException | NumberFormatException ex) {
+                    id = -1;
+                }
+            }
+            if (id < 0 || id > Integer.MAX_VALUE)
+                throw new Bad(
+                        "\"ids\"["
+                                + i
+                                + "] must be a token id (an integer from 0), not "
+                                + JsonChecks.describe(e));
+            out[i++] = (int) id;
+        }
+        return out;
+    }
+
+    private static Tools tools(JsonElement t, Tools defaultTools) throws Bad {
         Tools tools = defaultTools;
-        JsonElement t = o.get("tools");
         if (t != null && !t.isJsonNull()) {
             if (!t.isJsonArray())
                 throw new Bad("\"tools\" must be an array, not " + JsonChecks.describe(t));
@@ -62,7 +109,10 @@ record JsonLine(String input, Tools tools, Boolean thinking, List<Chunk> chunks)
                 throw new Bad("\"tools\": " + ex.getMessage());
             }
         }
-        JsonElement think = o.get("thinking");
+        return tools;
+    }
+
+    private static Boolean thinking(JsonElement think) throws Bad {
         Boolean thinking = null;
         if (think != null && !think.isJsonNull()) {
             if (!JsonChecks.is(think, Kind.BOOLEAN))
@@ -71,8 +121,7 @@ record JsonLine(String input, Tools tools, Boolean thinking, List<Chunk> chunks)
                                 + JsonChecks.describe(think));
             thinking = think.getAsBoolean();
         }
-        return new JsonLine(
-                input.getAsString(), tools, thinking, chunks(o.get("chunks"), input.getAsString()));
+        return thinking;
     }
 
     /**

@@ -33,7 +33,8 @@ import java.nio.charset.StandardCharsets;
             ServeCommand.class,
             CheckCommand.class,
             GenerateCommand.class,
-            NewCommand.class
+            NewCommand.class,
+            TokensCommand.class
         })
 public final class Main implements Runnable {
     static final int FAILED = 1;
@@ -46,7 +47,7 @@ public final class Main implements Runnable {
     public void run() {
         throw new CommandLine.ParameterException(
                 spec.commandLine(),
-                "a command is required: parse, formats, test, serve, check, generate or new");
+                "a command is required: parse, formats, test, serve, check, generate, new or tokens");
     }
 
     public static void main(String[] args) {

@@ -8,6 +8,7 @@ import dev.toolcalls.ParseOptions;
 import dev.toolcalls.StreamParser;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.Tools;
+import dev.toolcalls.Vocabulary;
 import dev.toolcalls.protocol.Protocol;
 import dev.toolcalls.protocol.ValueJson;
 import dev.toolcalls.protocol.WireEvent;
@@ -83,6 +84,9 @@ enum Output {
         /** One special token of the model's vocabulary. */
         List<String> feedSpecial(String token);
 
+        /** Token ids of the stream's vocabulary. */
+        List<String> feedTokens(int[] ids, int from, int to);
+
         List<String> finish();
 
         /**
@@ -100,7 +104,15 @@ enum Output {
     }
 
     Run stream(Format format, Tools tools, ParseOptions options) {
-        StreamParser parser = format.newStream(tools, options);
+        return stream(format, tools, options, null);
+    }
+
+    /** A stream of token ids of {@code vocabulary} as well as text (null: text only). */
+    Run stream(Format format, Tools tools, ParseOptions options, Vocabulary vocabulary) {
+        StreamParser parser =
+                vocabulary == null
+                        ? format.newStream(tools, options)
+                        : format.newStream(tools, options, vocabulary);
         switch (this) {
             case CHAT:
                 return new Run() {
@@ -110,6 +122,10 @@ enum Output {
 
                     public List<String> feedSpecial(String token) {
                         return deltas(parser.feedSpecial(token));
+                    }
+
+                    public List<String> feedTokens(int[] ids, int from, int to) {
+                        return deltas(parser.feedTokens(ids, from, to));
                     }
 
                     public List<String> finish() {
@@ -128,6 +144,10 @@ enum Output {
 
                     public List<String> feedSpecial(String token) {
                         return events(parser.feedSpecial(token));
+                    }
+
+                    public List<String> feedTokens(int[] ids, int from, int to) {
+                        return events(parser.feedTokens(ids, from, to));
                     }
 
                     public List<String> finish() {
@@ -154,6 +174,10 @@ enum Output {
 
                         public List<String> feedSpecial(String token) {
                             return wire(w.events(parser.feedSpecial(token)));
+                        }
+
+                        public List<String> feedTokens(int[] ids, int from, int to) {
+                            return wire(w.events(parser.feedTokens(ids, from, to)));
                         }
 
                         public List<String> finish() {

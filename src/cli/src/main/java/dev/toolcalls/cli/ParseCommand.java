@@ -10,6 +10,7 @@ import dev.toolcalls.ParseOptions;
 import dev.toolcalls.StreamParser;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.Tools;
+import dev.toolcalls.Vocabulary;
 import dev.toolcalls.internal.json.Json;
 import dev.toolcalls.server.Chunker;
 import dev.toolcalls.server.JsonChecks;
@@ -30,6 +31,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Random;
 import java.util.concurrent.Callable;
 
 /**
@@ -107,6 +109,14 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
                     "each input line is {\"input\": \"...\", \"tools\": [...]?, \"thinking\": true|false?}; one answer line each")
     boolean jsonl;
 
+    @Option(
+            names = "--tokenizer",
+            paramLabel = "PATH",
+            description =
+                    "the model's vocabulary (a folder holding tokenizer.json, or the file): --jsonl lines may carry "
+                            + "\"ids\": [...] instead of \"input\", fed as token ids (with --stream: 1..K ids at a time)")
+    Path tokenizer;
+
     @Parameters(
             index = "0",
             arity = "0..1",
@@ -115,6 +125,7 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
     String file;
 
     private ParseOptions.UnknownTool unknownPolicy = ParseOptions.UnknownTool.KEEP;
+    private Vocabulary vocabulary;
     @Mixin FormatDirs formatDirs = new FormatDirs();
 
     private PrintStream out;
@@ -143,6 +154,16 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         Output protocol = Output.byName(output);
         if (protocol == null)
             throw new Main.UsageException("--output takes chat, responses, messages or events");
+        if (tokenizer != null) {
+            if (!jsonl)
+                throw new Main.UsageException(
+                        "--tokenizer reads token ids from --jsonl lines ({\"ids\": [...]})");
+            try {
+                vocabulary = Vocabulary.load(tokenizer);
+            } catch (IOException e) {
+                throw new Main.UsageException("--tokenizer: " + e.getMessage());
+            }
+        }
         Format format = formatDirs.format(err, formatName);
         Tools tools = Tools.none();
         if (toolsFile != null) tools = readTools();
@@ -314,6 +335,15 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         }
         ParseOptions lineOptions =
                 line.thinking() == null ? options() : options().withThinking(line.thinking());
+        if (line.ids() != null)
+            return ids(
+                    protocol,
+                    format,
+                    line.tools(),
+                    lineOptions,
+                    line.ids(),
+                    answer,
+                    lines.number());
         // chunks flagged as special tokens or not: a marker's letters in ordinary chunks are text
         if (line.chunks() != null)
             return answer(
@@ -397,6 +427,85 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
         } catch (ToolCallParseException ex) {
             for (String d : run.fail(ex)) deltas.add(Json.parse(d));
             answer.add("error", lineError(ex, line));
+        }
+        return answer;
+    }
+
+    /**
+     * A line of token ids: fed at once, or with --stream in groups of 1..K ids (lengths from {@code
+     * Random(--chunk-seed)}, as text chunks are cut).
+     */
+    private JsonObject ids(
+            Output protocol,
+            Format format,
+            Tools tools,
+            ParseOptions options,
+            int[] ids,
+            JsonObject answer,
+            long line) {
+        if (vocabulary == null) {
+            JsonObject error =
+                    ErrorJson.of(
+                            "invalid_input",
+                            "line " + line + " carries \"ids\": token ids need --tokenizer PATH",
+                            null,
+                            format.name());
+            error.addProperty("line", line);
+            answer.add("error", error);
+            return answer;
+        }
+        for (int i = 0; i < ids.length; i++) {
+            if (!vocabulary.contains(ids[i])) {
+                JsonObject error =
+                        ErrorJson.of(
+                                "invalid_input",
+                                "line "
+                                        + line
+                                        + ": \"ids\"["
+                                        + i
+                                        + "] = "
+                                        + ids[i]
+                                        + " is not a token of "
+                                        + vocabulary,
+                                null,
+                                format.name());
+                error.addProperty("line", line);
+                answer.add("error", error);
+                return answer;
+            }
+        }
+        JsonArray deltas = new JsonArray();
+        if (stream) answer.add("deltas", deltas);
+        Output.Run run = stream ? protocol.stream(format, tools, options, vocabulary) : null;
+        List<ParseEvent> events = new ArrayList<>();
+        StreamParser batch = stream ? null : format.newStream(tools, options, vocabulary);
+        try {
+            if (stream) {
+                Random random = new Random(chunkSeed);
+                for (int i = 0; i < ids.length; ) {
+                    int n = Math.min(ids.length - i, 1 + random.nextInt(chunkMax));
+                    for (String d : run.feedTokens(ids, i, i + n)) deltas.add(Json.parse(d));
+                    i += n;
+                }
+                for (String d : run.finish()) deltas.add(Json.parse(d));
+            } else {
+                events.addAll(batch.feedTokens(ids));
+                events.addAll(batch.finish());
+                answer.add("message", Json.parse(protocol.batch(format, events)));
+            }
+        } catch (ToolCallParseException ex) {
+            if (stream) for (String d : run.fail(ex)) deltas.add(Json.parse(d));
+            answer.add("error", lineError(ex, line));
+        } catch (IllegalArgumentException ex) { // ids whose bytes are not UTF-8
+            if (stream) for (String d : run.abort(ex.getMessage())) deltas.add(Json.parse(d));
+            JsonObject error =
+                    ErrorJson.of(
+                            "invalid_utf8",
+                            "line " + line + ": " + ex.getMessage(),
+                            null,
+                            format.name());
+            error.addProperty("line", line);
+            answer.add("error", error);
         }
         return answer;
     }

@@ -1,5 +1,6 @@
 package dev.toolcalls.tools;
 
+import dev.toolcalls.Vocabulary;
 import dev.toolcalls.internal.format.CompiledFormat;
 import dev.toolcalls.internal.format.FormatFile;
 import dev.toolcalls.internal.format.FormatSource;
@@ -16,8 +17,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -52,6 +55,61 @@ public final class FormatLinter {
         String format = "format " + source.name();
         if (source.file() != null && source.problems().isEmpty()) lintBuilt(source, format, out);
         if (cases != null) lintCases(source, cases, format, out);
+        return out;
+    }
+
+    /**
+     * The format against a model's vocabulary: a marker the format lists as a special token ({@code
+     * "specialTokens"}) that the vocabulary has no single token for (the model's ids spell it as
+     * several ordinary tokens, which a token-fed parser takes as text), and an added token of the
+     * vocabulary that a marker of the grammar spells out but the list leaves out (the same letters
+     * written as ordinary tokens would still open a call).
+     */
+    public static List<String> lintVocabulary(FormatSource source, Vocabulary vocabulary) {
+        List<String> out = new ArrayList<>();
+        if (source.file() == null) return out;
+        String format = "format " + source.name();
+        List<String> listed =
+                source.file().specialTokens() == null ? List.of() : source.file().specialTokens();
+        for (String marker : listed)
+            if (vocabulary.addedId(marker) < 0)
+                out.add(
+                        source.formatFile()
+                                + ": "
+                                + format
+                                + ": special token '"
+                                + marker
+                                + "' is not one token of "
+                                + vocabulary
+                                + ": its ids spell it as several ordinary tokens, which the parser takes as text; fix: remove it from"
+                                + " \"specialTokens\" if this model writes it as text, or check the vocabulary against the model");
+        List<GrammarText.Literal> literals = source.grammar().get().literals();
+        Set<String> reported = new HashSet<>();
+        for (String token : vocabulary.addedTokens()) {
+            if (token.length() < 2 || listed.contains(token) || token.isBlank()) continue;
+            for (GrammarText.Literal literal : literals) {
+                if (!literal.text().contains(token) || !reported.add(token)) continue;
+                int id = vocabulary.addedId(token);
+                out.add(
+                        literal.at()
+                                + ": "
+                                + format
+                                + ": the marker '"
+                                + literal.text()
+                                + "' spells out token '"
+                                + token
+                                + "' (id "
+                                + id
+                                + (vocabulary.isSpecial(id) ? ", special" : ", added")
+                                + ") of "
+                                + vocabulary
+                                + ", which \"specialTokens\" does not list: the same letters written as ordinary tokens count as the marker;"
+                                + " fix: add '"
+                                + token
+                                + "' to \"specialTokens\" in "
+                                + source.formatFile());
+            }
+        }
         return out;
     }
 

@@ -33,6 +33,7 @@ public final class GrammarText {
     private final Map<String, String> rules = new LinkedHashMap<>();
     private final Map<String, String> modes = new LinkedHashMap<>();
     private final Map<String, SourceFile> imports = new LinkedHashMap<>();
+    private final List<SourceFile> files = new ArrayList<>();
 
     private GrammarText(String mainFile) {
         this.mainFile = mainFile;
@@ -71,6 +72,7 @@ public final class GrammarText {
     }
 
     private void scan(SourceFile f) {
+        files.add(f);
         String text = stripComments(f.text());
         Matcher m = RULE.matcher(text);
         while (m.find()) rules.putIfAbsent(m.group(2), position(f, text, m.start(2)));
@@ -136,6 +138,87 @@ public final class GrammarText {
     /** The grammars it imports, directly or through another, by name, in the order found. */
     public Map<String, SourceFile> imports() {
         return Collections.unmodifiableMap(imports);
+    }
+
+    /** A string literal of a grammar, or several written one after the other, and where. */
+    public record Literal(String text, String at) {}
+
+    /**
+     * The string literals of the grammar and its imports, decoded ({@code '\\''} is a quote), those
+     * written next to each other (separated by blanks only) joined into one: the marker spellings
+     * the grammar matches.
+     */
+    public List<Literal> literals() {
+        List<Literal> out = new ArrayList<>();
+        for (SourceFile f : files) {
+            String text = stripComments(f.text());
+            StringBuilder run = null;
+            int runAt = 0;
+            int i = 0;
+            while (i < text.length()) {
+                char c = text.charAt(i);
+                if (c == '[') { // a character set may hold quotes
+                    i++;
+                    while (i < text.length() && text.charAt(i) != ']')
+                        i += text.charAt(i) == '\\' ? 2 : 1;
+                    i++;
+                    run = flush(out, f, text, run, runAt);
+                    continue;
+                }
+                if (c == '\'') {
+                    StringBuilder lit = new StringBuilder();
+                    int at = i++;
+                    while (i < text.length() && text.charAt(i) != '\'') {
+                        char d = text.charAt(i++);
+                        if (d != '\\' || i >= text.length()) {
+                            lit.append(d);
+                            continue;
+                        }
+                        char e = text.charAt(i++);
+                        switch (e) {
+                            case 'n' -> lit.append('\n');
+                            case 'r' -> lit.append('\r');
+                            case 't' -> lit.append('\t');
+                            case 'b' -> lit.append('\b');
+                            case 'f' -> lit.append('\f');
+                            case 'u' -> {
+                                int end;
+                                int cp;
+                                if (i < text.length() && text.charAt(i) == '{') {
+                                    end = text.indexOf('}', i);
+                                    cp = Integer.parseInt(text.substring(i + 1, end), 16);
+                                    end++;
+                                } else {
+                                    end = Math.min(i + 4, text.length());
+                                    cp = Integer.parseInt(text.substring(i, end), 16);
+                                }
+                                lit.appendCodePoint(cp);
+                                i = end;
+                            }
+                            default -> lit.append(e);
+                        }
+                    }
+                    i++;
+                    if (run == null) {
+                        run = new StringBuilder();
+                        runAt = at;
+                    }
+                    run.append(lit);
+                    continue;
+                }
+                if (!Character.isWhitespace(c)) run = flush(out, f, text, run, runAt);
+                i++;
+            }
+            flush(out, f, text, run, runAt);
+        }
+        return out;
+    }
+
+    private static StringBuilder flush(
+            List<Literal> out, SourceFile f, String text, StringBuilder run, int at) {
+        if (run != null && run.length() > 0)
+            out.add(new Literal(run.toString(), position(f, text, at)));
+        return null;
     }
 
     /** The grammar file itself. */
