@@ -1,0 +1,93 @@
+package dev.toolcalls.server;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Server-sent events read from bytes as they arrive, cut anywhere (inside a line, inside a UTF-8
+ * sequence): each event's {@code data} (its {@code data:} lines joined by newlines), or the text of
+ * an {@code error:} line, which some engines send for a failure mid-stream. Comments, {@code
+ * event:}, {@code id:} and {@code retry:} lines are skipped. Each line is strict UTF-8 and at most
+ * {@code maxLine} bytes long.
+ */
+final class SseReader {
+    /** One event: its data, or an engine's {@code error:} line. */
+    record Event(String data, boolean error) {}
+
+    private final int maxLine;
+    private byte[] line = new byte[256];
+    private int length;
+    private final StringBuilder data = new StringBuilder();
+    private boolean hasData;
+
+    SseReader(int maxLine) {
+        this.maxLine = maxLine;
+    }
+
+    /** The events these bytes complete. */
+    List<Event> push(byte[] bytes, int offset, int count) throws IOException {
+        List<Event> out = null;
+        int end = offset + count;
+        int from = offset;
+        for (int i = offset; i < end; i++) {
+            if (bytes[i] != '\n') continue;
+            append(bytes, from, i - from);
+            from = i + 1;
+            Event e = line();
+            if (e != null) {
+                if (out == null) out = new ArrayList<>(2);
+                out.add(e);
+            }
+        }
+        append(bytes, from, end - from);
+        return out == null ? List.of() : out;
+    }
+
+    /** The event a stream that ends without its blank line leaves, if any. */
+    Event end() throws IOException {
+        Event e = length > 0 ? line() : null;
+        if (e == null && hasData) {
+            hasData = false;
+            e = new Event(data.toString(), false);
+            data.setLength(0);
+        }
+        return e;
+    }
+
+    private void append(byte[] bytes, int from, int count) throws IOException {
+        if (count == 0) return;
+        if (length + count > maxLine)
+            throw new IOException("an event line longer than " + maxLine + " bytes");
+        if (length + count > line.length)
+            line =
+                    Arrays.copyOf(
+                            line, Math.min(maxLine, Math.max(length + count, line.length * 2)));
+        System.arraycopy(bytes, from, line, length, count);
+        length += count;
+    }
+
+    private Event line() throws IOException {
+        int n = length;
+        if (n > 0 && line[n - 1] == '\r') n--;
+        length = 0;
+        if (n == 0) {
+            if (!hasData) return null;
+            hasData = false;
+            String d = data.toString();
+            data.setLength(0);
+            return new Event(d, false);
+        }
+        String text = BodyReader.decode(Arrays.copyOf(line, n), "an event line");
+        if (text.startsWith("data:")) {
+            if (hasData) data.append('\n');
+            data.append(text, text.startsWith("data: ") ? 6 : 5, text.length());
+            hasData = true;
+            return null;
+        }
+        if (text.startsWith("error:"))
+            return new Event(text.substring(text.startsWith("error: ") ? 7 : 6), true);
+        return null; // a comment, event:, id:, retry:
+    }
+}
