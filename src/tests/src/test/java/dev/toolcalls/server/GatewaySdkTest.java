@@ -88,11 +88,6 @@ class GatewaySdkTest {
     static final List<Model> MODELS =
             List.of(
                     new Model("hermes", "qwen3", "content-before-call", "content-only"),
-                    new Model(
-                            "gpt_oss",
-                            "gptoss",
-                            "call-at-output-start",
-                            "final-answer-until-end-of-output"),
                     new Model("deepseek_v3", "deepseek_v3", "content-before-call", "content-only"),
                     new Model("llama3_json", "llama3_1", "content-before-call", "content-only"));
 
