@@ -3,6 +3,8 @@ package dev.toolcalls.server;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
 
 import dev.toolcalls.Format;
 import dev.toolcalls.ParseEvent;
@@ -301,10 +303,11 @@ final class Relay extends IteratingCallback {
         }
         JsonObject o;
         try {
-            JsonElement parsed = Json.parseStrict(data);
-            if (!parsed.isJsonObject()) throw new Json.NotJson("not an object");
+            // the engine's JSON is read as it is; what the client gets is written by the gateway
+            JsonElement parsed = JsonParser.parseString(data);
+            if (!parsed.isJsonObject()) throw new JsonParseException("not an object");
             o = parsed.getAsJsonObject();
-        } catch (Json.NotJson x) {
+        } catch (JsonParseException x) {
             fail(
                     "the upstream sent an event that is not a JSON object: "
                             + JsonChecks.plain(x.getMessage()),

@@ -1,6 +1,12 @@
 package dev.toolcalls.server;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,6 +26,12 @@ final class SseReader {
     private byte[] line = new byte[256];
     private int length;
     private final StringBuilder data = new StringBuilder();
+    private final CharsetDecoder decoder =
+            StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT);
+    private CharBuffer chars = CharBuffer.allocate(256);
     private boolean hasData;
 
     SseReader(int maxLine) {
@@ -68,6 +80,23 @@ final class SseReader {
         length += count;
     }
 
+    /** The line's first n bytes, strict UTF-8. */
+    private String decode(int n) throws IOException {
+        decoder.reset();
+        if (chars.capacity() < n) chars = CharBuffer.allocate(Math.max(n, chars.capacity() * 2));
+        chars.clear();
+        ByteBuffer in = ByteBuffer.wrap(line, 0, n);
+        CoderResult r = decoder.decode(in, chars, true);
+        if (!r.isError()) r = decoder.flush(chars);
+        if (r.isError())
+            throw new IOException(
+                    "an event line is not valid UTF-8: byte "
+                            + String.format("0x%02X", line[in.position()] & 0xFF)
+                            + " at byte offset "
+                            + in.position());
+        return chars.flip().toString();
+    }
+
     private Event line() throws IOException {
         int n = length;
         if (n > 0 && line[n - 1] == '\r') n--;
@@ -79,7 +108,7 @@ final class SseReader {
             data.setLength(0);
             return new Event(d, false);
         }
-        String text = BodyReader.decode(Arrays.copyOf(line, n), "an event line");
+        String text = decode(n);
         if (text.startsWith("data:")) {
             if (hasData) data.append('\n');
             data.append(text, text.startsWith("data: ") ? 6 : 5, text.length());
