@@ -48,7 +48,7 @@ import java.util.stream.Stream;
  * order, round-robin; with a replay file, always that file. Streams are cut like {@code parse
  * --stream}.
  */
-final class Replay {
+final class Replay implements Backend {
     private final Format format;
     private final Map<String, Path> files = new LinkedHashMap<>();
     private final boolean single;
@@ -115,12 +115,19 @@ final class Replay {
     }
 
     /** The replayable names. */
-    List<String> models() {
+    @Override
+    public List<String> models() {
         return new ArrayList<>(files.keySet());
     }
 
+    @Override
+    public String owner() {
+        return "toolcalls-replay";
+    }
+
     /** Answers a protocol request whose whole body has arrived. */
-    void reply(Exchange ex, String text) {
+    @Override
+    public void reply(Exchange ex, String text) {
         Protocol protocol = ex.protocol;
         JsonObject body;
         try {
@@ -270,7 +277,8 @@ final class Replay {
      *
      * @return the streams still running, which end with their protocol's failure event
      */
-    int endStreams() {
+    @Override
+    public int endStreams() {
         int ended = 0;
         for (Streamed s : streams) if (s.endNow()) ended++;
         return ended;

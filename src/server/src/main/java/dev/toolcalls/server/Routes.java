@@ -18,21 +18,21 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Which path and method goes where: {@code POST} to one of the three protocol endpoints reads the
- * body and replays; {@code GET /v1/models} lists the replayable names; a known path with another
- * method is a 405 (with {@code Allow}), anything else a 404; while shutting down, every request
- * that is not yet answered is a 503. Counts the requests being answered.
+ * body and hands it to the {@link Backend}; {@code GET /v1/models} lists its models; a known path
+ * with another method is a 405 (with {@code Allow}), anything else a 404; while shutting down,
+ * every request that is not yet answered is a 503. Counts the requests being answered.
  */
 final class Routes extends Handler.Abstract {
     static final String MODELS = "/v1/models";
 
-    private final Replay replay;
+    private final Backend backend;
     private final Deadlines deadlines;
     private final ReplayServer.Limits limits;
     private final PrintStream log;
     private final AtomicInteger inFlight = new AtomicInteger();
 
-    Routes(Replay replay, Deadlines deadlines, ReplayServer.Limits limits, PrintStream log) {
-        this.replay = replay;
+    Routes(Backend backend, Deadlines deadlines, ReplayServer.Limits limits, PrintStream log) {
+        this.backend = backend;
         this.deadlines = deadlines;
         this.limits = limits;
         this.log = log;
@@ -89,7 +89,7 @@ final class Routes extends Handler.Abstract {
         if (endpoint != null && method.equals("POST") && !deadlines.draining()) {
             ex.protocol = endpoint;
             BodyReader.receive(
-                    ex, limits, deadlines, replay::reply); // the body reader settles the response
+                    ex, limits, deadlines, backend::reply); // the body reader settles the response
             return;
         }
         ex.settle();
@@ -117,12 +117,12 @@ final class Routes extends Handler.Abstract {
 
     private void models(Exchange ex) {
         JsonArray data = new JsonArray();
-        for (String name : replay.models()) {
+        for (String name : backend.models()) {
             JsonObject m = new JsonObject();
             m.addProperty("id", name);
             m.addProperty("object", "model");
             m.addProperty("created", 0);
-            m.addProperty("owned_by", "toolcalls-replay");
+            m.addProperty("owned_by", backend.owner());
             data.add(m);
         }
         JsonObject o = new JsonObject();

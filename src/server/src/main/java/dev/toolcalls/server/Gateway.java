@@ -1,0 +1,323 @@
+package dev.toolcalls.server;
+
+import com.google.gson.Gson;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+
+import dev.toolcalls.IdGenerator;
+import dev.toolcalls.ParseOptions;
+import dev.toolcalls.Tools;
+import dev.toolcalls.internal.json.Json;
+import dev.toolcalls.protocol.Protocol;
+import dev.toolcalls.templates.ChatInput;
+import dev.toolcalls.templates.TemplateException;
+
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.StringRequestContent;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The gateway: a protocol request becomes the model's prompt (its chat template), the engine's raw
+ * completion ({@code POST /v1/completions}, streamed) is parsed by the model's format and answered
+ * in the request's protocol ({@link Relay}).
+ *
+ * <p>Sent to the engine: {@code prompt}, {@code stream: true}, {@code stream_options:
+ * {"include_usage": true}}, {@code skip_special_tokens: false} (special tokens stay in the text the
+ * parser reads), the sampling fields the request gives ({@code max_tokens} from {@code max_tokens},
+ * {@code max_completion_tokens}, {@code max_output_tokens}; {@code temperature}, {@code top_p},
+ * {@code top_k}, {@code seed}, {@code stop} or {@code stop_sequences}, {@code presence_penalty},
+ * {@code frequency_penalty}), then the model's defaults for fields the request leaves out, then the
+ * {@link Constraints}.
+ */
+final class Gateway implements Backend {
+    private static final Gson GSON = new Gson();
+
+    private final Map<String, Upstream> models = new LinkedHashMap<>();
+    private final HttpClient client;
+    private final int maxStreams;
+    private final long upstreamTimeoutMs;
+    private final PrintStream log;
+    private final Constraints constraints;
+    private final Set<Relay> relays = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger active = new AtomicInteger();
+
+    Gateway(
+            List<Upstream> upstreams,
+            HttpClient client,
+            int maxStreams,
+            long upstreamTimeoutMs,
+            Constraints constraints,
+            PrintStream log) {
+        for (Upstream u : upstreams)
+            if (models.put(u.name(), u) != null)
+                throw new IllegalArgumentException("model '" + u.name() + "' is named twice");
+        if (models.isEmpty()) throw new IllegalArgumentException("no models to serve");
+        this.client = client;
+        this.maxStreams = maxStreams;
+        this.upstreamTimeoutMs = upstreamTimeoutMs;
+        this.constraints = constraints;
+        this.log = log;
+    }
+
+    @Override
+    public List<String> models() {
+        return new ArrayList<>(models.keySet());
+    }
+
+    @Override
+    public String owner() {
+        return "toolcalls-gateway";
+    }
+
+    long upstreamTimeoutMs() {
+        return upstreamTimeoutMs;
+    }
+
+    /** Requests relayed now. */
+    int active() {
+        return active.get();
+    }
+
+    void log(String line) {
+        log.println("toolcalls serve: " + line);
+    }
+
+    void ended(Relay r) {
+        if (relays.remove(r)) active.decrementAndGet();
+    }
+
+    @Override
+    public int endStreams() {
+        int n = 0;
+        for (Relay r : relays) if (r.endNow()) n++;
+        return n;
+    }
+
+    @Override
+    public void reply(Exchange ex, String text) {
+        Protocol protocol = ex.protocol;
+        JsonObject body;
+        try {
+            JsonElement e = Json.parseStrict(text);
+            if (!e.isJsonObject()) {
+                ex.error(
+                        400,
+                        "the request body must be a JSON object",
+                        "invalid_request_error",
+                        "invalid_json",
+                        null);
+                return;
+            }
+            body = e.getAsJsonObject();
+        } catch (Json.NotJson e) {
+            ex.error(
+                    400,
+                    "the request body is not valid JSON: " + JsonChecks.plain(e.getMessage()),
+                    "invalid_request_error",
+                    "invalid_json",
+                    null);
+            return;
+        }
+        RequestCheck.Invalid invalid = RequestCheck.check(protocol, body);
+        if (invalid != null) {
+            ex.error(
+                    400,
+                    invalid.message(),
+                    "invalid_request_error",
+                    "invalid_type",
+                    invalid.param());
+            return;
+        }
+        String model = body.has("model") ? body.get("model").getAsString() : "";
+        Upstream upstream = models.get(model);
+        if (upstream == null && models.size() == 1) upstream = models.values().iterator().next();
+        if (upstream == null) {
+            ex.error(
+                    404,
+                    "The model '"
+                            + model
+                            + "' does not exist; served: "
+                            + String.join(", ", models.keySet()),
+                    "invalid_request_error",
+                    "model_not_found",
+                    "model");
+            return;
+        }
+        JsonElement n = body.get("n");
+        if (n != null && !n.isJsonNull() && n.getAsLong() != 1) {
+            ex.error(
+                    400,
+                    "n: only 1 choice is supported",
+                    "invalid_request_error",
+                    "unsupported_value",
+                    "n");
+            return;
+        }
+        JsonObject conversation;
+        try {
+            conversation = Conversation.of(protocol, body);
+        } catch (Conversation.Invalid e) {
+            ex.error(400, e.getMessage(), "invalid_request_error", "invalid_value", e.param);
+            return;
+        }
+        JsonElement defaultKwargs =
+                GSON.toJsonTree(upstream.defaults().get("chat_template_kwargs"));
+        if (defaultKwargs != null && defaultKwargs.isJsonObject()) {
+            JsonObject kwargs =
+                    conversation.has("chat_template_kwargs")
+                            ? conversation.getAsJsonObject("chat_template_kwargs")
+                            : new JsonObject();
+            for (var d : defaultKwargs.getAsJsonObject().entrySet())
+                if (!kwargs.has(d.getKey())) kwargs.add(d.getKey(), d.getValue());
+            if (!kwargs.isEmpty()) conversation.add("chat_template_kwargs", kwargs);
+        }
+        Tools tools;
+        try {
+            tools =
+                    Tools.parse(
+                            conversation.has("tools")
+                                    ? Json.write(conversation.get("tools"))
+                                    : "null");
+        } catch (IllegalArgumentException e) {
+            ex.error(
+                    400,
+                    "invalid tools: " + e.getMessage(),
+                    "invalid_request_error",
+                    "invalid_tools",
+                    "tools");
+            return;
+        }
+        String prompt;
+        try {
+            prompt =
+                    upstream.template()
+                            .render(ChatInput.fromChatCompletionsJson(Json.write(conversation)));
+        } catch (TemplateException e) {
+            ex.error(
+                    400,
+                    "the chat template of model '"
+                            + upstream.name()
+                            + "' cannot render this request: "
+                            + e.getMessage(),
+                    "invalid_request_error",
+                    "template_error",
+                    null);
+            return;
+        } catch (IllegalArgumentException e) {
+            ex.error(400, e.getMessage(), "invalid_request_error", "invalid_value", "messages");
+            return;
+        }
+        if (active.incrementAndGet() > maxStreams) {
+            active.decrementAndGet();
+            ex.error(
+                    503,
+                    "the gateway is relaying "
+                            + maxStreams
+                            + " requests, its limit (serve --max-streams); retry later",
+                    "server_error",
+                    "overloaded",
+                    null);
+            return;
+        }
+        JsonObject up = upstreamBody(upstream, protocol, body, prompt, tools);
+        boolean stream =
+                body.has("stream")
+                        && !body.get("stream").isJsonNull()
+                        && body.get("stream").getAsBoolean();
+        boolean usageChunk = false;
+        JsonElement so = body.get("stream_options");
+        if (so != null && so.isJsonObject()) {
+            JsonElement iu = so.getAsJsonObject().get("include_usage");
+            usageChunk =
+                    iu != null
+                            && iu.isJsonPrimitive()
+                            && iu.getAsJsonPrimitive().isBoolean()
+                            && iu.getAsBoolean();
+        }
+        IdGenerator ids = IdGenerator.random();
+        String id =
+                (protocol == Protocol.CHAT_COMPLETIONS
+                                ? "chatcmpl-"
+                                : protocol == Protocol.RESPONSES ? "resp_" : "msg_")
+                        + ids.alphanumeric(24);
+        ParseOptions options =
+                ParseOptions.defaults()
+                        .withIds(() -> ids)
+                        .withThinking(Replay.thinking(conversation));
+        Relay relay =
+                new Relay(
+                        this,
+                        ex,
+                        upstream,
+                        stream,
+                        usageChunk,
+                        tools,
+                        options,
+                        id,
+                        model.isEmpty() ? upstream.name() : model,
+                        System.currentTimeMillis() / 1000);
+        relays.add(relay);
+        String json = Json.write(up);
+        Upstream u = upstream;
+        Request r =
+                client.newRequest(upstream.completions())
+                        .method(HttpMethod.POST)
+                        .headers(
+                                h -> {
+                                    h.put(HttpHeader.ACCEPT, "text/event-stream");
+                                    if (u.apiKey() != null)
+                                        h.put(HttpHeader.AUTHORIZATION, "Bearer " + u.apiKey());
+                                })
+                        .body(
+                                new StringRequestContent(
+                                        "application/json", json, StandardCharsets.UTF_8))
+                        .idleTimeout(upstreamTimeoutMs, TimeUnit.MILLISECONDS);
+        relay.start(r);
+    }
+
+    /** The engine's request body. */
+    JsonObject upstreamBody(
+            Upstream upstream, Protocol protocol, JsonObject body, String prompt, Tools tools) {
+        JsonObject up = new JsonObject();
+        if (upstream.upstreamModel() != null) up.addProperty("model", upstream.upstreamModel());
+        up.addProperty("prompt", prompt);
+        up.addProperty("stream", true);
+        JsonObject so = new JsonObject();
+        so.addProperty("include_usage", true);
+        up.add("stream_options", so);
+        up.addProperty("skip_special_tokens", false);
+        for (String k : new String[] {"max_tokens", "max_completion_tokens", "max_output_tokens"}) {
+            JsonElement v = body.get(k);
+            if (v != null && !v.isJsonNull() && !up.has("max_tokens")) up.add("max_tokens", v);
+        }
+        for (String k :
+                new String[] {
+                    "temperature", "top_p", "top_k", "seed", "presence_penalty", "frequency_penalty"
+                }) {
+            JsonElement v = body.get(k);
+            if (v != null && !v.isJsonNull()) up.add(k, v);
+        }
+        JsonElement stop = body.get(protocol == Protocol.MESSAGES ? "stop_sequences" : "stop");
+        if (stop != null && !stop.isJsonNull()) up.add("stop", stop);
+        for (Map.Entry<String, Object> d : upstream.defaults().entrySet()) {
+            if (d.getKey().equals("chat_template_kwargs") || up.has(d.getKey())) continue;
+            up.add(d.getKey(), GSON.toJsonTree(d.getValue()));
+        }
+        constraints.add(
+                upstream.kind(), upstream.format(), tools, body.get("tool_choice"), body, up);
+        return up;
+    }
+}

@@ -1,0 +1,514 @@
+package dev.toolcalls.server;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+
+import dev.toolcalls.Format;
+import dev.toolcalls.ParseEvent;
+import dev.toolcalls.ParseOptions;
+import dev.toolcalls.StreamParser;
+import dev.toolcalls.ToolCallParseException;
+import dev.toolcalls.Tools;
+import dev.toolcalls.internal.json.Json;
+import dev.toolcalls.protocol.Protocol;
+import dev.toolcalls.protocol.WireEvent;
+import dev.toolcalls.protocol.WireStream;
+
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.Response;
+import org.eclipse.jetty.client.Result;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.util.IteratingCallback;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.channels.UnresolvedAddressException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One request relayed to the engine: its raw completion stream read as it arrives, parsed by the
+ * format's {@link StreamParser}, and written to the client as the protocol's events (or, for a
+ * request that did not ask to stream, its batch body at the end).
+ *
+ * <p>The engine is read no faster than the client takes the events: the next upstream chunk is
+ * asked for once the writes of the last have completed, so a slow client slows the engine's
+ * connection, not the gateway's memory. A client that goes away (a failed write, the connection's
+ * failure) aborts the upstream request, which closes its connection: the engine stops generating.
+ * Until the engine answers 200 nothing is committed, and a failure is the protocol's JSON error
+ * (502, or 504 for a timeout); after that, a failure ends the stream with the protocol's error
+ * event after what was certain.
+ */
+final class Relay extends IteratingCallback {
+    /** The client went away: the cause of the upstream abort. */
+    static final class ClientGone extends IOException {
+        ClientGone(Throwable cause) {
+            super("the client went away", cause);
+        }
+    }
+
+    /** The server is shutting down: the cause of the upstream abort at the drain deadline. */
+    static final class ShuttingDown extends IOException {
+        ShuttingDown() {
+            super("the server is shutting down; the stream was ended before its end");
+        }
+    }
+
+    private static final int MAX_ERROR_BODY = 16 << 10;
+    private static final int MAX_LINE = 8 << 20;
+    private static final int MAX_BATCH_TEXT = 64 << 20;
+
+    private final Gateway gateway;
+    private final Exchange ex;
+    private final Upstream upstream;
+    private final Protocol protocol;
+    private final boolean stream;
+    private final boolean usageChunk;
+    private final Format format;
+    private final Tools tools;
+    private final ParseOptions options;
+    private final String id;
+    private final String model;
+    private final long created;
+    private final SseReader sse = new SseReader(MAX_LINE);
+
+    private final Object lock = new Object();
+    // guarded by lock
+    private Request request;
+    private StreamParser parser;
+    private WireStream wire;
+    private final StringBuilder batch = new StringBuilder();
+    private final StringBuilder out = new StringBuilder();
+    private StringBuilder errorBody;
+    private int status; // the engine's status; 0 before its headers
+    private boolean committed; // our 200 and SSE headers are set
+    private boolean ended; // the response's last bytes are queued (or answered whole)
+    private boolean lastWritten;
+    private boolean writing;
+    private boolean answered; // ex is answered whole (a body or an error), not by the pump
+    private boolean stopEngine; // ended by a failure: the engine's request is aborted
+    private Runnable demander; // the engine's next chunk, asked for once the writes drain
+    private String finishReason;
+    private Usage usage;
+
+    Relay(
+            Gateway gateway,
+            Exchange ex,
+            Upstream upstream,
+            boolean stream,
+            boolean usageChunk,
+            Tools tools,
+            ParseOptions options,
+            String id,
+            String model,
+            long created) {
+        this.gateway = gateway;
+        this.ex = ex;
+        this.upstream = upstream;
+        this.protocol = ex.protocol;
+        this.stream = stream;
+        this.usageChunk = usageChunk;
+        this.format = upstream.format();
+        this.tools = tools;
+        this.options = options;
+        this.id = id;
+        this.model = model;
+        this.created = created;
+    }
+
+    /** Sends the upstream request; everything after happens in its callbacks. */
+    void start(Request r) {
+        synchronized (lock) {
+            request = r;
+        }
+        ex.request.addFailureListener(x -> clientGone(x));
+        ex.request.addIdleTimeoutListener(
+                x -> {
+                    synchronized (lock) {
+                        return writing; // a stalled reader; while the engine thinks, wait for it
+                    }
+                });
+        r.onResponseHeaders(this::headers)
+                .onResponseContentAsync(this::content)
+                .send(this::complete);
+    }
+
+    // ---- the engine's side
+
+    private void headers(Response response) {
+        synchronized (lock) {
+            if (ended) return;
+            status = response.getStatus();
+            if (status != 200) {
+                errorBody = new StringBuilder();
+                return;
+            }
+            if (!stream) return;
+            committed = true;
+            ex.response.setStatus(200);
+            ex.response
+                    .getHeaders()
+                    .put(HttpHeader.CONTENT_TYPE, "text/event-stream; charset=utf-8");
+            ex.response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
+            wire = protocol.stream(id, model, created);
+            parser = format.newStream(tools, options);
+            sse(wire.start());
+        }
+        iterate();
+    }
+
+    private void content(Response response, Content.Chunk chunk, Runnable demand) {
+        ByteBuffer b = chunk.getByteBuffer();
+        byte[] bytes = new byte[b.remaining()];
+        b.get(bytes);
+        Runnable now = null;
+        boolean pump = false;
+        boolean abort;
+        synchronized (lock) {
+            if (!ended) {
+                if (status != 200) {
+                    if (errorBody.length() < MAX_ERROR_BODY)
+                        errorBody.append(
+                                new String(bytes, StandardCharsets.UTF_8),
+                                0,
+                                Math.min(bytes.length, MAX_ERROR_BODY - errorBody.length()));
+                } else {
+                    try {
+                        for (SseReader.Event e : sse.push(bytes, 0, bytes.length)) {
+                            event(e);
+                            if (ended) break;
+                        }
+                    } catch (IOException e) {
+                        fail("the upstream sent a malformed event stream: " + e.getMessage(), 502);
+                    }
+                }
+            }
+            abort = stopEngine;
+            if (committed) pump = true;
+            if (committed && !ended) demander = demand; // once the writes drain
+            else if (!abort) now = demand; // reading on, or draining what follows the end
+        }
+        if (abort) abortUpstream(null);
+        if (pump) iterate();
+        if (now != null) now.run();
+    }
+
+    private void complete(Result result) {
+        Throwable failure = result.getFailure();
+        synchronized (lock) {
+            if (ended) return;
+            if (failure == null && status != 200) {
+                upstreamStatus();
+            } else if (failure != null) {
+                if (failure instanceof ClientGone) return;
+                if (failure instanceof ShuttingDown) {
+                    ended = true;
+                    if (committed) sse(wire.shutdown(failure.getMessage()));
+                    else answerError(503, failure.getMessage(), "shutting_down");
+                } else {
+                    boolean timeout = timeout(failure);
+                    fail(
+                            timeout
+                                    ? "the upstream sent nothing for "
+                                            + gateway.upstreamTimeoutMs()
+                                            + " ms (serve --upstream-timeout-ms)"
+                                    : "the upstream at "
+                                            + upstream.baseUrl()
+                                            + " cannot be reached: "
+                                            + describe(failure),
+                            timeout ? 504 : 502);
+                }
+            } else {
+                try {
+                    SseReader.Event e = sse.end();
+                    if (e != null) event(e);
+                } catch (IOException e) {
+                    fail("the upstream sent a malformed event stream: " + e.getMessage(), 502);
+                }
+                if (!ended) {
+                    if (finishReason != null) finish();
+                    else fail("the upstream closed the stream before its end", 502);
+                }
+            }
+        }
+        iterate();
+    }
+
+    private static boolean timeout(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause())
+            if (c instanceof TimeoutException) return true;
+        return false;
+    }
+
+    private static String describe(Throwable t) {
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+        if (root instanceof ConnectException) return "connection refused";
+        if (root instanceof UnknownHostException || root instanceof UnresolvedAddressException)
+            return "unknown host";
+        String m = root.getMessage();
+        return m == null || m.isBlank() ? root.getClass().getSimpleName() : m;
+    }
+
+    /** The engine answered an error status: 502 with its message. */
+    private void upstreamStatus() {
+        String message = errorBody == null ? "" : errorBody.toString().strip();
+        try {
+            JsonElement e = Json.parseStrict(message);
+            if (e.isJsonObject()) {
+                JsonElement err = e.getAsJsonObject().get("error");
+                if (err != null && err.isJsonObject() && err.getAsJsonObject().has("message"))
+                    message = err.getAsJsonObject().get("message").getAsString();
+                else if (err != null && err.isJsonPrimitive()) message = err.getAsString();
+                else if (e.getAsJsonObject().has("message"))
+                    message = e.getAsJsonObject().get("message").getAsString();
+            }
+        } catch (Json.NotJson | RuntimeException x) {
+            // not JSON: its text as it is
+        }
+        if (message.length() > 2000) message = message.substring(0, 2000) + "...";
+        gateway.log(
+                "upstream "
+                        + upstream.baseUrl()
+                        + " answered status "
+                        + status
+                        + " for model '"
+                        + upstream.name()
+                        + "'");
+        answerError(
+                502,
+                "the upstream answered status "
+                        + status
+                        + (message.isEmpty() ? "" : ": " + message),
+                "upstream_error");
+    }
+
+    /** One event of the engine's stream. */
+    private void event(SseReader.Event e) {
+        if (e.error()) {
+            fail("the upstream failed: " + e.data(), 502);
+            return;
+        }
+        String data = e.data();
+        if (data.equals("[DONE]")) {
+            finish();
+            return;
+        }
+        JsonObject o;
+        try {
+            // the engine's JSON is read as it is; what the client gets is written by the gateway
+            JsonElement parsed = JsonParser.parseString(data);
+            if (!parsed.isJsonObject()) throw new JsonParseException("not an object");
+            o = parsed.getAsJsonObject();
+        } catch (JsonParseException x) {
+            fail(
+                    "the upstream sent an event that is not a JSON object: "
+                            + JsonChecks.plain(x.getMessage()),
+                    502);
+            return;
+        }
+        JsonElement error = o.get("error");
+        if (error != null && !error.isJsonNull()) {
+            String m =
+                    error.isJsonObject() && error.getAsJsonObject().has("message")
+                            ? error.getAsJsonObject().get("message").getAsString()
+                            : Json.write(error);
+            fail("the upstream failed: " + m, 502);
+            return;
+        }
+        Usage u = Usage.of(o.get("usage"));
+        if (u != null) usage = u;
+        JsonElement choices = o.get("choices");
+        if (choices == null || !choices.isJsonArray()) return;
+        JsonArray cs = choices.getAsJsonArray();
+        for (int i = 0; i < cs.size(); i++) {
+            if (!cs.get(i).isJsonObject()) continue;
+            JsonObject c = cs.get(i).getAsJsonObject();
+            JsonElement index = c.get("index");
+            if (index != null
+                    && JsonChecks.is(index, JsonChecks.Kind.INTEGER)
+                    && index.getAsInt() != 0) continue;
+            JsonElement text = c.get("text");
+            if (text != null && JsonChecks.is(text, JsonChecks.Kind.STRING))
+                text(text.getAsString());
+            if (ended) return;
+            JsonElement reason = c.get("finish_reason");
+            if (reason != null && JsonChecks.is(reason, JsonChecks.Kind.STRING))
+                finishReason = reason.getAsString();
+        }
+    }
+
+    private void text(String text) {
+        if (text.isEmpty()) return;
+        if (!stream) {
+            if (batch.length() + text.length() > MAX_BATCH_TEXT)
+                fail("the upstream's output is longer than " + MAX_BATCH_TEXT + " characters", 502);
+            else batch.append(text);
+            return;
+        }
+        try {
+            sse(wire.events(parser.feed(text)));
+        } catch (ToolCallParseException x) {
+            ended = true;
+            sse(wire.fail(x));
+        }
+    }
+
+    /** The engine's stream ended normally. */
+    private void finish() {
+        boolean truncated = "length".equals(finishReason);
+        if (!stream) {
+            ended = true;
+            answered = true;
+            String body;
+            try {
+                List<ParseEvent> events = format.parseEvents(batch.toString(), tools, options);
+                body = protocol.response(events, id, model, created, truncated);
+            } catch (ToolCallParseException e) {
+                ex.error(502, e.getMessage(), "tool_call_parse_error", e.kind().type(), null);
+                gateway.ended(this);
+                return;
+            }
+            if (usage != null) body = usage.addTo(protocol, body);
+            ex.send(200, body);
+            gateway.ended(this);
+            return;
+        }
+        ended = true;
+        List<WireEvent> last;
+        try {
+            List<WireEvent> events = wire.events(parser.finish());
+            last = wire.complete(truncated);
+            if (!events.isEmpty()) sse(events);
+        } catch (ToolCallParseException x) {
+            sse(wire.fail(x));
+            return;
+        }
+        if (usage != null) last = usage.addTo(protocol, last, id, model, created, usageChunk);
+        sse(last);
+    }
+
+    /**
+     * A failure outside the parser: the JSON error, or after the 200 the protocol's error event.
+     */
+    private void fail(String message, int httpStatus) {
+        if (ended) return;
+        ended = true;
+        stopEngine = true;
+        gateway.log(
+                "upstream "
+                        + upstream.baseUrl()
+                        + " for model '"
+                        + upstream.name()
+                        + "': "
+                        + (httpStatus == 504 ? "timed out" : "failed"));
+        if (committed) sse(wire.abort(message));
+        else
+            answerError(
+                    httpStatus, message, httpStatus == 504 ? "upstream_timeout" : "upstream_error");
+    }
+
+    /** The whole answer is this error (nothing was committed); under the lock. */
+    private void answerError(int httpStatus, String message, String code) {
+        ended = true;
+        answered = true;
+        ex.error(httpStatus, message, "server_error", code, null);
+        gateway.ended(this);
+    }
+
+    private void sse(List<WireEvent> events) {
+        for (WireEvent e : events) out.append(e.sse());
+    }
+
+    // ---- the client's side
+
+    /** The client's connection failed: stop the engine. */
+    private void clientGone(Throwable cause) {
+        boolean pump;
+        synchronized (lock) {
+            if (answered || (lastWritten && !writing)) return;
+            ended = true;
+            out.setLength(0);
+            pump = committed;
+            if (!pump) answered = true;
+        }
+        abortUpstream(new ClientGone(cause));
+        if (pump) {
+            abort(cause); // the pump ends: onCompleteFailure
+        } else {
+            gateway.ended(this);
+            ex.done.failed(cause);
+        }
+    }
+
+    /** At the shutdown deadline: end the stream now with the protocol's failure event. */
+    boolean endNow() {
+        synchronized (lock) {
+            if (ended) return false;
+        }
+        abortUpstream(new ShuttingDown());
+        return true;
+    }
+
+    private void abortUpstream(Throwable cause) {
+        Request r;
+        synchronized (lock) {
+            r = request;
+        }
+        if (r != null) r.abort(cause == null ? new IOException("the response has ended") : cause);
+    }
+
+    @Override
+    protected Action process() {
+        String text;
+        boolean last;
+        Runnable demand = null;
+        synchronized (lock) {
+            writing = false;
+            if (!committed) return Action.IDLE; // answered whole by ex.send / ex.error, if at all
+            if (out.length() > 0) {
+                text = out.toString();
+                out.setLength(0);
+                last = ended;
+                if (last) lastWritten = true;
+                writing = true;
+            } else if (lastWritten) {
+                return Action.SUCCEEDED;
+            } else {
+                text = null;
+                last = false;
+                demand = demander;
+                demander = null;
+            }
+        }
+        if (text != null) {
+            ex.response.write(last, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), this);
+            return Action.SCHEDULED;
+        }
+        if (demand != null) demand.run();
+        return Action.IDLE;
+    }
+
+    @Override
+    protected void onCompleteSuccess() {
+        gateway.ended(this);
+        ex.done.succeeded();
+    }
+
+    @Override
+    protected void onCompleteFailure(Throwable cause) {
+        synchronized (lock) {
+            ended = true;
+        }
+        abortUpstream(new ClientGone(cause));
+        gateway.ended(this);
+        ex.done.failed(cause);
+    }
+}
