@@ -26,6 +26,18 @@ import java.util.Map;
  * the message they make: content, thinking, and each complete call as a tool execution request.
  */
 final class Dispatcher {
+    /** The handle of callbacks whose model cannot be cancelled. */
+    static final StreamingHandle UNCANCELLABLE =
+            new StreamingHandle() {
+                @Override
+                public void cancel() {}
+
+                @Override
+                public boolean isCancelled() {
+                    return false;
+                }
+            };
+
     private final StreamingChatResponseHandler handler;
     private final StreamingHandle handle;
     private final StringBuilder text = new StringBuilder();
@@ -39,12 +51,12 @@ final class Dispatcher {
      */
     Dispatcher(StreamingChatResponseHandler handler, StreamingHandle handle) {
         this.handler = handler;
-        this.handle = handle;
+        this.handle = handle != null ? handle : UNCANCELLABLE;
     }
 
     void accept(List<ParseEvent> events) {
         for (ParseEvent e : events) {
-            if (handle != null && handle.isCancelled()) return;
+            if (handle.isCancelled()) return;
             accept(e);
         }
     }

@@ -45,8 +45,8 @@ import java.util.function.Supplier;
  * }</pre>
  *
  * <p>An output that breaks the format reaches the wrapped handler's {@code onError} as a {@link
- * ModelOutputException}, after what was parsed before the error; later callbacks of the model are
- * dropped.
+ * ModelOutputException} once the model has finished, after what was parsed before the error, with
+ * the whole raw text; the model's callbacks after the error are not passed on.
  */
 public final class ToolCallMarkupHandler implements StreamingChatResponseHandler {
     private final StreamingChatResponseHandler delegate;
@@ -54,6 +54,7 @@ public final class ToolCallMarkupHandler implements StreamingChatResponseHandler
     private final StringBuilder output = new StringBuilder();
     private final StringBuilder nativeThinking = new StringBuilder();
     private Dispatcher dispatcher;
+    private ToolCallParseException failure;
     private boolean failed;
 
     /**
@@ -118,19 +119,21 @@ public final class ToolCallMarkupHandler implements StreamingChatResponseHandler
 
     @Override
     public void onPartialResponse(String partialResponse) {
-        onPartialResponse(new PartialResponse(partialResponse), new PartialResponseContext(null));
+        onPartialResponse(
+                new PartialResponse(partialResponse),
+                new PartialResponseContext(Dispatcher.UNCANCELLABLE));
     }
 
     @Override
     public void onPartialResponse(PartialResponse partial, PartialResponseContext context) {
-        if (failed) return;
         output.append(partial.text());
+        if (failed) return;
         parse(dispatcher(context.streamingHandle()), () -> parser.feed(partial.text()));
     }
 
     @Override
     public void onPartialThinking(PartialThinking partialThinking) {
-        onPartialThinking(partialThinking, new PartialThinkingContext(null));
+        onPartialThinking(partialThinking, new PartialThinkingContext(Dispatcher.UNCANCELLABLE));
     }
 
     @Override
@@ -162,9 +165,15 @@ public final class ToolCallMarkupHandler implements StreamingChatResponseHandler
 
     @Override
     public void onCompleteResponse(ChatResponse response) {
-        if (failed) return;
+        if (failed) {
+            reportFailure();
+            return;
+        }
         Dispatcher d = dispatcher(null);
-        if (!parse(d, parser::finish)) return;
+        if (!parse(d, parser::finish)) {
+            reportFailure();
+            return;
+        }
         AiMessage original = response.aiMessage();
         List<ToolExecutionRequest> calls = new ArrayList<>();
         if (original != null && original.hasToolExecutionRequests())
@@ -188,7 +197,12 @@ public final class ToolCallMarkupHandler implements StreamingChatResponseHandler
 
     @Override
     public void onError(Throwable error) {
-        if (!failed) delegate.onError(error);
+        if (failed) reportFailure();
+        else delegate.onError(error);
+    }
+
+    private void reportFailure() {
+        delegate.onError(new ModelOutputException(failure, output.toString(), null));
     }
 
     private boolean parse(Dispatcher d, Supplier<List<ParseEvent>> step) {
@@ -197,8 +211,8 @@ public final class ToolCallMarkupHandler implements StreamingChatResponseHandler
             return true;
         } catch (ToolCallParseException e) {
             failed = true;
+            failure = e;
             d.accept(e.eventsBeforeError());
-            delegate.onError(new ModelOutputException(e, output.toString(), null));
             return false;
         }
     }

@@ -156,7 +156,7 @@ class StreamingContractTest {
             assertNull(message.text());
             assertEquals("The user wants a forecast; call getWeather.", message.thinking());
         } else {
-            assertEquals("Let me look that up.", message.text());
+            assertEquals("Let me look that up.\n", message.text());
             assertNull(message.thinking());
         }
     }
