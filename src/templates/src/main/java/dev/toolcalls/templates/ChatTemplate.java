@@ -26,10 +26,12 @@ import java.util.Map;
  */
 public final class ChatTemplate {
     private final String source;
+    private final String prepared;
     private final Map<String, Object> variables;
 
     private ChatTemplate(String source, Map<String, Object> variables) {
         this.source = source;
+        this.prepared = Engine.preprocess(source);
         this.variables = Collections.unmodifiableMap(new LinkedHashMap<>(variables));
     }
 
@@ -124,8 +126,8 @@ public final class ChatTemplate {
     public static ChatTemplate of(String source, Map<String, Object> variables) {
         @SuppressWarnings("unchecked")
         Map<String, Object> vars = (Map<String, Object>) Values.plain(variables);
-        ChatTemplate t = new ChatTemplate(source, vars);
-        return t;
+        Engine.check(source);
+        return new ChatTemplate(source, vars);
     }
 
     /** The template's source. */
@@ -147,6 +149,10 @@ public final class ChatTemplate {
      */
     public String render(ChatInput input) {
         Map<String, Object> bindings = new LinkedHashMap<>();
+        bindings.put("none", None.NONE);
+        bindings.put("None", None.NONE);
+        bindings.put("True", Boolean.TRUE);
+        bindings.put("False", Boolean.FALSE);
         for (Map.Entry<String, Object> e : variables.entrySet()) {
             bindings.put(e.getKey(), forTemplate(e.getValue()));
         }
@@ -158,7 +164,7 @@ public final class ChatTemplate {
         bindings.put("add_generation_prompt", input.addGenerationPrompt());
         RenderResult result;
         try {
-            result = Engine.JINJAVA.renderForResult(source, bindings);
+            result = Engine.JINJAVA.renderForResult(prepared, bindings);
         } catch (RuntimeException e) {
             throw new TemplateException(0, describe(e), e);
         }

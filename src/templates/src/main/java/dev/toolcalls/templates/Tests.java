@@ -92,7 +92,7 @@ final class Tests {
         return tests;
     }
 
-    private static boolean strictEquals(Object v, Object[] a) {
+    static boolean strictEquals(Object v, Object[] a) {
         Object b = a.length > 0 ? a[0] : null;
         if (v instanceof Number x && b instanceof Number y) {
             return x.doubleValue() == y.doubleValue();
