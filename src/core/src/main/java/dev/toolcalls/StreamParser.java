@@ -68,8 +68,8 @@ public final class StreamParser {
     /** Decodes the ids of {@link #feedTokens}: set for a stream made with a vocabulary. */
     private Vocabulary.Decoder tokens;
 
-    /** The text of consecutive ordinary ids, reused. */
-    private final StringBuilder tokenText = new StringBuilder();
+    /** The text of consecutive ordinary ids, reused (with a vocabulary). */
+    private StringBuilder tokenText;
 
     /** Ids fed so far, for error messages. */
     private long tokenCount;
@@ -196,6 +196,7 @@ public final class StreamParser {
      */
     StreamParser withVocabulary(Vocabulary vocabulary) {
         tokens = new Vocabulary.Decoder(vocabulary);
+        tokenText = new StringBuilder();
         if (specials == null) specials = new SpecialTokens(rules.specialTokens());
         return this;
     }

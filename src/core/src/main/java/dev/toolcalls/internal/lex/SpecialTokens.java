@@ -19,11 +19,28 @@ public final class SpecialTokens {
     private final int longest;
     private final StringBuilder pending = new StringBuilder();
 
+    /** The first characters of the spellings: text without any of them spells nothing. */
+    private final String firsts;
+
+    private static final int[] NONE = new int[0];
+
     public SpecialTokens(List<String> spellings) {
         this.spellings = List.copyOf(spellings);
         int l = 0;
-        for (String s : spellings) l = Math.max(l, s.length());
+        StringBuilder f = new StringBuilder();
+        for (String s : spellings) {
+            l = Math.max(l, s.length());
+            if (!s.isEmpty() && f.indexOf(s.substring(0, 1)) < 0) f.append(s.charAt(0));
+        }
         this.longest = l;
+        this.firsts = f.toString();
+    }
+
+    /** Whether the text holds a character that begins a spelling. */
+    private boolean mayStart(String chunk) {
+        for (int i = 0; i < firsts.length(); i++)
+            if (chunk.indexOf(firsts.charAt(i)) >= 0) return true;
+        return false;
     }
 
     /** Ordinary text to hand on now, with the positions to mask. */
@@ -34,6 +51,7 @@ public final class SpecialTokens {
      * is kept.
      */
     public Release ordinary(String chunk) {
+        if (pending.length() == 0 && !mayStart(chunk)) return new Release(chunk, NONE);
         pending.append(chunk);
         String all = pending.toString();
         List<Integer> masked = new ArrayList<>();
