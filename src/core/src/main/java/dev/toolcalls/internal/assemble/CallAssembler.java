@@ -52,7 +52,15 @@ public final class CallAssembler {
     private boolean headerSent;
     private String sentId;
     private int index;
+
+    /**
+     * The arguments so far: the one piece received ({@code argsOne}, not copied), or all of them
+     * joined once a second arrives.
+     */
+    private String argsOne = "";
+
     private final StringBuilder args = new StringBuilder();
+    private boolean argsJoined;
 
     /** The fragment appended last: sent as it is when it is all that is left to send (no copy). */
     private String lastPiece = "";
@@ -136,7 +144,7 @@ public final class CallAssembler {
         name = null;
         id = null;
         headerSent = false;
-        args.setLength(0);
+        clearArgs();
         lastPiece = "";
         argsSent = 0;
         argsStarted = false;
@@ -153,7 +161,7 @@ public final class CallAssembler {
     public boolean argumentsComplete() {
         if (!argsStarted) return false;
         try {
-            return Json.check(args.toString(), options.maxNesting()) == '{';
+            return Json.check(argsText(), options.maxNesting()) == '{';
         } catch (Json.NotJson e) {
             return false;
         }
@@ -235,7 +243,7 @@ public final class CallAssembler {
     public void arguments(String fragment, int offset) {
         requireOpen(offset);
         argsStarted = true;
-        args.append(fragment);
+        appendArgs(fragment);
         lastPiece = fragment;
         if (name != null) sendHeader();
         if (headerSent) sendArgs();
@@ -248,11 +256,11 @@ public final class CallAssembler {
                     ToolCallParseException.Kind.MISSING_NAME,
                     "the call that began at offset " + beginOffset + " has no function name");
         if (!argsStarted) {
-            args.append("{}");
+            appendArgs("{}");
             lastPiece = "{}";
         }
         String problem = null;
-        String all = args.toString();
+        String all = argsText();
         try {
             if (Json.check(all, options.maxNesting()) != '{')
                 problem = "found " + kind(Json.parseStrict(all));
@@ -278,8 +286,8 @@ public final class CallAssembler {
                             + shorten(all));
         header();
         pendingArgs();
-        if (argsSent < args.length())
-            out.arguments(index, args.substring(argsSent)); // a trailing lone surrogate, if any
+        if (argsSent < all.length())
+            out.arguments(index, all.substring(argsSent)); // a trailing lone surrogate, if any
         out.end(index, sentId, name, all);
         open = false;
         raw.setLength(0);
@@ -321,17 +329,48 @@ public final class CallAssembler {
     }
 
     private void pendingArgs() {
-        int end = args.length();
-        if (end > argsSent && Character.isHighSurrogate(args.charAt(end - 1)))
+        int length = argsJoined ? args.length() : argsOne.length();
+        int end = length;
+        if (end > argsSent && Character.isHighSurrogate(argsCharAt(end - 1)))
             end--; // wait for the pair
         if (end > argsSent) {
             out.arguments(
                     index,
-                    end == args.length() && end - argsSent == lastPiece.length()
+                    end == length && end - argsSent == lastPiece.length()
                             ? lastPiece
-                            : args.substring(argsSent, end));
+                            : argsJoined
+                                    ? args.substring(argsSent, end)
+                                    : argsOne.substring(argsSent, end));
             argsSent = end;
         }
+    }
+
+    private void clearArgs() {
+        argsOne = "";
+        argsJoined = false;
+        args.setLength(0);
+    }
+
+    private void appendArgs(String piece) {
+        if (argsJoined) {
+            args.append(piece);
+        } else if (argsOne.isEmpty()) {
+            argsOne = piece;
+        } else {
+            args.setLength(0);
+            args.append(argsOne).append(piece);
+            argsOne = "";
+            argsJoined = true;
+        }
+    }
+
+    private char argsCharAt(int i) {
+        return argsJoined ? args.charAt(i) : argsOne.charAt(i);
+    }
+
+    /** All the arguments so far, as one string (the one piece itself when there is one). */
+    private String argsText() {
+        return argsJoined ? args.toString() : argsOne;
     }
 
     /** The open call's name, once known. */
