@@ -9,6 +9,8 @@ import dev.toolcalls.internal.format.FormatRules;
 import dev.toolcalls.internal.format.IdTemplate;
 import dev.toolcalls.internal.json.Json;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.function.IntFunction;
 import java.util.function.IntUnaryOperator;
@@ -28,6 +30,9 @@ import java.util.regex.Pattern;
  * from its first character.
  */
 public final class CallAssembler {
+    /** Argument pieces shorter than this are gathered; longer ones are kept as they are. */
+    private static final int LONG_PIECE = 256;
+
     private final String format;
     private final IdTemplate idStyle;
     private final Pattern nameFromId;
@@ -54,13 +59,13 @@ public final class CallAssembler {
     private int index;
 
     /**
-     * The arguments so far: the one piece received ({@code argsOne}, not copied), or all of them
-     * joined once a second arrives.
+     * The arguments so far: the pieces received, each kept as it is when long (a long string value
+     * is not copied until the arguments are joined, once), short ones gathered in {@code argsTail}.
      */
-    private String argsOne = "";
+    private final List<String> argPieces = new ArrayList<>();
 
-    private final StringBuilder args = new StringBuilder();
-    private boolean argsJoined;
+    private final StringBuilder argsTail = new StringBuilder();
+    private int argsLength;
 
     /** The fragment appended last: sent as it is when it is all that is left to send (no copy). */
     private String lastPiece = "";
@@ -329,48 +334,77 @@ public final class CallAssembler {
     }
 
     private void pendingArgs() {
-        int length = argsJoined ? args.length() : argsOne.length();
-        int end = length;
-        if (end > argsSent && Character.isHighSurrogate(argsCharAt(end - 1)))
-            end--; // wait for the pair
+        int end = argsLength;
+        if (end > argsSent && Character.isHighSurrogate(lastArgsChar())) end--; // wait for the pair
         if (end > argsSent) {
             out.arguments(
                     index,
-                    end == length && end - argsSent == lastPiece.length()
+                    end == argsLength && end - argsSent == lastPiece.length()
                             ? lastPiece
-                            : argsJoined
-                                    ? args.substring(argsSent, end)
-                                    : argsOne.substring(argsSent, end));
+                            : argsRange(argsSent, end));
             argsSent = end;
         }
     }
 
     private void clearArgs() {
-        argsOne = "";
-        argsJoined = false;
-        args.setLength(0);
+        argPieces.clear();
+        argsTail.setLength(0);
+        if (argsTail.capacity() > 4 * 4096) argsTail.trimToSize();
+        argsLength = 0;
     }
 
     private void appendArgs(String piece) {
-        if (argsJoined) {
-            args.append(piece);
-        } else if (argsOne.isEmpty()) {
-            argsOne = piece;
+        argsLength += piece.length();
+        if (piece.length() < LONG_PIECE) {
+            argsTail.append(piece);
+            if (argsTail.length() >= 4096) flushArgsTail();
         } else {
-            args.setLength(0);
-            args.append(argsOne).append(piece);
-            argsOne = "";
-            argsJoined = true;
+            flushArgsTail();
+            argPieces.add(piece);
         }
     }
 
-    private char argsCharAt(int i) {
-        return argsJoined ? args.charAt(i) : argsOne.charAt(i);
+    private void flushArgsTail() {
+        if (argsTail.length() == 0) return;
+        argPieces.add(argsTail.toString());
+        argsTail.setLength(0);
+    }
+
+    private char lastArgsChar() {
+        if (argsTail.length() > 0) return argsTail.charAt(argsTail.length() - 1);
+        for (int i = argPieces.size() - 1; i >= 0; i--) {
+            String p = argPieces.get(i);
+            if (!p.isEmpty()) return p.charAt(p.length() - 1);
+        }
+        return 0;
     }
 
     /** All the arguments so far, as one string (the one piece itself when there is one). */
     private String argsText() {
-        return argsJoined ? args.toString() : argsOne;
+        flushArgsTail();
+        if (argPieces.isEmpty()) return "";
+        if (argPieces.size() == 1) return argPieces.get(0);
+        String all = String.join("", argPieces);
+        argPieces.clear();
+        argPieces.add(all);
+        return all;
+    }
+
+    /** The arguments in [from, to), read from the pieces that hold them (the last few). */
+    private String argsRange(int from, int to) {
+        flushArgsTail();
+        int at = argsLength;
+        int i = argPieces.size();
+        while (i > 0 && at > from) at -= argPieces.get(--i).length();
+        StringBuilder b = new StringBuilder(to - from);
+        for (; i < argPieces.size() && at < to; i++) {
+            String p = argPieces.get(i);
+            int a = Math.max(from, at);
+            int z = Math.min(to, at + p.length());
+            if (a < z) b.append(p, a - at, z - at);
+            at += p.length();
+        }
+        return b.toString();
     }
 
     /** The open call's name, once known. */
