@@ -6,7 +6,7 @@
 #
 #   src/tests/bench/matrix.sh [--formats a,b,...] [--parts corpus,shapes,many,threads,degenerate]
 #       [--shapes prose,prose_cjk,longcall,longcall_cjk] [--corpus-size N] [--shape-size N]
-#       [--threads 1,2] [--out FILE] [--table FILE] [-- JMH options]
+#       [--threads 1,2] [--out FILE] [--table FILE] [--inputs DIR] [-- JMH options]
 #   src/tests/bench/matrix.sh --merge FILE...
 #
 # Short settings, as on the shared 2-core machine:

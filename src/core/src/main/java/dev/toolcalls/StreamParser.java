@@ -77,8 +77,8 @@ public final class StreamParser {
     private final AtomicBoolean busy = new AtomicBoolean();
 
     /**
-     * Text outside calls not yet handed on: [pendingStart, pendingEnd) of the output, of
-     * pendingRole (null: none).
+     * Text outside calls, or raw arguments of the open call, not yet handed on: [pendingStart,
+     * pendingEnd) of the output, of pendingRole (null: none).
      */
     private Role pendingRole;
 
@@ -375,6 +375,27 @@ public final class StreamParser {
                 leftDefaultMode = false;
                 continue;
             }
+            if (role == Role.ARGS_JSON && calls.isOpen()) {
+                // raw JSON arguments: consecutive tokens are one range of the output, handed to the
+                // call once (a long string argument is cut from the output once, not token by
+                // token)
+                int from = lexer.tokenStart();
+                if (pendingRole != role || pendingEnd != from) {
+                    flushText();
+                    pendingRole = role;
+                    pendingStart = from;
+                }
+                pendingEnd = lexer.tokenEnd();
+                if (implicitCallEnd) {
+                    if (!lexer.inDefaultMode()) leftDefaultMode = true;
+                    else if (leftDefaultMode) {
+                        flushText();
+                        endOpenCall();
+                        leftDefaultMode = false;
+                    }
+                }
+                continue;
+            }
             flushText();
             String text = lexer.tokenText();
             if (calls.isOpen()
@@ -416,10 +437,15 @@ public final class StreamParser {
 
     private void flushText() {
         if (pendingRole == null) return;
-        String text = lexer.text(pendingStart, pendingEnd);
-        if (pendingRole == Role.CONTENT) content.add(text);
-        else reasoning.add(text);
+        Role role = pendingRole;
         pendingRole = null;
+        String text = lexer.text(pendingStart, pendingEnd);
+        if (role == Role.CONTENT) content.add(text);
+        else if (role == Role.REASONING) reasoning.add(text);
+        else {
+            calls.text(text);
+            calls.arguments(text, pendingStart);
+        }
     }
 
     private void dispatch(Role role, String text) {

@@ -1,5 +1,15 @@
 package dev.toolcalls.bench;
 
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+
+import dev.toolcalls.Format;
+import dev.toolcalls.Formats;
+import dev.toolcalls.ToolCall;
+
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -98,7 +108,8 @@ public final class BenchMatrix {
                         "shape-size",
                         "threads",
                         "out",
-                        "table");
+                        "table",
+                        "inputs");
         for (String k : opt.keySet()) {
             if (!known.contains(k)) {
                 System.err.println("unknown option --" + k);
@@ -107,6 +118,10 @@ public final class BenchMatrix {
             }
         }
 
+        if (opt.containsKey("inputs")) {
+            writeInputs(Path.of(opt.get("inputs")), opt);
+            return;
+        }
         List<Row> rows = new ArrayList<>();
         if (!merge.isEmpty()) {
             for (Path p : merge) rows.addAll(read(p));
@@ -183,6 +198,89 @@ public final class BenchMatrix {
         out.println(
                 "                   [--corpus-size N] [--shape-size N] [--threads 1,2] [--out FILE] [--table FILE] [-- JMH options]");
         out.println("       BenchMatrix --merge FILE...");
+        out.println(
+                "       BenchMatrix --inputs DIR [--formats ...] [--parts corpus,shapes] [--shapes ...] [--corpus-size N] [--shape-size N,...]");
+    }
+
+    // ---------------------------------------------------------------- inputs for peers
+
+    /**
+     * Writes what the matrix measures, so that another parser can be run beside it on the same
+     * inputs: per format, kind (corpus or shape) and size, {@code DIR/FORMAT/KIND-SIZE.txt} (the
+     * output, UTF-8), {@code .chunks4.json} (its 4-code-point deltas, a JSON array of strings, as
+     * the stream rows feed them), {@code .tools.json} (the request's tools, OpenAI JSON) and {@code
+     * .expected.json} (the message toolcalls gives: content, reasoning_content, tool_calls with
+     * name and arguments); {@code DIR/inputs.tsv} lists them. Nothing is timed.
+     */
+    private static void writeInputs(Path dir, Map<String, String> opt) throws IOException {
+        List<String> formats =
+                opt.containsKey("formats")
+                        ? List.of(opt.get("formats").split(","))
+                        : Corpora.formatNames();
+        Set<String> parts =
+                new LinkedHashSet<>(List.of(opt.getOrDefault("parts", "corpus,shapes").split(",")));
+        List<String> shapes =
+                List.of(opt.getOrDefault("shapes", String.join(",", Corpora.SHAPES)).split(","));
+        Gson gson = new GsonBuilder().disableHtmlEscaping().create();
+        List<String> index = new ArrayList<>(List.of("format\tkind\tsize\tchars\tfile"));
+        for (String name : formats) {
+            Format f = Formats.get(name);
+            List<Corpora.Output> outputs = new ArrayList<>();
+            try {
+                if (parts.contains("corpus"))
+                    for (String size : opt.getOrDefault("corpus-size", "1000000").split(","))
+                        outputs.add(Corpora.corpus(f, Integer.parseInt(size)));
+                if (parts.contains("shapes"))
+                    for (String shape : shapes)
+                        for (String size : opt.getOrDefault("shape-size", "1000000").split(","))
+                            outputs.add(Corpora.shape(f, shape, Integer.parseInt(size)));
+            } catch (RuntimeException e) {
+                System.err.println(name + ": " + e.getMessage());
+            }
+            Path fd = Files.createDirectories(dir.resolve(name));
+            for (Corpora.Output o : outputs) {
+                String base = o.kind() + "-" + o.length();
+                Files.writeString(fd.resolve(base + ".txt"), o.text(), StandardCharsets.UTF_8);
+                Files.writeString(
+                        fd.resolve(base + ".chunks4.json"),
+                        gson.toJson(Corpora.chunks(o.text(), 4)),
+                        StandardCharsets.UTF_8);
+                JsonArray tools = new JsonArray();
+                for (String tool : o.tools().names())
+                    o.tools()
+                            .functionJson(tool)
+                            .ifPresent(j -> tools.add(JsonParser.parseString(j)));
+                Files.writeString(
+                        fd.resolve(base + ".tools.json"),
+                        gson.toJson(tools),
+                        StandardCharsets.UTF_8);
+                JsonObject m = new JsonObject();
+                m.addProperty("content", o.expected().content());
+                m.addProperty("reasoning_content", o.expected().reasoningContent());
+                JsonArray calls = new JsonArray();
+                for (ToolCall c : o.expected().toolCalls()) {
+                    JsonObject call = new JsonObject();
+                    call.addProperty("name", c.name());
+                    call.addProperty("arguments", c.arguments());
+                    calls.add(call);
+                }
+                m.add("tool_calls", calls);
+                Files.writeString(
+                        fd.resolve(base + ".expected.json"),
+                        gson.toJson(m),
+                        StandardCharsets.UTF_8);
+                index.add(
+                        String.join(
+                                "\t",
+                                name,
+                                o.kind(),
+                                String.valueOf(o.length()),
+                                String.valueOf(o.text().codePointCount(0, o.length())),
+                                name + "/" + base + ".txt"));
+            }
+        }
+        Files.write(dir.resolve("inputs.tsv"), index, StandardCharsets.UTF_8);
+        System.out.println("wrote " + (index.size() - 1) + " inputs under " + dir);
     }
 
     // ---------------------------------------------------------------- running
@@ -315,15 +413,18 @@ public final class BenchMatrix {
             CommandLineOptions cmd, List<String> formats, List<String> shapes, String size)
             throws RunnerException {
         List<Row> rows = new ArrayList<>();
+        List<String> sizes = List.of(size.split(","));
         for (RunResult r :
                 run(
                         cmd,
                         ShapeBenchmark.class,
                         "batch|stream4|floorIndexOfOpener|floorQuoteScan",
-                        Map.of("format", formats, "shape", shapes, "size", List.of(size)),
+                        Map.of("format", formats, "shape", shapes, "size", sizes),
                         0)) {
             String part = "shape:" + r.getParams().getParam("shape");
-            String format = r.getParams().getParam("format");
+            String format =
+                    r.getParams().getParam("format")
+                            + (sizes.size() > 1 ? " " + r.getParams().getParam("size") : "");
             String m = method(r);
             rows.add(new Row(part, format, m, secondary(r, "chars"), "ns/char"));
             if (m.equals("stream4"))

@@ -36,6 +36,13 @@ class SpeedGuardTest {
     static final double MAX_PROSE_BATCH_OVER_FLOOR = 15;
     static final double MAX_PROSE_STREAM4_OVER_FLOOR = 650;
 
+    // One long call (a string argument of SIZE characters) in batch, over the quote scan (an
+    // indexOf loop visiting every quote and backslash): 5-12 with the argument found by search,
+    // checked eight characters at a time and copied once (45 on a machine with ten times more work
+    // than cores); 20-35 when it was copied through growing builders and checked character by
+    // character; hundreds when its characters are simulated.
+    static final double MAX_LONGCALL_BATCH_OVER_FLOOR = 80;
+
     /** Characters of the corpus (hermes' own cases, repeated) and of the prose. */
     static final int SIZE = 200_000;
 
@@ -53,8 +60,17 @@ class SpeedGuardTest {
         Format hermes = Formats.get("hermes");
         Corpora.Output corpus = Corpora.corpus(hermes, SIZE);
         Corpora.Output prose = Corpora.shape(hermes, "prose", SIZE);
+        Corpora.Output longCall = Corpora.shape(hermes, "longcall", SIZE);
         List<Subject> subjects = new ArrayList<>();
         List<IntSupplier> floors = new ArrayList<>();
+        String argument = longCall.text();
+        floors.add(() -> Corpora.quoteScan(argument));
+        subjects.add(
+                new Subject(
+                        "longcall batch",
+                        () -> longCall.parse().toolCalls().size(),
+                        0,
+                        MAX_LONGCALL_BATCH_OVER_FLOOR));
         for (Corpora.Output o : List.of(corpus, prose)) {
             String text = o.text();
             String probe = o.probe();
@@ -95,18 +111,20 @@ class SpeedGuardTest {
                 for (int i = 0; i < subjects.size(); i++)
                     parse[i] = Math.min(parse[i], nanosPerRun(subjects.get(i).parse(), 1));
                 for (int i = 0; i < floors.size(); i++) {
-                    // the floor takes microseconds: time enough runs of it to take about a
-                    // millisecond
+                    // the floor takes microseconds: time enough runs of it to take as long as the
+                    // slowest parse held to it, so that both are exposed alike to a machine whose
+                    // other work takes the processor away (a share of the time, not a few pauses)
+                    double span = 1_000_000;
+                    for (int k = 0; k < subjects.size(); k++)
+                        if (subjects.get(k).floor() == i && parse[k] != Double.MAX_VALUE)
+                            span = Math.max(span, parse[k]);
                     double guess = floor[i] == Double.MAX_VALUE ? 20_000 : Math.max(1, floor[i]);
                     floor[i] =
                             Math.min(
                                     floor[i],
                                     nanosPerRun(
                                             floors.get(i),
-                                            (int)
-                                                    Math.max(
-                                                            1,
-                                                            Math.min(100_000, 1_000_000 / guess))));
+                                            (int) Math.max(1, Math.min(1_000_000, span / guess))));
                 }
             }
             over = new ArrayList<>();

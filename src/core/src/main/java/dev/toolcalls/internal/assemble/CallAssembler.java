@@ -9,6 +9,8 @@ import dev.toolcalls.internal.format.FormatRules;
 import dev.toolcalls.internal.format.IdTemplate;
 import dev.toolcalls.internal.json.Json;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.function.IntFunction;
 import java.util.function.IntUnaryOperator;
@@ -28,6 +30,9 @@ import java.util.regex.Pattern;
  * from its first character.
  */
 public final class CallAssembler {
+    /** Argument pieces shorter than this are gathered; longer ones are kept as they are. */
+    private static final int LONG_PIECE = 256;
+
     private final String format;
     private final IdTemplate idStyle;
     private final Pattern nameFromId;
@@ -52,7 +57,15 @@ public final class CallAssembler {
     private boolean headerSent;
     private String sentId;
     private int index;
-    private final StringBuilder args = new StringBuilder();
+
+    /**
+     * The arguments so far: the pieces received, each kept as it is when long (a long string value
+     * is not copied until the arguments are joined, once), short ones gathered in {@code argsTail}.
+     */
+    private final List<String> argPieces = new ArrayList<>();
+
+    private final StringBuilder argsTail = new StringBuilder();
+    private int argsLength;
 
     /** The fragment appended last: sent as it is when it is all that is left to send (no copy). */
     private String lastPiece = "";
@@ -136,7 +149,7 @@ public final class CallAssembler {
         name = null;
         id = null;
         headerSent = false;
-        args.setLength(0);
+        clearArgs();
         lastPiece = "";
         argsSent = 0;
         argsStarted = false;
@@ -153,7 +166,7 @@ public final class CallAssembler {
     public boolean argumentsComplete() {
         if (!argsStarted) return false;
         try {
-            return Json.check(args.toString(), options.maxNesting()) == '{';
+            return Json.check(argsText(), options.maxNesting()) == '{';
         } catch (Json.NotJson e) {
             return false;
         }
@@ -235,7 +248,7 @@ public final class CallAssembler {
     public void arguments(String fragment, int offset) {
         requireOpen(offset);
         argsStarted = true;
-        args.append(fragment);
+        appendArgs(fragment);
         lastPiece = fragment;
         if (name != null) sendHeader();
         if (headerSent) sendArgs();
@@ -248,11 +261,11 @@ public final class CallAssembler {
                     ToolCallParseException.Kind.MISSING_NAME,
                     "the call that began at offset " + beginOffset + " has no function name");
         if (!argsStarted) {
-            args.append("{}");
+            appendArgs("{}");
             lastPiece = "{}";
         }
         String problem = null;
-        String all = args.toString();
+        String all = argsText();
         try {
             if (Json.check(all, options.maxNesting()) != '{')
                 problem = "found " + kind(Json.parseStrict(all));
@@ -278,8 +291,8 @@ public final class CallAssembler {
                             + shorten(all));
         header();
         pendingArgs();
-        if (argsSent < args.length())
-            out.arguments(index, args.substring(argsSent)); // a trailing lone surrogate, if any
+        if (argsSent < all.length())
+            out.arguments(index, all.substring(argsSent)); // a trailing lone surrogate, if any
         out.end(index, sentId, name, all);
         open = false;
         raw.setLength(0);
@@ -321,17 +334,77 @@ public final class CallAssembler {
     }
 
     private void pendingArgs() {
-        int end = args.length();
-        if (end > argsSent && Character.isHighSurrogate(args.charAt(end - 1)))
-            end--; // wait for the pair
+        int end = argsLength;
+        if (end > argsSent && Character.isHighSurrogate(lastArgsChar())) end--; // wait for the pair
         if (end > argsSent) {
             out.arguments(
                     index,
-                    end == args.length() && end - argsSent == lastPiece.length()
+                    end == argsLength && end - argsSent == lastPiece.length()
                             ? lastPiece
-                            : args.substring(argsSent, end));
+                            : argsRange(argsSent, end));
             argsSent = end;
         }
+    }
+
+    private void clearArgs() {
+        argPieces.clear();
+        argsTail.setLength(0);
+        if (argsTail.capacity() > 4 * 4096) argsTail.trimToSize();
+        argsLength = 0;
+    }
+
+    private void appendArgs(String piece) {
+        argsLength += piece.length();
+        if (piece.length() < LONG_PIECE) {
+            argsTail.append(piece);
+            if (argsTail.length() >= 4096) flushArgsTail();
+        } else {
+            flushArgsTail();
+            argPieces.add(piece);
+        }
+    }
+
+    private void flushArgsTail() {
+        if (argsTail.length() == 0) return;
+        argPieces.add(argsTail.toString());
+        argsTail.setLength(0);
+    }
+
+    private char lastArgsChar() {
+        if (argsTail.length() > 0) return argsTail.charAt(argsTail.length() - 1);
+        for (int i = argPieces.size() - 1; i >= 0; i--) {
+            String p = argPieces.get(i);
+            if (!p.isEmpty()) return p.charAt(p.length() - 1);
+        }
+        return 0;
+    }
+
+    /** All the arguments so far, as one string (the one piece itself when there is one). */
+    private String argsText() {
+        flushArgsTail();
+        if (argPieces.isEmpty()) return "";
+        if (argPieces.size() == 1) return argPieces.get(0);
+        String all = String.join("", argPieces);
+        argPieces.clear();
+        argPieces.add(all);
+        return all;
+    }
+
+    /** The arguments in [from, to), read from the pieces that hold them (the last few). */
+    private String argsRange(int from, int to) {
+        flushArgsTail();
+        int at = argsLength;
+        int i = argPieces.size();
+        while (i > 0 && at > from) at -= argPieces.get(--i).length();
+        StringBuilder b = new StringBuilder(to - from);
+        for (; i < argPieces.size() && at < to; i++) {
+            String p = argPieces.get(i);
+            int a = Math.max(from, at);
+            int z = Math.min(to, at + p.length());
+            if (a < z) b.append(p, a - at, z - at);
+            at += p.length();
+        }
+        return b.toString();
     }
 
     /** The open call's name, once known. */

@@ -19,12 +19,25 @@ public final class EventCollector {
 
     private final List<ParseEvent> done = new ArrayList<>();
     private Kind kind = Kind.NONE;
-    private final StringBuilder text = new StringBuilder();
 
     /** The first piece of the current kind, kept as is: a single piece is never copied. */
     private String first;
 
+    /** The pieces after the first, joined once when the event is made. */
+    private final List<String> more = new ArrayList<>();
+
+    private int length;
+
     private int index;
+
+    /** The index of the call whose start was the last thing collected, else -1. */
+    private int justStarted = -1;
+
+    /**
+     * The argument pieces being collected are all of their call's so far: at its end they are its
+     * whole arguments, which the end brings as one string.
+     */
+    private boolean wholeCall;
 
     public void content(String piece) {
         text(Kind.TEXT, piece);
@@ -36,6 +49,7 @@ public final class EventCollector {
 
     private void text(Kind k, String piece) {
         if (piece.isEmpty()) return;
+        justStarted = -1;
         if (kind != k) {
             flush();
             kind = k;
@@ -44,27 +58,28 @@ public final class EventCollector {
     }
 
     private void add(String piece) {
-        if (first == null && text.length() == 0) {
-            first = piece;
-            return;
-        }
-        if (first != null) {
-            text.append(first);
-            first = null;
-        }
-        text.append(piece);
+        if (first == null) first = piece;
+        else more.add(piece);
+        length += piece.length();
     }
 
     private String taken() {
-        String s = first != null ? first : text.toString();
+        String s = first;
+        if (!more.isEmpty()) {
+            StringBuilder b = new StringBuilder(length).append(first);
+            for (int i = 0, n = more.size(); i < n; i++) b.append(more.get(i));
+            s = b.toString();
+            more.clear();
+        }
         first = null;
-        text.setLength(0);
+        length = 0;
         return s;
     }
 
     public void start(int index, String id, String name) {
         flush();
         done.add(new ParseEvent.ToolCallStart(index, id, name));
+        justStarted = index;
     }
 
     public void arguments(int index, String fragment) {
@@ -73,16 +88,29 @@ public final class EventCollector {
             flush();
             kind = Kind.ARGUMENTS;
             this.index = index;
+            wholeCall = justStarted == index;
         }
+        justStarted = -1;
         add(fragment);
     }
 
+    /**
+     * @param arguments the call's whole arguments: the concatenation of all its fragments
+     */
     public void end(int index, String id, String name, String arguments) {
+        if (kind == Kind.ARGUMENTS && this.index == index && wholeCall) {
+            // the pieces collected are all of them: their event is the whole arguments, not a copy
+            more.clear();
+            first = arguments;
+            length = arguments.length();
+        }
         flush();
+        justStarted = -1;
         done.add(new ParseEvent.ToolCallEnd(index, id, name, arguments));
     }
 
     public List<ParseEvent> drain() {
+        justStarted = -1;
         if (done.isEmpty()) { // the common case while streaming: one piece, or nothing
             ParseEvent e = pending();
             return e == null ? List.of() : List.of(e);

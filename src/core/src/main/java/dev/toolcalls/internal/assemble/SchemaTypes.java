@@ -5,6 +5,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
 
 import dev.toolcalls.internal.json.Json;
+import dev.toolcalls.internal.json.JsonScan;
 
 import java.util.EnumSet;
 import java.util.Locale;
@@ -219,44 +220,58 @@ public final class SchemaTypes {
         return Json.write(new JsonPrimitive(s));
     }
 
-    /** The inside of a JSON string for {@code s}, without the quotes. */
+    /**
+     * The inside of a JSON string for {@code s}, without the quotes: {@code s} itself when nothing
+     * needs escaping; the stretches between the characters that do are found by search and copied
+     * whole.
+     */
     public static String escape(String s) {
+        int n = s.length();
+        int quote = -1;
+        int slash = -1;
         StringBuilder b = null;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            String r;
+        int i = 0;
+        while (true) {
+            if (quote < i) quote = next(s, '"', i);
+            if (slash < i) slash = next(s, '\\', i);
+            int stop = JsonScan.control(s, i, Math.min(quote, slash));
+            if (stop == n) break;
+            if (b == null) b = new StringBuilder(n + 16);
+            b.append(s, i, stop);
+            char c = s.charAt(stop);
             switch (c) {
                 case '"':
-                    r = "\\\"";
+                    b.append("\\\"");
                     break;
                 case '\\':
-                    r = "\\\\";
+                    b.append("\\\\");
                     break;
                 case '\n':
-                    r = "\\n";
+                    b.append("\\n");
                     break;
                 case '\r':
-                    r = "\\r";
+                    b.append("\\r");
                     break;
                 case '\t':
-                    r = "\\t";
+                    b.append("\\t");
                     break;
                 case '\b':
-                    r = "\\b";
+                    b.append("\\b");
                     break;
                 case '\f':
-                    r = "\\f";
+                    b.append("\\f");
                     break;
                 default:
-                    r = c < 0x20 ? String.format("\\u%04x", (int) c) : null;
+                    b.append(String.format("\\u%04x", (int) c));
             }
-            if (r == null) {
-                if (b != null) b.append(c);
-                continue;
-            }
-            if (b == null) b = new StringBuilder(s.length() + 8).append(s, 0, i);
-            b.append(r);
+            i = stop + 1;
         }
-        return b == null ? s : b.toString();
+        if (b == null) return s;
+        return b.append(s, i, n).toString();
+    }
+
+    private static int next(String s, char c, int from) {
+        int at = s.indexOf(c, from);
+        return at < 0 ? s.length() : at;
     }
 }

@@ -127,9 +127,7 @@ final class StrictJson {
                 if (nextSlash < 0) nextSlash = n;
             }
             int stop = Math.min(nextQuote, nextSlash);
-            int at = i;
-            while (at < stop && s.charAt(at) >= 0x20) at++;
-            i = at;
+            i = JsonScan.control(s, i, stop);
             if (i >= n) throw error("the end of the string");
             char c = s.charAt(i);
             if (c == '"') {

@@ -31,7 +31,7 @@ public final class TextStream implements CharStream {
     static final int STAND_IN = 0xE000;
 
     // the carry: [carryBase, carryBase + carryLen), always followed directly by the current chunk
-    private char[] carry = new char[256];
+    private char[] carry = new char[64];
     private boolean[] carryMasked; // allocated on the first masked character
     private int carryBase;
     private int carryLen;

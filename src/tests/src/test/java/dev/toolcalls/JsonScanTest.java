@@ -1,0 +1,97 @@
+package dev.toolcalls;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import com.google.gson.JsonParser;
+import com.google.gson.JsonPrimitive;
+
+import dev.toolcalls.internal.assemble.SchemaTypes;
+import dev.toolcalls.internal.json.JsonScan;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Random;
+
+/**
+ * The searches over JSON string text find exactly what a character-by-character loop finds, at
+ * every position and length (the word-at-a-time test, its blocks and tails, characters above U+00FF
+ * whose low byte looks like a control character), and the escaping built on them writes what a JSON
+ * writer writes.
+ */
+class JsonScanTest {
+    private static int controlSlow(String s, int from, int to) {
+        for (int i = from; i < to; i++) if (s.charAt(i) < 0x20) return i;
+        return to;
+    }
+
+    private static int specialSlow(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == '"' || c == '\\') return i;
+        }
+        return to;
+    }
+
+    @Test
+    void controlAndSpecialAgreeWithALoopEverywhere() {
+        Random random = new Random(7);
+        char[] plain = {'a', ' ', '~', 'é', '\u00ff', '\u0110', '\u4e0a', '\u010a', '\u2028'};
+        char[] odd = {'\n', '\u0000', '\u001f', '\t', '"', '\\'};
+        for (int length :
+                new int[] {0, 1, 7, 8, 31, 32, 33, 63, 64, 65, 100, 4095, 4096, 4097, 9000}) {
+            for (int trial = 0; trial < 20; trial++) {
+                char[] text = new char[length];
+                for (int i = 0; i < length; i++) text[i] = plain[random.nextInt(plain.length)];
+                int marks = random.nextInt(3);
+                for (int m = 0; m < marks && length > 0; m++)
+                    text[random.nextInt(length)] = odd[random.nextInt(odd.length)];
+                String s = new String(text);
+                int from = length == 0 ? 0 : random.nextInt(Math.min(length, 40) + 1);
+                int to = Math.max(from, length - random.nextInt(Math.min(length, 40) + 1));
+                assertEquals(
+                        controlSlow(s, from, to),
+                        JsonScan.control(s, from, to),
+                        s.length() + " control");
+                assertEquals(
+                        specialSlow(s, from, to),
+                        JsonScan.special(s, from, to),
+                        s.length() + " special");
+            }
+        }
+    }
+
+    @Test
+    void aLatin1TextWithoutControlsIsReadToItsEnd() {
+        String s = "plain text, no controls. ".repeat(2000);
+        assertEquals(s.length(), JsonScan.control(s, 0, s.length()));
+        assertEquals(s.length() - 1, JsonScan.control(s + "\u0001", 0, s.length() + 1) - 1);
+    }
+
+    @Test
+    void escapingWritesWhatAJsonWriterWrites() {
+        Random random = new Random(11);
+        char[] alphabet = {
+            'a', 'b', ' ', '"', '\\', '\n', '\r', '\t', '\b', '\f', '\u0001', '\u001f', 'é',
+            '\u4e0a', '\u010a'
+        };
+        for (int length : new int[] {0, 1, 5, 64, 65, 300, 5000}) {
+            for (int trial = 0; trial < 10; trial++) {
+                StringBuilder b = new StringBuilder();
+                for (int i = 0; i < length; i++)
+                    b.append(
+                            random.nextInt(4) == 0
+                                    ? alphabet[random.nextInt(alphabet.length)]
+                                    : 'x');
+                String s = b.toString();
+                String json = SchemaTypes.quote(s);
+                assertEquals(
+                        new JsonPrimitive(s),
+                        JsonParser.parseString("\"" + SchemaTypes.escape(s) + "\""),
+                        json);
+            }
+        }
+        String plain = "nothing to escape here ".repeat(100);
+        assertSame(plain, SchemaTypes.escape(plain));
+    }
+}
