@@ -278,6 +278,59 @@ class GatewayReliabilityTest {
     }
 
     @Test
+    void atTheShutdownDeadlineAStreamEndsWithItsFailureEventAndTheEngineIsStopped()
+            throws Exception {
+        engine = new StandInEngine();
+        engine.script = r -> StandInEngine.Script.of("word ".repeat(3000)).delay(5);
+        gateway =
+                new GatewayServer(
+                        List.of(
+                                new Upstream(
+                                        "hermes",
+                                        URI.create(engine.baseUrl()),
+                                        null,
+                                        Formats.get("hermes"),
+                                        TEMPLATE,
+                                        Upstream.Kind.OPENAI,
+                                        Map.of(),
+                                        null)),
+                        "127.0.0.1",
+                        0,
+                        new ReplayServer.Limits(4L << 20, 30_000, 30_000, 300, 512),
+                        GatewayServer.Options.defaults(),
+                        System.err);
+        gateway.start();
+        HttpResponse<InputStream> r =
+                http.send(
+                        HttpRequest.newBuilder(
+                                        URI.create("http://127.0.0.1:" + gateway.port() + PATHS[0]))
+                                .POST(HttpRequest.BodyPublishers.ofString(body(PATHS[0], true, "")))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(200, r.statusCode());
+        InputStream in = r.body();
+        StringBuilder seen = new StringBuilder();
+        while (!seen.toString().contains("word")) {
+            byte[] b = in.readNBytes(64);
+            assertTrue(b.length > 0, "the stream ended: " + seen);
+            seen.append(new String(b, java.nio.charset.StandardCharsets.ISO_8859_1));
+        }
+        GatewayServer closing = gateway;
+        Thread closer = new Thread(closing::close); // waits for the deadline, then ends the stream
+        closer.start();
+        String sse =
+                seen + new String(in.readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+        closer.join(10_000);
+        List<String> d = data(sse);
+        assertTrue(d.size() > 2, sse);
+        assertEquals("[DONE]", d.get(d.size() - 1));
+        assertTrue(d.get(d.size() - 2).contains("shutting_down"), d.get(d.size() - 2));
+        assertTrue(sse.contains("word"));
+        assertTrue(engine.closed.await(5, TimeUnit.SECONDS), "the engine's request was aborted");
+        gateway = null;
+    }
+
+    @Test
     void moreStreamsThanTheLimitAreA503() throws Exception {
         engine = new StandInEngine();
         engine.script = r -> StandInEngine.Script.of("word ".repeat(200)).delay(10);
@@ -464,12 +517,16 @@ class GatewayReliabilityTest {
         return out.toString();
     }
 
-    static final List<String> FORMATS = List.of("hermes", "qwen3_coder", "gpt_oss", "deepseek_v31", "mistral");
+    static final List<String> FORMATS =
+            List.of("hermes", "qwen3_coder", "gpt_oss", "deepseek_v31", "mistral");
 
     /** A recorded output of a format to replay, and its number among all. */
     record Recorded(String format, String text) {}
 
-    /** Outputs of several formats that parse without options (no tools, thinking or leniency needed). */
+    /**
+     * Outputs of several formats that parse without options (no tools, thinking or leniency
+     * needed).
+     */
     static List<Recorded> recorded() throws Exception {
         List<Recorded> out = new ArrayList<>();
         for (String format : FORMATS) {
@@ -479,9 +536,14 @@ class GatewayReliabilityTest {
                     if (!p.toString().endsWith(".txt") || taken >= 12) continue;
                     Path json = Path.of(p.toString().replace(".txt", ".json"));
                     if (!Files.exists(json)) continue;
-                    JsonObject expected = JsonParser.parseString(Files.readString(json)).getAsJsonObject();
-                    if (expected.has("error") || expected.has("stream_error") || expected.has("_problem")
-                            || expected.has("tools") || expected.has("lenient") || expected.has("thinking")
+                    JsonObject expected =
+                            JsonParser.parseString(Files.readString(json)).getAsJsonObject();
+                    if (expected.has("error")
+                            || expected.has("stream_error")
+                            || expected.has("_problem")
+                            || expected.has("tools")
+                            || expected.has("lenient")
+                            || expected.has("thinking")
                             || expected.has("options")) continue;
                     out.add(new Recorded(format, Files.readString(p)));
                     taken++;
@@ -496,13 +558,40 @@ class GatewayReliabilityTest {
         engine = new StandInEngine();
         List<Upstream> ups = new ArrayList<>();
         for (String f : FORMATS)
-            ups.add(new Upstream(f, URI.create(engine.baseUrl()), f, Formats.get(f), TEMPLATE, Upstream.Kind.OPENAI, Map.of(), null));
-        gateway = new GatewayServer(ups, "127.0.0.1", 0, ReplayServer.Limits.defaults(), GatewayServer.Options.defaults(), System.err);
+            ups.add(
+                    new Upstream(
+                            f,
+                            URI.create(engine.baseUrl()),
+                            f,
+                            Formats.get(f),
+                            TEMPLATE,
+                            Upstream.Kind.OPENAI,
+                            Map.of(),
+                            null));
+        gateway =
+                new GatewayServer(
+                        ups,
+                        "127.0.0.1",
+                        0,
+                        ReplayServer.Limits.defaults(),
+                        GatewayServer.Options.defaults(),
+                        System.err);
         gateway.start();
         List<Recorded> outputs = recorded();
         assertTrue(outputs.size() >= 40, "outputs: " + outputs.size());
         // the prompt says which output: "case N"
-        engine.script = r -> StandInEngine.Script.of(outputs.get(Integer.parseInt(r.get("prompt").getAsString().replaceAll("\\D", "")) % outputs.size()).text()).delay(1);
+        engine.script =
+                r ->
+                        StandInEngine.Script.of(
+                                        outputs.get(
+                                                        Integer.parseInt(
+                                                                        r.get("prompt")
+                                                                                .getAsString()
+                                                                                .replaceAll(
+                                                                                        "\\D", ""))
+                                                                % outputs.size())
+                                                .text())
+                                .delay(1);
         int n = 200;
         List<String> batch = new ArrayList<>();
         for (int i = 0; i < outputs.size(); i++) {
@@ -510,27 +599,38 @@ class GatewayReliabilityTest {
             assertEquals(200, r.statusCode(), outputs.get(i) + " " + r.body());
             batch.add(batch(r.body()));
         }
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        java.util.concurrent.ExecutorService pool =
+                java.util.concurrent.Executors.newFixedThreadPool(8);
         HttpClient many = HttpClient.newBuilder().executor(pool).build();
         List<CompletableFuture<HttpResponse<String>>> streams = new ArrayList<>();
         for (int i = 0; i < n; i++)
             streams.add(
                     many.sendAsync(
-                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + PATHS[0]))
-                                    .POST(HttpRequest.BodyPublishers.ofString(request(outputs, i, true)))
+                            HttpRequest.newBuilder(
+                                            URI.create(
+                                                    "http://127.0.0.1:"
+                                                            + gateway.port()
+                                                            + PATHS[0]))
+                                    .POST(
+                                            HttpRequest.BodyPublishers.ofString(
+                                                    request(outputs, i, true)))
                                     .timeout(Duration.ofSeconds(60))
                                     .build(),
                             HttpResponse.BodyHandlers.ofString()));
         int max = 0;
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!CompletableFuture.allOf(streams.toArray(new CompletableFuture<?>[0])).isDone() && System.nanoTime() < until) {
+        while (!CompletableFuture.allOf(streams.toArray(new CompletableFuture<?>[0])).isDone()
+                && System.nanoTime() < until) {
             max = Math.max(max, gateway.relaying());
             Thread.sleep(2);
         }
         for (int i = 0; i < n; i++) {
             HttpResponse<String> r = streams.get(i).get(1, TimeUnit.SECONDS);
             assertEquals(200, r.statusCode());
-            assertEquals(batch.get(i % outputs.size()), accumulate(r.body()), "stream " + i + " " + outputs.get(i % outputs.size()));
+            assertEquals(
+                    batch.get(i % outputs.size()),
+                    accumulate(r.body()),
+                    "stream " + i + " " + outputs.get(i % outputs.size()));
         }
         pool.shutdownNow();
         assertTrue(max > 50, "streams ran concurrently: at most " + max + " at once");
@@ -538,8 +638,12 @@ class GatewayReliabilityTest {
     }
 
     static String request(List<Recorded> outputs, int i, boolean stream) {
-        return "{\"model\": \"" + outputs.get(i % outputs.size()).format() + "\", \"stream\": " + stream
-                + ", \"messages\": [{\"role\": \"user\", \"content\": \"case " + i + "\"}]}";
+        return "{\"model\": \""
+                + outputs.get(i % outputs.size()).format()
+                + "\", \"stream\": "
+                + stream
+                + ", \"messages\": [{\"role\": \"user\", \"content\": \"case "
+                + i
+                + "\"}]}";
     }
-
 }
