@@ -4,6 +4,7 @@ import dev.toolcalls.Formats;
 import dev.toolcalls.templates.ChatTemplate;
 
 import java.io.BufferedReader;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
@@ -156,7 +157,7 @@ public final class GatewayLoad {
                     () -> {
                         try {
                             long t0 = System.nanoTime();
-                            HttpResponse<java.io.InputStream> r =
+                            HttpResponse<InputStream> r =
                                     http.send(
                                             HttpRequest.newBuilder(URI.create(url))
                                                     .POST(HttpRequest.BodyPublishers.ofString(body))

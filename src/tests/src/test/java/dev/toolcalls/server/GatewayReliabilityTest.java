@@ -19,6 +19,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,6 +27,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -40,6 +44,8 @@ class GatewayReliabilityTest {
                     "{% for m in messages %}<|{{ m.role }}|>{{ m.content }}\n{% endfor %}<|assistant|>",
                     Map.of());
     static final String[] PATHS = {"/v1/chat/completions", "/v1/responses", "/v1/messages"};
+    static final List<String> FORMATS =
+            List.of("hermes", "qwen3_coder", "gpt_oss", "deepseek_v31", "mistral");
 
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     StandInEngine engine;
@@ -248,7 +254,7 @@ class GatewayReliabilityTest {
         start();
         engine.script = r -> StandInEngine.Script.of("word ".repeat(3000)).delay(5);
         for (String path : PATHS) {
-            engine.closed = new java.util.concurrent.CountDownLatch(1);
+            engine.closed = new CountDownLatch(1);
             int before = engine.closedEarly.get();
             HttpResponse<InputStream> r =
                     http.send(
@@ -262,7 +268,7 @@ class GatewayReliabilityTest {
             while (!some.toString().contains("word") && some.length() < 20_000) {
                 byte[] b = in.readNBytes(64);
                 assertTrue(b.length > 0, "the stream ended: " + some);
-                some.append(new String(b, java.nio.charset.StandardCharsets.ISO_8859_1));
+                some.append(new String(b, StandardCharsets.ISO_8859_1));
             }
             assertTrue(some.toString().contains("word"), some.toString());
             in.close(); // the client goes away mid-stream
@@ -313,13 +319,12 @@ class GatewayReliabilityTest {
         while (!seen.toString().contains("word")) {
             byte[] b = in.readNBytes(64);
             assertTrue(b.length > 0, "the stream ended: " + seen);
-            seen.append(new String(b, java.nio.charset.StandardCharsets.ISO_8859_1));
+            seen.append(new String(b, StandardCharsets.ISO_8859_1));
         }
         GatewayServer closing = gateway;
         Thread closer = new Thread(closing::close); // waits for the deadline, then ends the stream
         closer.start();
-        String sse =
-                seen + new String(in.readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+        String sse = seen + new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
         closer.join(10_000);
         List<String> d = data(sse);
         assertTrue(d.size() > 2, sse);
@@ -517,9 +522,6 @@ class GatewayReliabilityTest {
         return out.toString();
     }
 
-    static final List<String> FORMATS =
-            List.of("hermes", "qwen3_coder", "gpt_oss", "deepseek_v31", "mistral");
-
     /** A recorded output of a format to replay, and its number among all. */
     record Recorded(String format, String text) {}
 
@@ -599,8 +601,7 @@ class GatewayReliabilityTest {
             assertEquals(200, r.statusCode(), outputs.get(i) + " " + r.body());
             batch.add(batch(r.body()));
         }
-        java.util.concurrent.ExecutorService pool =
-                java.util.concurrent.Executors.newFixedThreadPool(8);
+        ExecutorService pool = Executors.newFixedThreadPool(8);
         HttpClient many = HttpClient.newBuilder().executor(pool).build();
         List<CompletableFuture<HttpResponse<String>>> streams = new ArrayList<>();
         for (int i = 0; i < n; i++)
