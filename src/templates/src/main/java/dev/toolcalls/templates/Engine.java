@@ -116,6 +116,7 @@ final class Engine {
                                 LegacyOverrides.newBuilder()
                                         .withUsePyishObjectMapper(true)
                                         .withParseWhitespaceControlStrictly(true)
+                                        .withUseTrimmingForNotesAndExpressions(true)
                                         .withUseNaturalOperatorPrecedence(true)
                                         .withKeepNullableLoopValues(true)
                                         .withEvaluateMapKeys(true)
@@ -217,10 +218,13 @@ final class Engine {
             throw new Values.Unrenderable("slice step cannot be zero");
         }
         int n;
+        int[] codePoints = null;
         if (value instanceof List<?> l) {
             n = l.size();
         } else if (value instanceof CharSequence s) {
-            n = s.length();
+            // strings slice by code point, as Array.from(string) does
+            codePoints = s.toString().codePoints().toArray();
+            n = codePoints.length;
         } else {
             throw new Values.Unrenderable("cannot slice " + Tests.type(value));
         }
@@ -244,7 +248,7 @@ final class Engine {
             if (value instanceof List<?> l) {
                 out.add(l.get((int) i));
             } else {
-                b.append(((CharSequence) value).charAt((int) i));
+                b.appendCodePoint(codePoints[(int) i]);
             }
         }
         return value instanceof List ? out : b.toString();

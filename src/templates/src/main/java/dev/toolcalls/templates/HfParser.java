@@ -14,6 +14,7 @@ import jinjava.de.odysseus.el.tree.impl.ast.AstDot;
 import jinjava.de.odysseus.el.tree.impl.ast.AstNode;
 import jinjava.de.odysseus.el.tree.impl.ast.AstNull;
 import jinjava.de.odysseus.el.tree.impl.ast.AstParameters;
+import jinjava.de.odysseus.el.tree.impl.ast.AstUnary;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -100,6 +101,19 @@ final class HfParser extends ExtendedParser {
             }
             return member != negated;
         }
+    }
+
+    /**
+     * {@code not} binds looser than comparisons, tests and filters, as in Jinja: {@code not x is
+     * defined} is {@code not (x is defined)}.
+     */
+    @Override
+    protected AstNode eq(boolean required) throws Scanner.ScanException, Parser.ParseException {
+        if (getToken().getSymbol() == Scanner.Symbol.NOT) {
+            consumeToken();
+            return createAstUnary(eq(true), AstUnary.NOT);
+        }
+        return super.eq(required);
     }
 
     @Override
