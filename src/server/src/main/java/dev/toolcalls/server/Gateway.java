@@ -220,18 +220,6 @@ final class Gateway implements Backend {
             ex.error(400, e.getMessage(), "invalid_request_error", "invalid_value", "messages");
             return;
         }
-        if (active.incrementAndGet() > maxStreams) {
-            active.decrementAndGet();
-            ex.error(
-                    503,
-                    "the gateway is relaying "
-                            + maxStreams
-                            + " requests, its limit (serve --max-streams); retry later",
-                    "server_error",
-                    "overloaded",
-                    null);
-            return;
-        }
         JsonObject up = upstreamBody(upstream, protocol, body, prompt, tools);
         boolean stream =
                 body.has("stream")
@@ -269,6 +257,18 @@ final class Gateway implements Backend {
                         id,
                         model.isEmpty() ? upstream.name() : model,
                         System.currentTimeMillis() / 1000);
+        if (active.incrementAndGet() > maxStreams) {
+            active.decrementAndGet();
+            ex.error(
+                    503,
+                    "the gateway is relaying "
+                            + maxStreams
+                            + " requests, its limit (serve --max-streams); retry later",
+                    "server_error",
+                    "overloaded",
+                    null);
+            return;
+        }
         relays.add(relay);
         String json = Json.write(up);
         Upstream u = upstream;
@@ -285,7 +285,12 @@ final class Gateway implements Backend {
                                 new StringRequestContent(
                                         "application/json", json, StandardCharsets.UTF_8))
                         .idleTimeout(upstreamTimeoutMs, TimeUnit.MILLISECONDS);
-        relay.start(r);
+        try {
+            relay.start(r);
+        } catch (RuntimeException | Error e) {
+            ended(relay);
+            throw e;
+        }
     }
 
     /** The engine's request body. */

@@ -19,6 +19,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,6 +27,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -40,6 +44,8 @@ class GatewayReliabilityTest {
                     "{% for m in messages %}<|{{ m.role }}|>{{ m.content }}\n{% endfor %}<|assistant|>",
                     Map.of());
     static final String[] PATHS = {"/v1/chat/completions", "/v1/responses", "/v1/messages"};
+    static final List<String> FORMATS =
+            List.of("hermes", "qwen3_coder", "gpt_oss", "deepseek_v31", "mistral");
 
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     StandInEngine engine;
@@ -248,7 +254,7 @@ class GatewayReliabilityTest {
         start();
         engine.script = r -> StandInEngine.Script.of("word ".repeat(3000)).delay(5);
         for (String path : PATHS) {
-            engine.closed = new java.util.concurrent.CountDownLatch(1);
+            engine.closed = new CountDownLatch(1);
             int before = engine.closedEarly.get();
             HttpResponse<InputStream> r =
                     http.send(
@@ -262,7 +268,7 @@ class GatewayReliabilityTest {
             while (!some.toString().contains("word") && some.length() < 20_000) {
                 byte[] b = in.readNBytes(64);
                 assertTrue(b.length > 0, "the stream ended: " + some);
-                some.append(new String(b, java.nio.charset.StandardCharsets.ISO_8859_1));
+                some.append(new String(b, StandardCharsets.ISO_8859_1));
             }
             assertTrue(some.toString().contains("word"), some.toString());
             in.close(); // the client goes away mid-stream
@@ -275,6 +281,58 @@ class GatewayReliabilityTest {
             assertEquals(0, gateway.relaying(), "no relay left behind");
         }
         assertEquals(0, engine.completed.get(), "no generation ran to its end");
+    }
+
+    @Test
+    void atTheShutdownDeadlineAStreamEndsWithItsFailureEventAndTheEngineIsStopped()
+            throws Exception {
+        engine = new StandInEngine();
+        engine.script = r -> StandInEngine.Script.of("word ".repeat(3000)).delay(5);
+        gateway =
+                new GatewayServer(
+                        List.of(
+                                new Upstream(
+                                        "hermes",
+                                        URI.create(engine.baseUrl()),
+                                        null,
+                                        Formats.get("hermes"),
+                                        TEMPLATE,
+                                        Upstream.Kind.OPENAI,
+                                        Map.of(),
+                                        null)),
+                        "127.0.0.1",
+                        0,
+                        new ReplayServer.Limits(4L << 20, 30_000, 30_000, 300, 512),
+                        GatewayServer.Options.defaults(),
+                        System.err);
+        gateway.start();
+        HttpResponse<InputStream> r =
+                http.send(
+                        HttpRequest.newBuilder(
+                                        URI.create("http://127.0.0.1:" + gateway.port() + PATHS[0]))
+                                .POST(HttpRequest.BodyPublishers.ofString(body(PATHS[0], true, "")))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(200, r.statusCode());
+        InputStream in = r.body();
+        StringBuilder seen = new StringBuilder();
+        while (!seen.toString().contains("word")) {
+            byte[] b = in.readNBytes(64);
+            assertTrue(b.length > 0, "the stream ended: " + seen);
+            seen.append(new String(b, StandardCharsets.ISO_8859_1));
+        }
+        GatewayServer closing = gateway;
+        Thread closer = new Thread(closing::close); // waits for the deadline, then ends the stream
+        closer.start();
+        String sse = seen + new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+        closer.join(10_000);
+        List<String> d = data(sse);
+        assertTrue(d.size() > 2, sse);
+        assertEquals("[DONE]", d.get(d.size() - 1));
+        assertTrue(d.get(d.size() - 2).contains("shutting_down"), d.get(d.size() - 2));
+        assertTrue(sse.contains("word"));
+        assertTrue(engine.closed.await(5, TimeUnit.SECONDS), "the engine's request was aborted");
+        gateway = null;
     }
 
     @Test
@@ -464,12 +522,13 @@ class GatewayReliabilityTest {
         return out.toString();
     }
 
-    static final List<String> FORMATS = List.of("hermes", "qwen3_coder", "gpt_oss", "deepseek_v31", "mistral");
-
     /** A recorded output of a format to replay, and its number among all. */
     record Recorded(String format, String text) {}
 
-    /** Outputs of several formats that parse without options (no tools, thinking or leniency needed). */
+    /**
+     * Outputs of several formats that parse without options (no tools, thinking or leniency
+     * needed).
+     */
     static List<Recorded> recorded() throws Exception {
         List<Recorded> out = new ArrayList<>();
         for (String format : FORMATS) {
@@ -479,9 +538,14 @@ class GatewayReliabilityTest {
                     if (!p.toString().endsWith(".txt") || taken >= 12) continue;
                     Path json = Path.of(p.toString().replace(".txt", ".json"));
                     if (!Files.exists(json)) continue;
-                    JsonObject expected = JsonParser.parseString(Files.readString(json)).getAsJsonObject();
-                    if (expected.has("error") || expected.has("stream_error") || expected.has("_problem")
-                            || expected.has("tools") || expected.has("lenient") || expected.has("thinking")
+                    JsonObject expected =
+                            JsonParser.parseString(Files.readString(json)).getAsJsonObject();
+                    if (expected.has("error")
+                            || expected.has("stream_error")
+                            || expected.has("_problem")
+                            || expected.has("tools")
+                            || expected.has("lenient")
+                            || expected.has("thinking")
                             || expected.has("options")) continue;
                     out.add(new Recorded(format, Files.readString(p)));
                     taken++;
@@ -496,13 +560,40 @@ class GatewayReliabilityTest {
         engine = new StandInEngine();
         List<Upstream> ups = new ArrayList<>();
         for (String f : FORMATS)
-            ups.add(new Upstream(f, URI.create(engine.baseUrl()), f, Formats.get(f), TEMPLATE, Upstream.Kind.OPENAI, Map.of(), null));
-        gateway = new GatewayServer(ups, "127.0.0.1", 0, ReplayServer.Limits.defaults(), GatewayServer.Options.defaults(), System.err);
+            ups.add(
+                    new Upstream(
+                            f,
+                            URI.create(engine.baseUrl()),
+                            f,
+                            Formats.get(f),
+                            TEMPLATE,
+                            Upstream.Kind.OPENAI,
+                            Map.of(),
+                            null));
+        gateway =
+                new GatewayServer(
+                        ups,
+                        "127.0.0.1",
+                        0,
+                        ReplayServer.Limits.defaults(),
+                        GatewayServer.Options.defaults(),
+                        System.err);
         gateway.start();
         List<Recorded> outputs = recorded();
         assertTrue(outputs.size() >= 40, "outputs: " + outputs.size());
         // the prompt says which output: "case N"
-        engine.script = r -> StandInEngine.Script.of(outputs.get(Integer.parseInt(r.get("prompt").getAsString().replaceAll("\\D", "")) % outputs.size()).text()).delay(1);
+        engine.script =
+                r ->
+                        StandInEngine.Script.of(
+                                        outputs.get(
+                                                        Integer.parseInt(
+                                                                        r.get("prompt")
+                                                                                .getAsString()
+                                                                                .replaceAll(
+                                                                                        "\\D", ""))
+                                                                % outputs.size())
+                                                .text())
+                                .delay(1);
         int n = 200;
         List<String> batch = new ArrayList<>();
         for (int i = 0; i < outputs.size(); i++) {
@@ -510,27 +601,37 @@ class GatewayReliabilityTest {
             assertEquals(200, r.statusCode(), outputs.get(i) + " " + r.body());
             batch.add(batch(r.body()));
         }
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        ExecutorService pool = Executors.newFixedThreadPool(8);
         HttpClient many = HttpClient.newBuilder().executor(pool).build();
         List<CompletableFuture<HttpResponse<String>>> streams = new ArrayList<>();
         for (int i = 0; i < n; i++)
             streams.add(
                     many.sendAsync(
-                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + PATHS[0]))
-                                    .POST(HttpRequest.BodyPublishers.ofString(request(outputs, i, true)))
+                            HttpRequest.newBuilder(
+                                            URI.create(
+                                                    "http://127.0.0.1:"
+                                                            + gateway.port()
+                                                            + PATHS[0]))
+                                    .POST(
+                                            HttpRequest.BodyPublishers.ofString(
+                                                    request(outputs, i, true)))
                                     .timeout(Duration.ofSeconds(60))
                                     .build(),
                             HttpResponse.BodyHandlers.ofString()));
         int max = 0;
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!CompletableFuture.allOf(streams.toArray(new CompletableFuture<?>[0])).isDone() && System.nanoTime() < until) {
+        while (!CompletableFuture.allOf(streams.toArray(new CompletableFuture<?>[0])).isDone()
+                && System.nanoTime() < until) {
             max = Math.max(max, gateway.relaying());
             Thread.sleep(2);
         }
         for (int i = 0; i < n; i++) {
             HttpResponse<String> r = streams.get(i).get(1, TimeUnit.SECONDS);
             assertEquals(200, r.statusCode());
-            assertEquals(batch.get(i % outputs.size()), accumulate(r.body()), "stream " + i + " " + outputs.get(i % outputs.size()));
+            assertEquals(
+                    batch.get(i % outputs.size()),
+                    accumulate(r.body()),
+                    "stream " + i + " " + outputs.get(i % outputs.size()));
         }
         pool.shutdownNow();
         assertTrue(max > 50, "streams ran concurrently: at most " + max + " at once");
@@ -538,8 +639,12 @@ class GatewayReliabilityTest {
     }
 
     static String request(List<Recorded> outputs, int i, boolean stream) {
-        return "{\"model\": \"" + outputs.get(i % outputs.size()).format() + "\", \"stream\": " + stream
-                + ", \"messages\": [{\"role\": \"user\", \"content\": \"case " + i + "\"}]}";
+        return "{\"model\": \""
+                + outputs.get(i % outputs.size()).format()
+                + "\", \"stream\": "
+                + stream
+                + ", \"messages\": [{\"role\": \"user\", \"content\": \"case "
+                + i
+                + "\"}]}";
     }
-
 }

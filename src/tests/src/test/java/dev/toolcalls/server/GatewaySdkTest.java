@@ -91,6 +91,14 @@ class GatewaySdkTest {
                     new Model("deepseek_v3", "deepseek_v3", "content-before-call", "content-only"),
                     new Model("llama3_json", "llama3_1", "content-before-call", "content-only"));
 
+    static final Map<String, Object> SCHEMA = new LinkedHashMap<>();
+
+    static {
+        SCHEMA.put("type", "object");
+        SCHEMA.put("properties", Map.of("city", Map.of("type", "string")));
+        SCHEMA.put("required", List.of("city"));
+    }
+
     static StandInEngine engine;
     static GatewayServer gateway;
     static OpenAIClient openai;
@@ -178,14 +186,6 @@ class GatewaySdkTest {
                                     m.format() + " " + protocol + (stream ? " streamed" : ""),
                                     () -> conversation(m, protocol, stream)));
         return out.stream();
-    }
-
-    static final Map<String, Object> SCHEMA = new LinkedHashMap<>();
-
-    static {
-        SCHEMA.put("type", "object");
-        SCHEMA.put("properties", Map.of("city", Map.of("type", "string")));
-        SCHEMA.put("required", List.of("city"));
     }
 
     /** The tools as the template receives them. */
