@@ -171,7 +171,8 @@ public final class ChatTemplate {
         for (TemplateError error : result.getErrors()) {
             Exception e = error.getException();
             String message = e != null ? describe(e) : error.getMessage();
-            throw new TemplateException(error.getLineno(), message, e);
+            int line = Engine.templateLine(prepared, error.getLineno(), error.getFieldName());
+            throw new TemplateException(line, message, e);
         }
         return result.getOutput();
     }

@@ -85,11 +85,14 @@ final class Engine {
     /**
      * The source as Hugging Face's Jinja prepares it before parsing: one final newline dropped,
      * lstrip_blocks and trim_blocks applied as text substitutions, {@code generation} tags removed.
+     * Every newline it removes is kept inside an empty comment, so that line numbers stay the
+     * template's.
      */
     static String preprocess(String source) {
         String s = source.endsWith("\n") ? source.substring(0, source.length() - 1) : source;
         s = LSTRIP.matcher(s).replaceAll("$1");
-        s = TRIM.matcher(s).replaceAll("$1");
+        // a removed newline moves into a comment, so that jinjava counts the template's own lines
+        s = TRIM.matcher(s).replaceAll("$1{#\n#}");
         Matcher m = GENERATION.matcher(s);
         StringBuilder b = new StringBuilder();
         while (m.find()) {
@@ -209,6 +212,73 @@ final class Engine {
                         line, "a loop filter ('for ... in ... if ...') is not supported");
             }
         }
+    }
+
+    /**
+     * The template line of an error jinjava reports on its line {@code reported}: jinjava does not
+     * count the newlines inside {@code {{ }}} and {@code {% %}}, so after a tag that spans lines
+     * its numbers fall behind. Among the tags and expressions on that jinjava line, the first whose
+     * text holds {@code expression} (when given) is taken.
+     */
+    static int templateLine(String prepared, int reported, String expression) {
+        if (reported <= 0) {
+            return reported;
+        }
+        int jline = 1;
+        int line = 1;
+        int first = -1;
+        int i = 0;
+        int n = prepared.length();
+        while (i < n) {
+            char c = prepared.charAt(i);
+            if (c == '{'
+                    && i + 1 < n
+                    && (prepared.charAt(i + 1) == '{' || prepared.charAt(i + 1) == '%')) {
+                String close = prepared.charAt(i + 1) == '{' ? "}}" : "%}";
+                int start = i;
+                int startLine = line;
+                i += 2;
+                char quote = 0;
+                while (i < n && (quote != 0 || !prepared.startsWith(close, i))) {
+                    char d = prepared.charAt(i);
+                    if (d == '\n') {
+                        line++;
+                    }
+                    if (quote != 0) {
+                        if (d == '\\') {
+                            i++;
+                        } else if (d == quote) {
+                            quote = 0;
+                        }
+                    } else if (d == '\'' || d == '"') {
+                        quote = d;
+                    }
+                    i++;
+                }
+                i += 2;
+                if (jline == reported) {
+                    if (first < 0) {
+                        first = startLine;
+                    }
+                    String text = prepared.substring(start, Math.min(i, n));
+                    if (expression != null && !expression.isEmpty() && text.contains(expression)) {
+                        return startLine;
+                    }
+                }
+                continue;
+            }
+            if (c == '\n') {
+                if (jline == reported
+                        && first > 0
+                        && (expression == null || expression.isEmpty())) {
+                    return first;
+                }
+                jline++;
+                line++;
+            }
+            i++;
+        }
+        return first > 0 ? first : reported;
     }
 
     /** Python's slice [start:stop:step] of a list or string, as Hugging Face's Jinja takes it. */

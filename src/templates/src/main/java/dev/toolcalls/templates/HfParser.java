@@ -6,15 +6,20 @@ import com.hubspot.jinjava.el.ext.CollectionNonMembershipOperator;
 import com.hubspot.jinjava.el.ext.ExtendedParser;
 
 import jinjava.de.odysseus.el.misc.TypeConverter;
+import jinjava.de.odysseus.el.tree.Bindings;
+import jinjava.de.odysseus.el.tree.Node;
 import jinjava.de.odysseus.el.tree.impl.Builder;
 import jinjava.de.odysseus.el.tree.impl.Parser;
 import jinjava.de.odysseus.el.tree.impl.Scanner;
 import jinjava.de.odysseus.el.tree.impl.ast.AstBinary;
 import jinjava.de.odysseus.el.tree.impl.ast.AstDot;
+import jinjava.de.odysseus.el.tree.impl.ast.AstMethod;
 import jinjava.de.odysseus.el.tree.impl.ast.AstNode;
 import jinjava.de.odysseus.el.tree.impl.ast.AstNull;
 import jinjava.de.odysseus.el.tree.impl.ast.AstParameters;
+import jinjava.de.odysseus.el.tree.impl.ast.AstProperty;
 import jinjava.de.odysseus.el.tree.impl.ast.AstUnary;
+import jinjava.javax.el.ELContext;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -198,11 +203,7 @@ final class HfParser extends ExtendedParser {
                         consumeToken(Scanner.Symbol.RBRACK);
                         AstNode bracket = createAstBracket(v, first, lvalue, true);
                         if (getToken().getSymbol() == Scanner.Symbol.LPAREN) {
-                            v =
-                                    createAstMethod(
-                                            (jinjava.de.odysseus.el.tree.impl.ast.AstProperty)
-                                                    bracket,
-                                            params());
+                            v = createAstMethod((AstProperty) bracket, params());
                         } else {
                             v = bracket;
                         }
@@ -211,6 +212,48 @@ final class HfParser extends ExtendedParser {
                 default:
                     return v;
             }
+        }
+    }
+
+    @Override
+    protected AstMethod createAstMethod(AstProperty property, AstParameters params) {
+        return new Call(property, params);
+    }
+
+    /**
+     * A method call, a filter or a test whose target does not exist is an error: jinjava would
+     * render nothing (Hugging Face's Jinja raises one).
+     */
+    static final class Call extends AstMethod {
+        private static final long serialVersionUID = 1L;
+
+        private final AstProperty property;
+
+        Call(AstProperty property, AstParameters params) {
+            super(property, params);
+            this.property = property;
+        }
+
+        @Override
+        public Object eval(Bindings bindings, ELContext context) {
+            Node prefix = property.getChild(0);
+            if (prefix instanceof AstNode p && p.eval(bindings, context) == null) {
+                String target = String.valueOf(prefix);
+                String call = String.valueOf(property);
+                String method = call.substring(call.lastIndexOf('.') + 1).trim();
+                int f = target.indexOf(FILTER_PREFIX);
+                if (f >= 0) {
+                    throw new Values.Unrenderable(
+                            "unknown filter " + target.substring(f + FILTER_PREFIX.length()));
+                }
+                int t = target.indexOf(EXPTEST_PREFIX);
+                if (t >= 0) {
+                    throw new Values.Unrenderable(
+                            "unknown test " + target.substring(t + EXPTEST_PREFIX.length()));
+                }
+                throw new Values.Unrenderable("cannot call " + method + "() on an undefined value");
+            }
+            return super.eval(bindings, context);
         }
     }
 

@@ -78,7 +78,10 @@ final class PythonMethods extends ELResolver {
     @Override
     public Object invoke(
             ELContext context, Object base, Object method, Class<?>[] paramTypes, Object[] params) {
-        if (base == null || !handled(base)) {
+        if (base == null) {
+            throw new Values.Unrenderable("cannot call " + method + "() on an undefined value");
+        }
+        if (!handled(base)) {
             return null;
         }
         context.setPropertyResolved(true);
