@@ -37,13 +37,13 @@ import java.util.Map;
 final class Conversation {
     private Conversation() {}
 
-    static List<Map<String, Object>> messages(List<ChatMessage> messages) {
+    static List<Map<String, Object>> messages(List<ChatMessage> messages, MessageShape shape) {
         List<Map<String, Object>> out = new ArrayList<>(messages.size());
-        for (ChatMessage m : messages) out.add(message(m));
+        for (ChatMessage m : messages) out.add(message(m, shape));
         return out;
     }
 
-    static Map<String, Object> message(ChatMessage m) {
+    static Map<String, Object> message(ChatMessage m, MessageShape shape) {
         Map<String, Object> out = new LinkedHashMap<>();
         if (m instanceof SystemMessage s) {
             out.put("role", "system");
@@ -54,11 +54,12 @@ final class Conversation {
             if (u.name() != null) out.put("name", u.name());
         } else if (m instanceof AiMessage a) {
             out.put("role", "assistant");
-            out.put("content", a.text());
+            out.put("content", shape.content(a.text()));
             if (a.thinking() != null) out.put("reasoning_content", a.thinking());
             if (a.hasToolExecutionRequests()) {
                 List<Map<String, Object>> calls = new ArrayList<>();
-                for (ToolExecutionRequest r : a.toolExecutionRequests()) calls.add(toolCall(r));
+                for (ToolExecutionRequest r : a.toolExecutionRequests())
+                    calls.add(toolCall(r, shape));
                 out.put("tool_calls", calls);
             }
         } else if (m instanceof ToolExecutionResultMessage t) {
@@ -75,10 +76,10 @@ final class Conversation {
         return out;
     }
 
-    private static Map<String, Object> toolCall(ToolExecutionRequest r) {
+    private static Map<String, Object> toolCall(ToolExecutionRequest r, MessageShape shape) {
         Map<String, Object> function = new LinkedHashMap<>();
         function.put("name", r.name());
-        function.put("arguments", JsonValues.parseObjectOr(r.arguments(), r.arguments()));
+        function.put("arguments", shape.arguments(r.arguments()));
         Map<String, Object> call = new LinkedHashMap<>();
         call.put("id", r.id());
         call.put("type", "function");

@@ -28,6 +28,7 @@ public abstract class ModelBuilder<B extends ModelBuilder<B>> {
     Format format;
     ParseOptions parseOptions = ParseOptions.defaults();
     final Map<String, Object> templateKwargs = new LinkedHashMap<>();
+    MessageShape messageShape = MessageShape.DEFAULT;
     String modelName;
     ChatRequestParameters defaultRequestParameters;
     final List<ChatModelListener> listeners = new ArrayList<>();
@@ -90,6 +91,16 @@ public abstract class ModelBuilder<B extends ModelBuilder<B>> {
      */
     public B templateKwarg(String name, Object value) {
         this.templateKwargs.put(name, value);
+        return self();
+    }
+
+    /**
+     * How messages reach the template where templates disagree about the request shape (content
+     * {@code ""} or {@code null}, arguments as object or text); {@link MessageShape#DEFAULT}
+     * otherwise.
+     */
+    public B messageShape(MessageShape shape) {
+        this.messageShape = shape;
         return self();
     }
 

@@ -29,6 +29,7 @@ final class Setup {
     final Format format;
     final ParseOptions parseOptions;
     final Map<String, Object> templateKwargs;
+    final MessageShape messageShape;
     final String modelName;
     final ChatRequestParameters defaults;
     final List<ChatModelListener> listeners;
@@ -39,6 +40,7 @@ final class Setup {
         this.format = Objects.requireNonNull(b.format, "format");
         this.parseOptions = Objects.requireNonNull(b.parseOptions, "parseOptions");
         this.templateKwargs = Map.copyOf(b.templateKwargs);
+        this.messageShape = Objects.requireNonNull(b.messageShape, "messageShape");
         this.modelName = b.modelName;
         this.defaults =
                 b.defaultRequestParameters != null
@@ -70,7 +72,7 @@ final class Setup {
                         : Conversation.tools(p.toolSpecifications());
         ChatInput.Builder input =
                 ChatInput.builder()
-                        .messages(Conversation.messages(request.messages()))
+                        .messages(Conversation.messages(request.messages(), messageShape))
                         .addGenerationPrompt(true);
         if (!tools.isEmpty()) input.tools(tools);
         templateKwargs.forEach(input::kwarg);

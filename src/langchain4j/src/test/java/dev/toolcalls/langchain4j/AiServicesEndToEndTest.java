@@ -69,7 +69,8 @@ class AiServicesEndToEndTest {
                 ToolCallsChatModel.builder()
                         .source(replay)
                         .chatTemplate(s.template())
-                        .format(s.format());
+                        .format(s.format())
+                        .messageShape(s.shape());
         s.kwargs().forEach(model::templateKwarg);
         Assistant assistant =
                 AiServices.builder(Assistant.class).chatModel(model.build()).tools(tools).build();
@@ -91,7 +92,8 @@ class AiServicesEndToEndTest {
                 ToolCallsStreamingChatModel.builder()
                         .source(replay)
                         .chatTemplate(s.template())
-                        .format(s.format());
+                        .format(s.format())
+                        .messageShape(s.shape());
         s.kwargs().forEach(model::templateKwarg);
         StreamingAssistant assistant =
                 AiServices.builder(StreamingAssistant.class)

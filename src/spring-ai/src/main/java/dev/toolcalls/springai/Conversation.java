@@ -27,7 +27,7 @@ final class Conversation {
 
     private Conversation() {}
 
-    static List<Map<String, Object>> messages(List<Message> messages) {
+    static List<Map<String, Object>> messages(List<Message> messages, MessageShape shape) {
         List<Map<String, Object>> out = new ArrayList<>(messages.size());
         for (Message m : messages) {
             if (m instanceof ToolResponseMessage t) {
@@ -40,13 +40,13 @@ final class Conversation {
                     out.add(tool);
                 }
             } else {
-                out.add(message(m));
+                out.add(message(m, shape));
             }
         }
         return out;
     }
 
-    private static Map<String, Object> message(Message m) {
+    private static Map<String, Object> message(Message m, MessageShape shape) {
         Map<String, Object> out = new LinkedHashMap<>();
         if (m instanceof SystemMessage s) {
             out.put("role", "system");
@@ -60,7 +60,10 @@ final class Conversation {
         } else if (m instanceof AssistantMessage a) {
             out.put("role", "assistant");
             String text = a.getText();
-            out.put("content", text == null || text.isEmpty() && a.hasToolCalls() ? null : text);
+            out.put(
+                    "content",
+                    shape.content(
+                            text == null || text.isEmpty() && a.hasToolCalls() ? null : text));
             Object reasoning = a.getMetadata().get(REASONING);
             if (reasoning instanceof String r && !r.isEmpty()) out.put("reasoning_content", r);
             if (a.hasToolCalls()) {
@@ -68,8 +71,7 @@ final class Conversation {
                 for (AssistantMessage.ToolCall c : a.getToolCalls()) {
                     Map<String, Object> function = new LinkedHashMap<>();
                     function.put("name", c.name());
-                    function.put(
-                            "arguments", JsonValues.parseObjectOr(c.arguments(), c.arguments()));
+                    function.put("arguments", shape.arguments(c.arguments()));
                     Map<String, Object> call = new LinkedHashMap<>();
                     call.put("id", c.id());
                     call.put("type", "function");

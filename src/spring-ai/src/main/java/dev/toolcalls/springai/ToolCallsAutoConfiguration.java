@@ -41,6 +41,10 @@ public class ToolCallsAutoConfiguration {
                                 ParseOptions.defaults()
                                         .withLenient(properties.isLenient())
                                         .withThinking(properties.getThinking()))
+                        .messageShape(
+                                new MessageShape(
+                                        properties.isEmptyContent(),
+                                        properties.isArgumentsAsText()))
                         .defaultOptions(
                                 ToolCallingChatOptions.builder()
                                         .model(properties.getModel())

@@ -68,6 +68,7 @@ public final class ToolCallsChatModel implements ChatModel {
     private final Format format;
     private final ParseOptions parseOptions;
     private final Map<String, Object> templateKwargs;
+    private final MessageShape messageShape;
     private final ToolCallingChatOptions defaultOptions;
 
     private ToolCallsChatModel(Builder b) {
@@ -76,6 +77,7 @@ public final class ToolCallsChatModel implements ChatModel {
         this.format = Objects.requireNonNull(b.format, "format");
         this.parseOptions = Objects.requireNonNull(b.parseOptions, "parseOptions");
         this.templateKwargs = Map.copyOf(b.templateKwargs);
+        this.messageShape = Objects.requireNonNull(b.messageShape, "messageShape");
         this.defaultOptions =
                 b.defaultOptions != null
                         ? b.defaultOptions
@@ -141,7 +143,7 @@ public final class ToolCallsChatModel implements ChatModel {
         List<Map<String, Object>> tools = Conversation.tools(callbacks);
         ChatInput.Builder input =
                 ChatInput.builder()
-                        .messages(Conversation.messages(prompt.getInstructions()))
+                        .messages(Conversation.messages(prompt.getInstructions(), messageShape))
                         .addGenerationPrompt(true);
         if (!tools.isEmpty()) input.tools(tools);
         templateKwargs.forEach(input::kwarg);
@@ -321,6 +323,7 @@ public final class ToolCallsChatModel implements ChatModel {
         private Format format;
         private ParseOptions parseOptions = ParseOptions.defaults();
         private final Map<String, Object> templateKwargs = new LinkedHashMap<>();
+        private MessageShape messageShape = MessageShape.DEFAULT;
         private ToolCallingChatOptions defaultOptions;
 
         private Builder() {}
@@ -372,6 +375,15 @@ public final class ToolCallsChatModel implements ChatModel {
         /** A variable for the chat template (e.g. {@code enable_thinking}). */
         public Builder templateKwarg(String name, Object value) {
             this.templateKwargs.put(name, value);
+            return this;
+        }
+
+        /**
+         * How messages reach the template where templates disagree about the request shape (content
+         * {@code ""} or {@code null}, arguments as object or text).
+         */
+        public Builder messageShape(MessageShape shape) {
+            this.messageShape = shape;
             return this;
         }
 

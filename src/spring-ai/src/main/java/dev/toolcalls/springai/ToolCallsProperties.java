@@ -49,6 +49,12 @@ public class ToolCallsProperties {
     /** Variables for the chat template, as chat_template_kwargs gives them. */
     private Map<String, String> templateKwargs = new LinkedHashMap<>();
 
+    /** An assistant message without text reaches the template with content "" instead of null. */
+    private boolean emptyContent;
+
+    /** Tool-call arguments reach the template as JSON text instead of an object. */
+    private boolean argumentsAsText;
+
     /** Sampling temperature (null: the engine's default). */
     private Double temperature;
 
@@ -125,6 +131,22 @@ public class ToolCallsProperties {
 
     public void setTemplateKwargs(Map<String, String> templateKwargs) {
         this.templateKwargs = templateKwargs;
+    }
+
+    public boolean isEmptyContent() {
+        return emptyContent;
+    }
+
+    public void setEmptyContent(boolean emptyContent) {
+        this.emptyContent = emptyContent;
+    }
+
+    public boolean isArgumentsAsText() {
+        return argumentsAsText;
+    }
+
+    public void setArgumentsAsText(boolean argumentsAsText) {
+        this.argumentsAsText = argumentsAsText;
     }
 
     public Double getTemperature() {

@@ -53,7 +53,8 @@ class ChatClientEndToEndTest {
                 ToolCallsChatModel.builder()
                         .source(source)
                         .chatTemplate(s.template())
-                        .format(s.format());
+                        .format(s.format())
+                        .messageShape(s.shape());
         s.kwargs().forEach(model::templateKwarg);
         return model.build();
     }
