@@ -33,7 +33,8 @@ import java.nio.charset.StandardCharsets;
             ServeCommand.class,
             CheckCommand.class,
             GenerateCommand.class,
-            NewCommand.class
+            NewCommand.class,
+            GrammarCommand.class
         })
 public final class Main implements Runnable {
     static final int FAILED = 1;
