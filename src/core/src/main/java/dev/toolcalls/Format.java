@@ -93,6 +93,20 @@ public interface Format {
         return parse(text, Tools.none(), ParseOptions.defaults());
     }
 
+    /**
+     * The decoding constraint of this format for these tools and options, as text for the target
+     * the options name: a GBNF grammar for the whole output, llama.cpp's chat parameters, an
+     * xgrammar structural tag or a Lark grammar. Derived from the format's lexer and the tools'
+     * JSON schemas (see the docs' constrained decoding page).
+     *
+     * @throws ConstraintException when a tool's schema uses a keyword the target cannot express,
+     *     the tool choice names no tool, or the target cannot express this format
+     * @throws FormatException when the format cannot be built
+     */
+    default String constraint(Tools tools, ConstraintOptions options) {
+        return Constraints.build(this, tools, options);
+    }
+
     /** A stream parser with the default options. */
     default StreamParser newStream(Tools tools) {
         return newStream(tools, ParseOptions.defaults());

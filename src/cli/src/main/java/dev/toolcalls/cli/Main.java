@@ -34,7 +34,8 @@ import java.nio.charset.StandardCharsets;
             CheckCommand.class,
             GenerateCommand.class,
             NewCommand.class,
-            TokensCommand.class
+            TokensCommand.class,
+            GrammarCommand.class
         })
 public final class Main implements Runnable {
     static final int FAILED = 1;

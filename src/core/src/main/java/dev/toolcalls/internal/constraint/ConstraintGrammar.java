@@ -1,0 +1,809 @@
+package dev.toolcalls.internal.constraint;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+
+import dev.toolcalls.ConstraintException;
+import dev.toolcalls.ConstraintOptions;
+import dev.toolcalls.internal.assemble.SchemaTypes;
+import dev.toolcalls.internal.format.CompiledFormat;
+import dev.toolcalls.internal.format.FormatRules;
+import dev.toolcalls.internal.json.Json;
+import dev.toolcalls.internal.lex.LexerModel;
+import dev.toolcalls.internal.lex.Role;
+
+import org.antlr.v4.runtime.atn.ATN;
+import org.antlr.v4.runtime.atn.ATNState;
+import org.antlr.v4.runtime.atn.ActionTransition;
+import org.antlr.v4.runtime.atn.LexerAction;
+import org.antlr.v4.runtime.atn.LexerModeAction;
+import org.antlr.v4.runtime.atn.LexerPopModeAction;
+import org.antlr.v4.runtime.atn.LexerPushModeAction;
+import org.antlr.v4.runtime.atn.RuleTransition;
+import org.antlr.v4.runtime.atn.Transition;
+import org.antlr.v4.runtime.misc.IntervalSet;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The GBNF grammar of a format's complete outputs under a set of tools and options, derived from
+ * its lexer: every mode is a rule per context (outside a call, inside a call of one tool, inside
+ * the value of one of its parameters), the lexer's mode stack is the grammar's nesting, runs of
+ * text are the characters of their rules holding none of the mode's markers, and what the roles say
+ * is replaced by the tools: names by the tools' names, JSON arguments by each tool's schema,
+ * parameter names by its properties, raw values by their type.
+ */
+public final class ConstraintGrammar {
+    /** What a token does to the mode stack: pops, then a mode for the frame, then pushes. */
+    private record Effect(int pops, int mode, List<Integer> pushes, boolean command) {}
+
+    /** Where the builder is: outside or inside a call, of which tool, in which parameter. */
+    private record Ctx(boolean call, int tool, int key, int mask, boolean called) {}
+
+    /** How a frame ends: at the end of the output, or by popping {@code pops} frames. */
+    private record Exit(boolean eof, Ctx ctx, int pops, int mode) {}
+
+    private record Key(int mode, Ctx ctx) {}
+
+    private record Nt(int mode, Ctx ctx, Exit exit) {}
+
+    /** One way a token can be read in a context. */
+    private record Step(Ctx ctx, String expr, boolean swallow) {}
+
+    /** A tool: name, parameters schema, and the properties its raw values are typed by. */
+    private record Tool(
+            String name,
+            JsonElement parameters,
+            List<String> keys,
+            List<String> required,
+            boolean extraKeys) {}
+
+    private static final Set<Role> RUN_ROLES =
+            EnumSet.of(
+                    Role.CONTENT,
+                    Role.REASONING,
+                    Role.SKIP,
+                    Role.INHERIT,
+                    Role.ARGS_JSON,
+                    Role.ARGS_JSON_STRING,
+                    Role.ARG_VALUE,
+                    Role.ARG_END,
+                    Role.LIT_CHARS,
+                    Role.LIT_ATOM,
+                    Role.LIT_COMMA,
+                    Role.LIT_COLON,
+                    Role.ID);
+
+    private final LexerModel model;
+    private final FormatRules rules;
+    private final ATN atn;
+    private final Gbnf out = new Gbnf();
+    private final TokenLanguages languages;
+    private final List<Tool> tools = new ArrayList<>();
+    private final Set<Integer> allowedTools = new LinkedHashSet<>();
+    private final boolean noCalls;
+    private final boolean requireCall;
+    private final boolean parallel;
+    private final boolean thinking;
+
+    private final Effect[] effects;
+    private final Role[] roles;
+    private final String[] exprs;
+    private final IntervalSet[] runSets;
+    private final List<List<Integer>> runRules = new ArrayList<>();
+    private final List<List<Integer>> itemRules = new ArrayList<>();
+    private final Map<String, String> runCache = new HashMap<>();
+    private final Map<Integer, String> schemaCache = new HashMap<>();
+    private final Map<Key, Set<Exit>> returns = new LinkedHashMap<>();
+    private boolean changed;
+    private final Map<Nt, List<List<Object>>> productions = new LinkedHashMap<>();
+    private final Map<Nt, String> names = new HashMap<>();
+    private final Map<Ctx, Integer> ctxIds = new HashMap<>();
+    private final List<Nt> pending = new ArrayList<>();
+    private Boolean jsonArgs;
+
+    private ConstraintGrammar(
+            CompiledFormat format, List<JsonObject> functions, ConstraintOptions options) {
+        this.model = format.model();
+        this.rules = format.rules();
+        this.atn = model.atn;
+        this.languages = new TokenLanguages(atn, model.ruleNames, out);
+        for (JsonObject f : functions) tools.add(tool(f));
+        String choice = options.toolChoice();
+        String lower = choice.toLowerCase(Locale.ROOT);
+        if (options.toolChoiceIsKeyword()) {
+            noCalls = lower.equals("none");
+            requireCall = lower.equals("required");
+            for (int i = 0; i < tools.size(); i++) allowedTools.add(i);
+        } else {
+            noCalls = false;
+            requireCall = true;
+            int found = -1;
+            for (int i = 0; i < tools.size(); i++) if (tools.get(i).name.equals(choice)) found = i;
+            if (found < 0)
+                throw new ConstraintException(
+                        choice,
+                        "tool_choice",
+                        "tool_choice names " + choice + ", which is not one of the tools");
+            allowedTools.add(found);
+        }
+        this.parallel = options.parallelToolCalls();
+        boolean think = options.thinking() != null ? options.thinking() : rules.thinkingDefault();
+        this.thinking = think && rules.thinkingMode() > 0;
+
+        int n = model.ruleNames.length;
+        effects = new Effect[n];
+        roles = new Role[n];
+        exprs = new String[n];
+        runSets = new IntervalSet[n];
+        for (int m = 0; m < model.modeNames.length; m++) {
+            List<Integer> run = new ArrayList<>();
+            List<Integer> items = new ArrayList<>();
+            for (int r : model.rulesOfMode(m)) {
+                if (effects[r] == null) {
+                    effects[r] = effect(r);
+                    roles[r] = model.roleOfRule(r);
+                    runSets[r] = languages.runSet(r);
+                }
+                if (!effects[r].command && RUN_ROLES.contains(roles[r]) && runSets[r] != null)
+                    run.add(r);
+                else items.add(r);
+            }
+            runRules.add(run);
+            itemRules.add(items);
+        }
+    }
+
+    /**
+     * The grammar text for these functions (each a {@code {"name", "parameters"}} object; none: any
+     * name and any JSON object).
+     *
+     * @param lazy start at a call's first marker (for engines that apply the grammar from a trigger
+     *     on) instead of at the output's first character
+     * @throws ConstraintException when a schema says what the grammar cannot
+     */
+    public static String build(
+            CompiledFormat format,
+            List<JsonObject> functions,
+            ConstraintOptions options,
+            boolean lazy) {
+        return new ConstraintGrammar(format, functions, options).grammar(lazy);
+    }
+
+    /**
+     * The spellings of the markers that begin a call in the default mode (lazy grammar triggers).
+     */
+    public static List<String> callTriggers(CompiledFormat format) {
+        ConstraintGrammar g =
+                new ConstraintGrammar(format, List.of(), ConstraintOptions.defaults());
+        Set<String> out = new LinkedHashSet<>();
+        for (int r : g.itemRules.get(0)) {
+            if (g.roles[r] != Role.CALL_BEGIN) continue;
+            List<String> lits = g.languages.literals(r);
+            if (lits != null) out.addAll(lits);
+        }
+        return new ArrayList<>(out);
+    }
+
+    /**
+     * The markers that open and close the reasoning block (the first spelling of each), or nulls
+     * when the format has none.
+     */
+    public static List<String> thinkingTags(CompiledFormat format) {
+        ConstraintGrammar g =
+                new ConstraintGrammar(format, List.of(), ConstraintOptions.defaults());
+        String open = null;
+        String close = null;
+        int think = -1;
+        for (int m = 0; m < g.model.modeNames.length; m++)
+            for (int r : g.model.rulesOfMode(m))
+                if (g.roles[r] == Role.REASONING && think < 0 && m != 0) think = m;
+        if (think > 0) {
+            for (int r : g.itemRules.get(0)) {
+                Effect e = g.effects[r];
+                if ((e.mode == think || e.pushes.contains(think)) && open == null) {
+                    List<String> l = g.languages.literals(r);
+                    if (l != null && !l.isEmpty()) open = l.get(0);
+                }
+            }
+            for (int r : g.itemRules.get(think)) {
+                Effect e = g.effects[r];
+                if ((e.pops > 0 || e.mode == 0) && close == null && g.roles[r] != Role.CALL_BEGIN) {
+                    List<String> l = g.languages.literals(r);
+                    if (l != null && !l.isEmpty()) close = l.get(0);
+                }
+            }
+        }
+        List<String> tags = new ArrayList<>();
+        tags.add(open);
+        tags.add(close);
+        return tags;
+    }
+
+    /**
+     * The same grammar in llguidance's Lark dialect: {@code start: root}, rules in lower case,
+     * character classes as regular expressions, the empty string as an empty alternative.
+     */
+    public static String lark(String gbnf) {
+        StringBuilder b = new StringBuilder("start: root\n");
+        for (String line : gbnf.split("\n")) {
+            int sep = line.indexOf(" ::= ");
+            if (sep < 0) continue;
+            b.append(line.substring(0, sep).toLowerCase(Locale.ROOT)).append(": ");
+            String body = line.substring(sep + 5);
+            StringBuilder o = new StringBuilder();
+            int i = 0;
+            while (i < body.length()) {
+                char ch = body.charAt(i);
+                if (ch == '"') {
+                    int j = i + 1;
+                    while (body.charAt(j) != '"') j += body.charAt(j) == '\\' ? 2 : 1;
+                    String lit = body.substring(i, j + 1);
+                    if (!lit.equals("\"\"")) o.append(lit);
+                    i = j + 1;
+                } else if (ch == '[') {
+                    int j = i + 1;
+                    while (body.charAt(j) != ']') j += body.charAt(j) == '\\' ? 2 : 1;
+                    o.append('/').append(body, i, j + 1).append('/');
+                    i = j + 1;
+                } else if (Character.isLetter(ch) || ch == '_') {
+                    int j = i;
+                    while (j < body.length()
+                            && (Character.isLetterOrDigit(body.charAt(j)) || body.charAt(j) == '_'))
+                        j++;
+                    o.append(body.substring(i, j).toLowerCase(Locale.ROOT));
+                    i = j;
+                } else {
+                    o.append(ch);
+                    i++;
+                }
+            }
+            b.append(o).append('\n');
+        }
+        return b.toString();
+    }
+
+    private Tool tool(JsonObject f) {
+        String name = f.get("name").getAsString();
+        JsonElement params = f.has("parameters") ? f.get("parameters") : new JsonObject();
+        new JsonSchemaRules(new Gbnf(), name, params, "check").value(params);
+        List<String> keys = new ArrayList<>();
+        List<String> required = new ArrayList<>();
+        boolean extra = true;
+        if (params.isJsonObject()) {
+            JsonObject p = params.getAsJsonObject();
+            if (p.has("properties") && p.get("properties").isJsonObject())
+                keys.addAll(p.getAsJsonObject("properties").keySet());
+            if (p.has("required") && p.get("required").isJsonArray())
+                for (JsonElement r : p.getAsJsonArray("required"))
+                    if (keys.contains(r.getAsString())
+                            && required.size() < JsonSchemaRules.MAX_TRACKED_REQUIRED)
+                        required.add(r.getAsString());
+            extra =
+                    !(p.has("additionalProperties")
+                            && p.get("additionalProperties").isJsonPrimitive()
+                            && !p.get("additionalProperties").getAsBoolean());
+        }
+        return new Tool(name, params, keys, required, extra);
+    }
+
+    private Effect effect(int rule) {
+        List<LexerAction> actions = new ArrayList<>();
+        collectActions(atn.ruleToStartState[rule], new HashSet<>(), actions);
+        int pops = 0;
+        int mode = -1;
+        List<Integer> pushes = new ArrayList<>();
+        boolean command = false;
+        for (LexerAction a : actions) {
+            if (a instanceof LexerModeAction ma) {
+                command = true;
+                if (pushes.isEmpty()) mode = ma.getMode();
+                else pushes.set(pushes.size() - 1, ma.getMode());
+            } else if (a instanceof LexerPushModeAction pa) {
+                command = true;
+                pushes.add(pa.getMode());
+            } else if (a instanceof LexerPopModeAction) {
+                command = true;
+                if (!pushes.isEmpty()) pushes.remove(pushes.size() - 1);
+                else {
+                    pops++;
+                    mode = -1;
+                }
+            }
+        }
+        // a pop followed by pushes is a mode change of the frame, then the remaining pushes
+        if (pops == 1 && !pushes.isEmpty() && mode < 0) {
+            mode = pushes.remove(0);
+            pops = 0;
+        }
+        return new Effect(pops, mode, List.copyOf(pushes), command);
+    }
+
+    private void collectActions(ATNState s, Set<Integer> seen, List<LexerAction> out) {
+        if (!seen.add(s.stateNumber)) return;
+        for (int i = 0; i < s.getNumberOfTransitions(); i++) {
+            Transition t = s.transition(i);
+            if (t instanceof ActionTransition at && at.actionIndex >= 0 && atn.lexerActions != null)
+                out.add(atn.lexerActions[at.actionIndex]);
+            if (t instanceof RuleTransition rt) collectActions(rt.followState, seen, out);
+            else collectActions(t.target, seen, out);
+        }
+    }
+
+    // ---- contexts ------------------------------------------------------------------------------
+
+    private Ctx outside(boolean called) {
+        return new Ctx(false, -1, -1, 0, called);
+    }
+
+    private boolean maskComplete(Ctx c) {
+        if (!c.call || c.tool < 0 || jsonArgs()) return true;
+        return c.mask == (1 << tools.get(c.tool).required.size()) - 1;
+    }
+
+    /** Whether arguments are written as JSON (no parameter-name tokens). */
+    private boolean jsonArgs() {
+        if (jsonArgs == null) {
+            boolean json = true;
+            for (Role r : roles) if (r == Role.ARG_KEY) json = false;
+            jsonArgs = json;
+        }
+        return jsonArgs;
+    }
+
+    /** A call in the default mode of a format whose calls end implicitly has ended. */
+    private Ctx normalize(int mode, Ctx c) {
+        if (rules.implicitCallEnd() && mode == 0 && c.call) {
+            if (!maskComplete(c)) return null;
+            return outside(true);
+        }
+        return c;
+    }
+
+    private boolean eofOk(Ctx c) {
+        return !c.call && (!requireCall || c.called);
+    }
+
+    private String expr(int rule) {
+        if (exprs[rule] == null) exprs[rule] = languages.expr(rule);
+        return exprs[rule];
+    }
+
+    private List<Step> steps(Ctx c, int rule) {
+        Role role = roles[rule];
+        List<Step> out = new ArrayList<>();
+        Effect e = effects[rule];
+        switch (role) {
+            case CALL_BEGIN -> {
+                if (noCalls || (c.called && !parallel)) return out;
+                if (c.call && !maskComplete(c)) return out;
+                if (tools.isEmpty())
+                    out.add(new Step(new Ctx(true, -1, -1, 0, true), expr(rule), false));
+                for (int t : allowedTools)
+                    out.add(new Step(new Ctx(true, t, -1, 0, true), expr(rule), false));
+            }
+            case CALL_END -> {
+                if (!c.call) out.add(new Step(c, expr(rule), false));
+                else if (maskComplete(c)) out.add(new Step(outside(c.called), expr(rule), false));
+            }
+            case NAME, NAME_JSON -> {
+                if (c.call && c.tool >= 0) {
+                    String n = tools.get(c.tool).name;
+                    out.add(
+                            new Step(
+                                    c,
+                                    Gbnf.literal(
+                                            role == Role.NAME
+                                                    ? n
+                                                    : Json.write(new JsonPrimitive(n))),
+                                    false));
+                } else out.add(new Step(c, expr(rule), false));
+            }
+            case ARG_KEY -> {
+                if (c.call && c.tool >= 0) {
+                    Tool t = tools.get(c.tool);
+                    for (int k = 0; k < t.keys.size(); k++) {
+                        int r = t.required.indexOf(t.keys.get(k));
+                        int mask = r < 0 ? c.mask : c.mask | (1 << r);
+                        out.add(
+                                new Step(
+                                        new Ctx(true, c.tool, k, mask, c.called),
+                                        Gbnf.literal(t.keys.get(k)),
+                                        false));
+                    }
+                    if (t.extraKeys)
+                        out.add(
+                                new Step(
+                                        new Ctx(true, c.tool, -2, c.mask, c.called),
+                                        expr(rule),
+                                        false));
+                } else
+                    out.add(
+                            new Step(
+                                    new Ctx(c.call, c.tool, -2, c.mask, c.called),
+                                    expr(rule),
+                                    false));
+            }
+            case ARGS_JSON -> {
+                boolean enters = e.pops == 0 && (e.mode >= 0 || !e.pushes.isEmpty());
+                if (c.call && enters && jsonArgs()) out.add(new Step(c, schema(c.tool), true));
+                else out.add(new Step(c, expr(rule), false));
+            }
+            default -> out.add(new Step(c, expr(rule), false));
+        }
+        return out;
+    }
+
+    // ---- what the tools allow ------------------------------------------------------------------
+
+    private String schema(int tool) {
+        return schemaCache.computeIfAbsent(
+                tool,
+                t -> {
+                    if (t < 0) {
+                        JsonSchemaRules.defineGeneric(out);
+                        return "json_object";
+                    }
+                    Tool tl = tools.get(t);
+                    JsonSchemaRules rules =
+                            new JsonSchemaRules(out, tl.name, tl.parameters, "a" + t);
+                    JsonElement p = tl.parameters;
+                    if (p.isJsonObject() && !p.getAsJsonObject().has("type"))
+                        p.getAsJsonObject().addProperty("type", "object");
+                    return out.define("args_" + t, rules.value(p));
+                });
+    }
+
+    /** A raw value typed by its parameter's schema; null when any text is a value. */
+    private String typedValue(int tool, int key) {
+        if (tool < 0 || key < 0) return null;
+        Tool t = tools.get(tool);
+        JsonElement prop =
+                t.parameters.getAsJsonObject().getAsJsonObject("properties").get(t.keys.get(key));
+        String name = "v_" + tool + "_" + key;
+        if (out.has(name)) return name;
+        Set<SchemaTypes.Type> types = SchemaTypes.of(prop);
+        if (types.isEmpty() || types.contains(SchemaTypes.Type.STRING)) {
+            JsonObject p = prop != null && prop.isJsonObject() ? prop.getAsJsonObject() : null;
+            if (p != null
+                    && p.has("enum")
+                    && p.get("enum").isJsonArray()
+                    && types.equals(EnumSet.of(SchemaTypes.Type.STRING))) {
+                List<String> alts = new ArrayList<>();
+                for (JsonElement v : p.getAsJsonArray("enum"))
+                    alts.add(Gbnf.literal(v.getAsString()));
+                return out.define(
+                        name, "[ \\t\\r\\n]* (" + String.join(" | ", alts) + ") [ \\t\\r\\n]*");
+            }
+            return null;
+        }
+        JsonSchemaRules.defineGeneric(out);
+        List<String> alts = new ArrayList<>();
+        for (SchemaTypes.Type ty : types) {
+            switch (ty) {
+                case NULL -> alts.add("\"null\"");
+                case INTEGER -> alts.add("[-+]? [0-9]+");
+                case NUMBER ->
+                        alts.add(
+                                "[-+]? ( [0-9]+ ( \".\" [0-9]* )? | \".\" [0-9]+ ) ( [eE] [-+]? [0-9]+ )?");
+                case BOOLEAN ->
+                        alts.add("[tT] [rR] [uU] [eE] | [fF] [aA] [lL] [sS] [eE] | \"1\" | \"0\"");
+                case OBJECT, ARRAY -> {
+                    String json =
+                            new JsonSchemaRules(out, t.name, t.parameters, "k" + tool + "_" + key)
+                                    .value(prop);
+                    alts.add(json);
+                }
+                default -> {}
+            }
+        }
+        return out.define(
+                name,
+                "[ \\t\\r\\n]* ("
+                        + String.join(" | ", new LinkedHashSet<>(alts))
+                        + ") [ \\t\\r\\n]*");
+    }
+
+    /** The run of a mode in a context: text without the mode's markers, or what replaces it. */
+    private String run(int mode, Ctx c) {
+        List<Integer> run = runRules.get(mode);
+        if (run.isEmpty()) return null;
+        boolean args = false;
+        boolean value = false;
+        for (int r : run) {
+            args |= roles[r] == Role.ARGS_JSON;
+            value |= roles[r] == Role.ARG_VALUE;
+        }
+        if (args && c.call && jsonArgs()) return schema(c.tool) + "?";
+        if (value && c.call) {
+            String typed = typedValue(c.tool, c.key);
+            if (typed != null) return typed;
+        }
+        String name = "run_" + TokenLanguages.sanitize(model.modeNames[mode]);
+        return runCache.computeIfAbsent(
+                name,
+                k -> {
+                    IntervalSet chars = new IntervalSet();
+                    for (int r : run) chars.addAll(runSets[r]);
+                    List<String> markers = new ArrayList<>();
+                    for (int r : itemRules.get(mode)) {
+                        List<String> lits = languages.literals(r);
+                        if (lits != null) markers.addAll(lits);
+                    }
+                    return AvoidRun.define(out, name, chars, markers);
+                });
+    }
+
+    // ---- the returns of each frame, to a fixpoint ---------------------------------------------
+
+    private Set<Exit> returnsOf(int mode, Ctx c) {
+        Key k = new Key(mode, c);
+        Set<Exit> s = returns.get(k);
+        if (s == null) {
+            s = new LinkedHashSet<>();
+            returns.put(k, s);
+            changed = true;
+        }
+        return s;
+    }
+
+    private void summarize() {
+        do {
+            changed = false;
+            for (Key k : new ArrayList<>(returns.keySet())) {
+                Set<Exit> found = new LinkedHashSet<>();
+                Ctx c = normalize(k.mode, k.ctx);
+                if (c == null) continue;
+                for (int r : itemRules.get(k.mode)) {
+                    Effect e = effects[r];
+                    for (Step s : steps(c, r)) {
+                        if (s.swallow) {
+                            if (e.pushes.isEmpty()) found.add(new Exit(false, s.ctx, 1, -1));
+                            else stackReturns(stackOf(k.mode, e, true), s.ctx, found);
+                        } else if (e.pops > 0) found.add(new Exit(false, s.ctx, e.pops, e.mode));
+                        else stackReturns(stackOf(k.mode, e, false), s.ctx, found);
+                    }
+                }
+                if (returns.get(k).addAll(found)) changed = true;
+            }
+        } while (changed);
+    }
+
+    private static List<Integer> stackOf(int mode, Effect e, boolean swallowInner) {
+        List<Integer> stack = new ArrayList<>();
+        stack.add(e.mode >= 0 ? e.mode : mode);
+        stack.addAll(e.pushes);
+        if (swallowInner) stack.remove(stack.size() - 1);
+        return stack;
+    }
+
+    private void stackReturns(List<Integer> stack, Ctx c, Set<Exit> found) {
+        if (stack.size() == 1) {
+            found.addAll(returnsOf(stack.get(0), c));
+            return;
+        }
+        int inner = stack.get(stack.size() - 1);
+        List<Integer> rest = stack.subList(0, stack.size() - 1);
+        for (Exit r : List.copyOf(returnsOf(inner, c))) {
+            int more = r.pops - 1;
+            if (more < rest.size()) {
+                List<Integer> next = new ArrayList<>(rest.subList(0, rest.size() - more));
+                if (r.mode >= 0) next.set(next.size() - 1, r.mode);
+                stackReturns(next, r.ctx, found);
+            } else found.add(new Exit(false, r.ctx, r.pops - rest.size(), r.mode));
+        }
+    }
+
+    // ---- productions ---------------------------------------------------------------------------
+
+    private Nt nt(int mode, Ctx c, Exit e) {
+        Nt n = new Nt(mode, c, e);
+        if (!productions.containsKey(n)) {
+            productions.put(n, null);
+            pending.add(n);
+        }
+        return n;
+    }
+
+    private List<List<Object>> stackAlts(List<Integer> stack, Ctx c, Exit e) {
+        List<List<Object>> out = new ArrayList<>();
+        if (stack.size() == 1) {
+            out.add(List.of(nt(stack.get(0), c, e)));
+            return out;
+        }
+        int inner = stack.get(stack.size() - 1);
+        List<Integer> rest = stack.subList(0, stack.size() - 1);
+        if (e.eof) out.add(List.of(nt(inner, c, e)));
+        for (Exit r : List.copyOf(returnsOf(inner, c))) {
+            int more = r.pops - 1;
+            Nt head = nt(inner, c, r);
+            if (more < rest.size()) {
+                List<Integer> next = new ArrayList<>(rest.subList(0, rest.size() - more));
+                if (r.mode >= 0) next.set(next.size() - 1, r.mode);
+                for (List<Object> tail : stackAlts(next, r.ctx, e)) {
+                    List<Object> alt = new ArrayList<>();
+                    alt.add(head);
+                    alt.addAll(tail);
+                    out.add(alt);
+                }
+            } else if (!e.eof && e.equals(new Exit(false, r.ctx, r.pops - rest.size(), r.mode)))
+                out.add(List.of(head));
+        }
+        return out;
+    }
+
+    private List<List<Object>> alternatives(Nt n, boolean onlyCallBegin) {
+        List<List<Object>> out = new ArrayList<>();
+        Ctx c = normalize(n.mode, n.ctx);
+        if (c == null) return out;
+        String run = onlyCallBegin ? null : run(n.mode, c);
+        for (int r : itemRules.get(n.mode)) {
+            if (onlyCallBegin && roles[r] != Role.CALL_BEGIN) continue;
+            Effect e = effects[r];
+            for (Step s : steps(c, r)) {
+                List<List<Object>> tails;
+                if (s.swallow) {
+                    if (e.pushes.isEmpty())
+                        tails =
+                                n.exit.equals(new Exit(false, s.ctx, 1, -1))
+                                        ? List.of(List.of())
+                                        : List.of();
+                    else tails = stackAlts(stackOf(n.mode, e, true), s.ctx, n.exit);
+                } else if (e.pops > 0) {
+                    tails =
+                            n.exit.equals(new Exit(false, s.ctx, e.pops, e.mode))
+                                    ? List.of(List.of())
+                                    : List.of();
+                } else tails = stackAlts(stackOf(n.mode, e, false), s.ctx, n.exit);
+                for (List<Object> tail : tails) {
+                    List<Object> alt = new ArrayList<>();
+                    if (run != null) alt.add(run);
+                    alt.add(s.expr);
+                    alt.addAll(tail);
+                    out.add(alt);
+                }
+            }
+        }
+        if (!onlyCallBegin && n.exit.eof && eofOk(c))
+            out.add(run == null ? List.of("\"\"") : List.of(run));
+        return out;
+    }
+
+    private String grammar(boolean lazy) {
+        Ctx start = outside(false);
+        List<Integer> stack = new ArrayList<>();
+        stack.add(0);
+        if (thinking && !lazy) stack.add(rules.thinkingMode());
+        Exit eof = new Exit(true, null, 0, -1);
+        returnsOf(0, start);
+        if (stack.size() > 1) returnsOf(stack.get(1), start);
+        summarize();
+        List<List<Object>> root;
+        if (lazy) root = alternatives(new Nt(0, start, eof), true);
+        else root = stackAlts(stack, start, eof);
+        while (!pending.isEmpty()) {
+            Nt n = pending.remove(pending.size() - 1);
+            productions.put(n, alternatives(n, false));
+        }
+        // keep what can derive a string
+        Set<Nt> productive = new HashSet<>();
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (Map.Entry<Nt, List<List<Object>>> p : productions.entrySet()) {
+                if (productive.contains(p.getKey())) continue;
+                for (List<Object> alt : p.getValue())
+                    if (allProductive(alt, productive)) {
+                        productive.add(p.getKey());
+                        grew = true;
+                        break;
+                    }
+            }
+        }
+        List<String> rootAlts = new ArrayList<>();
+        for (List<Object> alt : root) if (allProductive(alt, productive)) rootAlts.add(render(alt));
+        if (rootAlts.isEmpty())
+            throw new ConstraintException(
+                    null,
+                    "tool_choice",
+                    "format "
+                            + model.formatName
+                            + ": no output satisfies these options (a call is required but the format cannot make one with these tools)");
+        out.rules().put("root", String.join(" | ", rootAlts));
+        // reachable rules only, in a stable order
+        List<Nt> order = new ArrayList<>();
+        Set<Nt> seen = new HashSet<>();
+        List<Object> work = new ArrayList<>();
+        for (List<Object> alt : root) if (allProductive(alt, productive)) work.addAll(alt);
+        while (!work.isEmpty()) {
+            Object o = work.remove(work.size() - 1);
+            if (o instanceof Nt n && seen.add(n)) {
+                order.add(n);
+                for (List<Object> alt : productions.get(n))
+                    if (allProductive(alt, productive)) work.addAll(alt);
+            }
+        }
+        StringBuilder b = new StringBuilder();
+        b.append("root ::= ").append(out.rules().get("root")).append('\n');
+        for (Nt n : order) {
+            List<String> alts = new ArrayList<>();
+            for (List<Object> alt : productions.get(n))
+                if (allProductive(alt, productive)) alts.add(render(alt));
+            b.append(name(n))
+                    .append(" ::= ")
+                    .append(factor(new ArrayList<>(new LinkedHashSet<>(alts))))
+                    .append('\n');
+        }
+        for (Map.Entry<String, String> e : out.rules().entrySet())
+            if (!e.getKey().equals("root"))
+                b.append(e.getKey()).append(" ::= ").append(e.getValue()).append('\n');
+        return b.toString();
+    }
+
+    /** Alternatives that all begin with the mode's run share it: {@code run ( a | b | "" )}. */
+    private static String factor(List<String> alts) {
+        String first = alts.get(0);
+        int space = first.indexOf(' ');
+        String head = space < 0 ? first : first.substring(0, space);
+        if (!head.startsWith("run_") && !head.startsWith("args_") && !head.startsWith("v_"))
+            return String.join(" | ", alts);
+        List<String> tails = new ArrayList<>();
+        for (String a : alts) {
+            if (a.equals(head)) tails.add("\"\"");
+            else if (a.startsWith(head + " ")) tails.add(a.substring(head.length() + 1));
+            else return String.join(" | ", alts);
+        }
+        if (tails.size() == 1 && tails.get(0).equals("\"\"")) return head;
+        return head + " ( " + String.join(" | ", tails) + " )";
+    }
+
+    private static boolean allProductive(List<Object> alt, Set<Nt> productive) {
+        for (Object o : alt) if (o instanceof Nt n && !productive.contains(n)) return false;
+        return true;
+    }
+
+    private String render(List<Object> alt) {
+        if (alt.isEmpty()) return "\"\"";
+        StringBuilder b = new StringBuilder();
+        for (Object o : alt) {
+            if (b.length() > 0) b.append(' ');
+            b.append(o instanceof Nt n ? name(n) : (String) o);
+        }
+        return b.toString();
+    }
+
+    private String name(Nt n) {
+        return names.computeIfAbsent(
+                n,
+                k -> {
+                    String exit =
+                            k.exit.eof
+                                    ? "e"
+                                    : "r"
+                                            + ctxId(k.exit.ctx)
+                                            + "p"
+                                            + k.exit.pops
+                                            + (k.exit.mode >= 0 ? "m" + k.exit.mode : "");
+                    return "m_"
+                            + TokenLanguages.sanitize(model.modeNames[k.mode])
+                            + "_c"
+                            + ctxId(k.ctx)
+                            + "_"
+                            + exit;
+                });
+    }
+
+    private int ctxId(Ctx c) {
+        return ctxIds.computeIfAbsent(c, k -> ctxIds.size());
+    }
+}

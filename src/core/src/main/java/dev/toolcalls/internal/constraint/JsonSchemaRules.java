@@ -1,0 +1,249 @@
+package dev.toolcalls.internal.constraint;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+
+import dev.toolcalls.ConstraintException;
+import dev.toolcalls.internal.json.Json;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * GBNF for JSON values that a tool's JSON schema allows: types, {@code enum} / {@code const},
+ * {@code anyOf} / {@code oneOf}, objects ({@code properties}, {@code required} in any order, {@code
+ * additionalProperties}), arrays ({@code items}), local {@code $ref} (recursive ones included).
+ * Keywords that only narrow a value further ({@code pattern}, {@code format}, lengths, bounds) are
+ * not enforced: the grammar accepts more there, never less. {@code patternProperties}, a {@code
+ * $ref} outside the schema and {@code allOf} with several branches are refused, naming the tool.
+ */
+final class JsonSchemaRules {
+    /**
+     * Required properties beyond this many are not tracked (their order is free, like the rest).
+     */
+    static final int MAX_TRACKED_REQUIRED = 6;
+
+    private final Gbnf out;
+    private final String tool;
+    private final JsonElement root;
+    private final String prefix;
+    private final Map<String, String> refs = new HashMap<>();
+    private int counter;
+
+    JsonSchemaRules(Gbnf out, String tool, JsonElement root, String prefix) {
+        this.out = out;
+        this.tool = tool;
+        this.root = root;
+        this.prefix = prefix;
+        defineGeneric(out);
+    }
+
+    static void defineGeneric(Gbnf out) {
+        if (out.has("json_value")) return;
+        out.define("ws", "[ \\t\\n\\r]*");
+        out.define(
+                "json_value",
+                "json_object | json_array | json_string | json_number | \"true\" | \"false\" | \"null\"");
+        out.define(
+                "json_object",
+                "\"{\" ws ( \"}\" | json_string ws \":\" ws json_value ws ( \",\" ws json_string ws \":\" ws json_value ws )* \"}\" )");
+        out.define(
+                "json_array",
+                "\"[\" ws ( \"]\" | json_value ws ( \",\" ws json_value ws )* \"]\" )");
+        out.define("json_string", "\"\\\"\" json_char* \"\\\"\"");
+        out.define(
+                "json_char",
+                "[^\"\\\\\\u0000-\\u001F] | \"\\\\\" ( [\"\\\\/bfnrt] | \"u\" [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] )");
+        out.define("json_int", "\"-\"? ( \"0\" | [1-9] [0-9]* )");
+        out.define("json_number", "json_int ( \".\" [0-9]+ )? ( [eE] [-+]? [0-9]+ )?");
+    }
+
+    private String fresh(String what) {
+        return prefix + "_" + what + (counter++);
+    }
+
+    private ConstraintException refuse(String keyword, String why) {
+        return new ConstraintException(
+                tool,
+                keyword,
+                "tool "
+                        + tool
+                        + ": the schema keyword "
+                        + keyword
+                        + " cannot be expressed: "
+                        + why);
+    }
+
+    /** An expression for the values the schema allows. */
+    String value(JsonElement schema) {
+        return value(schema, 0);
+    }
+
+    private String value(JsonElement schema, int depth) {
+        if (depth > 64) throw refuse("$ref", "the schema nests deeper than 64 levels");
+        if (schema == null || schema.isJsonNull()) return "json_value";
+        if (schema.isJsonPrimitive() && schema.getAsJsonPrimitive().isBoolean()) {
+            if (schema.getAsBoolean()) return "json_value";
+            throw refuse("false", "a schema that allows no value");
+        }
+        if (!schema.isJsonObject()) return "json_value";
+        JsonObject s = schema.getAsJsonObject();
+        if (s.has("patternProperties"))
+            throw refuse(
+                    "patternProperties",
+                    "property names given by a regular expression; list the properties instead");
+        if (s.has("$ref")) return ref(s.get("$ref").getAsString(), depth);
+        if (s.has("const")) return Gbnf.literal(Json.write(s.get("const")));
+        if (s.has("enum") && s.get("enum").isJsonArray()) {
+            Set<String> alts = new LinkedHashSet<>();
+            for (JsonElement v : s.getAsJsonArray("enum")) alts.add(Gbnf.literal(Json.write(v)));
+            if (alts.isEmpty()) throw refuse("enum", "an empty enum allows no value");
+            return "(" + String.join(" | ", alts) + ")";
+        }
+        for (String k : new String[] {"anyOf", "oneOf"}) {
+            if (s.has(k) && s.get(k).isJsonArray()) {
+                List<String> alts = new ArrayList<>();
+                for (JsonElement b : s.getAsJsonArray(k))
+                    alts.add(value(merge(s, b, k), depth + 1));
+                return "(" + String.join(" | ", alts) + ")";
+            }
+        }
+        if (s.has("allOf") && s.get("allOf").isJsonArray()) {
+            JsonArray all = s.getAsJsonArray("allOf");
+            if (all.size() == 1) return value(merge(s, all.get(0), "allOf"), depth + 1);
+            throw refuse("allOf", "an intersection of several schemas");
+        }
+        List<String> types = new ArrayList<>();
+        JsonElement type = s.get("type");
+        if (type != null && type.isJsonArray())
+            for (JsonElement t : type.getAsJsonArray()) types.add(t.getAsString());
+        else if (type != null && type.isJsonPrimitive()) types.add(type.getAsString());
+        else if (s.has("properties")) types.add("object");
+        else if (s.has("items")) types.add("array");
+        if (s.has("nullable")
+                && s.get("nullable").isJsonPrimitive()
+                && s.get("nullable").getAsBoolean()) types.add("null");
+        if (types.isEmpty()) return "json_value";
+        List<String> alts = new ArrayList<>();
+        for (String t : new LinkedHashSet<>(types)) alts.add(typed(t, s, depth));
+        return alts.size() == 1 ? alts.get(0) : "(" + String.join(" | ", alts) + ")";
+    }
+
+    /** A branch of anyOf/oneOf/allOf with the sibling keywords it inherits. */
+    private static JsonElement merge(JsonObject parent, JsonElement branch, String keyword) {
+        if (!branch.isJsonObject()) return branch;
+        JsonObject b = branch.getAsJsonObject().deepCopy();
+        for (Map.Entry<String, JsonElement> e : parent.entrySet())
+            if (!e.getKey().equals(keyword)
+                    && !b.has(e.getKey())
+                    && !e.getKey().equals("description")) b.add(e.getKey(), e.getValue());
+        return b;
+    }
+
+    private String typed(String type, JsonObject s, int depth) {
+        return switch (type) {
+            case "string" -> "json_string";
+            case "integer" -> "json_int";
+            case "number" -> "json_number";
+            case "boolean" -> "(\"true\" | \"false\")";
+            case "null" -> "\"null\"";
+            case "array" -> array(s, depth);
+            case "object" -> object(s, depth);
+            default -> "json_value";
+        };
+    }
+
+    private String array(JsonObject s, int depth) {
+        String item =
+                s.has("items") && !s.get("items").isJsonArray()
+                        ? value(s.get("items"), depth + 1)
+                        : "json_value";
+        return "\"[\" ws ( \"]\" | " + item + " ws ( \",\" ws " + item + " ws )* \"]\" )";
+    }
+
+    private String object(JsonObject s, int depth) {
+        JsonObject props =
+                s.has("properties") && s.get("properties").isJsonObject()
+                        ? s.getAsJsonObject("properties")
+                        : new JsonObject();
+        boolean extra =
+                !(s.has("additionalProperties")
+                        && s.get("additionalProperties").isJsonPrimitive()
+                        && !s.get("additionalProperties").getAsBoolean());
+        String extraValue =
+                extra
+                                && s.has("additionalProperties")
+                                && s.get("additionalProperties").isJsonObject()
+                        ? value(s.get("additionalProperties"), depth + 1)
+                        : "json_value";
+        if (props.size() == 0 && extra && extraValue.equals("json_value")) return "json_object";
+        List<String> names = new ArrayList<>(props.keySet());
+        List<String> required = new ArrayList<>();
+        if (s.has("required") && s.get("required").isJsonArray())
+            for (JsonElement r : s.getAsJsonArray("required"))
+                if (props.has(r.getAsString()) && required.size() < MAX_TRACKED_REQUIRED)
+                    required.add(r.getAsString());
+        String base = fresh("o");
+        List<String> members = new ArrayList<>();
+        for (String n : names) {
+            String m =
+                    out.define(
+                            base + "_p" + members.size(),
+                            Gbnf.literal(Json.write(new JsonPrimitive(n)))
+                                    + " ws \":\" ws "
+                                    + value(props.get(n), depth + 1));
+            members.add(m);
+        }
+        String extraMember =
+                extra ? out.define(base + "_x", "json_string ws \":\" ws " + extraValue) : null;
+        int full = (1 << required.size()) - 1;
+        // base_mN: after the members seen so far (the required ones in mask N)
+        for (int mask = 0; mask <= full; mask++) {
+            List<String> alts = new ArrayList<>();
+            if (mask == full) alts.add("\"}\"");
+            for (int i = 0; i < names.size(); i++) {
+                int r = required.indexOf(names.get(i));
+                int next = r < 0 ? mask : mask | (1 << r);
+                alts.add("\",\" ws " + members.get(i) + " ws " + base + "_m" + next);
+            }
+            if (extraMember != null)
+                alts.add("\",\" ws " + extraMember + " ws " + base + "_m" + mask);
+            out.define(base + "_m" + mask, String.join(" | ", alts));
+        }
+        List<String> first = new ArrayList<>();
+        if (full == 0) first.add("\"}\"");
+        for (int i = 0; i < names.size(); i++) {
+            int r = required.indexOf(names.get(i));
+            int next = r < 0 ? 0 : 1 << r;
+            first.add(members.get(i) + " ws " + base + "_m" + next);
+        }
+        if (extraMember != null) first.add(extraMember + " ws " + base + "_m0");
+        return out.define(base, "\"{\" ws ( " + String.join(" | ", first) + " )");
+    }
+
+    private String ref(String ref, int depth) {
+        String known = refs.get(ref);
+        if (known != null) return known;
+        if (!ref.startsWith("#"))
+            throw refuse("$ref", "a reference outside the tool's parameters (" + ref + ")");
+        JsonElement target = root;
+        for (String part : ref.substring(1).split("/")) {
+            if (part.isEmpty()) continue;
+            String key = part.replace("~1", "/").replace("~0", "~");
+            if (target == null || !target.isJsonObject() || !target.getAsJsonObject().has(key))
+                throw refuse("$ref", "the reference " + ref + " points at nothing");
+            target = target.getAsJsonObject().get(key);
+        }
+        String name = fresh("ref");
+        refs.put(ref, name);
+        out.define(name, "\"\"");
+        out.rules().put(name, value(target, depth + 1));
+        return name;
+    }
+}

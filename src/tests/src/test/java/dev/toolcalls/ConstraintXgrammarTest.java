@@ -1,0 +1,510 @@
+package dev.toolcalls;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import com.google.gson.JsonPrimitive;
+
+import dev.toolcalls.internal.format.FormatDefinition;
+import dev.toolcalls.internal.lex.LexerModel;
+import dev.toolcalls.internal.lex.Role;
+import dev.toolcalls.suite.SuiteCase;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Every strictly parsed regression case of every format, checked by a real grammar engine
+ * (xgrammar's WebAssembly build under Node): the GBNF constraint built with the case's tools (or
+ * none) accepts the output, and rejects it mutated: a call under tool choice {@code none}, no call
+ * under {@code required}, a second call under {@code parallel_tool_calls: false}, an unknown tool
+ * name, a call cut open, a missing required argument and a wrong-typed value (the last two through
+ * the tools: a required parameter added, or a present one's type changed). Cases without tools get
+ * tools written from their calls for the mutations. A case that calls a function not among its
+ * tools is expected to be rejected: under a constraint an unknown tool cannot be written.
+ *
+ * <p>Asserted: every grammar compiles, and every output the strict parser accepts with the case's
+ * tools (or none) is accepted, under {@code auto}, {@code none} (no call) and parallel calls off
+ * (one call). The mutations, and acceptance under tools written from the calls, are counted per
+ * format in {@link #TABLE}, with each one the grammar let through listed.
+ *
+ * <p>The grammars are compiled once each and the strings checked against one grammar go to the same
+ * Node process, many grammars per process; a grammar that aborts xgrammar's runtime takes only its
+ * process down, and the rest of that batch is run again in a new one.
+ */
+class ConstraintXgrammarTest {
+    static final Path TABLE = Path.of("src/tests/target/constraint-table.md");
+
+    /** Reads jobs [{grammar, strings}] on stdin, prints one line of results per job. */
+    static final String SCRIPT =
+            """
+            const Module = require('module'); const fs = require('fs'); const path = require('path');
+            const file = path.resolve('node_modules/@mlc-ai/web-xgrammar/lib/index.js');
+            const m = new Module(file); m.filename = file; m.paths = Module._nodeModulePaths(path.dirname(file));
+            m._compile(fs.readFileSync(file, 'utf8'), file);
+            const xg = m.exports;
+            (async () => {
+              const jobs = JSON.parse(fs.readFileSync(0, 'utf8'));
+              for (const job of jobs) {
+                const g = await xg.Grammar.fromEBNF(job.grammar, 'root');
+                const out = [];
+                for (const s of job.strings) out.push(await xg.Testings.isGrammarAcceptString(g, s));
+                process.stdout.write('@@' + JSON.stringify(out) + '\\n');
+              }
+            })().catch(e => { console.error(String(e)); process.exit(3); });
+            """;
+
+    /**
+     * Cases per format whose mutations through the tools are checked (each such check compiles a
+     * grammar of its own); the acceptance and the tool-choice checks run on every case.
+     */
+    static final int TOOL_MUTATION_CASES = 2;
+
+    /** Grammars built so far, by format, tools and options. */
+    private static final Map<String, String> GRAMMARS = new HashMap<>();
+
+    /** {@code -Dconstraint.formats=a,b} checks those formats only (while working on them). */
+    static final String ONLY = System.getProperty("constraint.formats", "");
+
+    record Check(String format, String caseName, String what, String text, boolean accept) {}
+
+    record Job(String grammar, List<Check> checks) {}
+
+    static final class Tally {
+        int cases;
+        int accepted;
+        int mutations;
+        int rejected;
+        int grammarChars;
+        final List<String> failures = new ArrayList<>();
+    }
+
+    @Test
+    void everyCaseAcceptedEveryMutationRejected() throws Exception {
+        Map<String, Job> jobs = new LinkedHashMap<>();
+        Map<String, Tally> tallies = new TreeMap<>();
+        for (Map.Entry<String, List<SuiteCase>> e :
+                SuiteCase.load(Path.of("tests-data")).entrySet()) {
+            if (!ONLY.isEmpty() && !List.of(ONLY.split(",")).contains(e.getKey())) continue;
+            Format format = Formats.get(e.getKey());
+            int mutated = 0;
+            Tally tally = tallies.computeIfAbsent(format.name(), k -> new Tally());
+            tally.grammarChars =
+                    format.constraint(Tools.none(), ConstraintOptions.defaults()).length();
+            boolean typedLiterals = !hasLiteralValues(format);
+            for (SuiteCase c : e.getValue()) {
+                if (c.lenient() || c.expected().has("error") || c.expected().has("_problem"))
+                    continue;
+                Tools tools =
+                        c.expected().has("tools")
+                                ? Tools.parse(c.expected().get("tools").toString())
+                                : Tools.none();
+                List<ParseEvent.ToolCallEnd> calls = new ArrayList<>();
+                try {
+                    for (ParseEvent ev : format.parseEvents(c.input(), tools, c.options()))
+                        if (ev instanceof ParseEvent.ToolCallEnd end) calls.add(end);
+                } catch (ToolCallParseException ex) {
+                    continue; // not strictly parsed
+                }
+                tally.cases++;
+                boolean known =
+                        tools.size() == 0
+                                || calls.stream().allMatch(k -> tools.names().contains(k.name()));
+                ConstraintOptions base = ConstraintOptions.defaults().withThinking(c.thinking());
+                add(jobs, format, c, tools, base, "as written", c.input(), known);
+                if (calls.isEmpty()) {
+                    add(
+                            jobs,
+                            format,
+                            c,
+                            tools,
+                            base.withToolChoice("required"),
+                            "no call under required",
+                            c.input(),
+                            false);
+                    add(
+                            jobs,
+                            format,
+                            c,
+                            tools,
+                            base.withToolChoice("none"),
+                            "no call under none",
+                            c.input(),
+                            true);
+                    continue;
+                }
+                add(
+                        jobs,
+                        format,
+                        c,
+                        tools,
+                        base.withToolChoice("none"),
+                        "a call under none",
+                        c.input(),
+                        false);
+                if (!known) continue;
+                boolean mutate = mutated < TOOL_MUTATION_CASES;
+                add(
+                        jobs,
+                        format,
+                        c,
+                        tools,
+                        base.withParallelToolCalls(false),
+                        calls.size() + " call(s) under parallel false",
+                        c.input(),
+                        calls.size() == 1);
+                if (!mutate) continue;
+                mutated++;
+                Tools typed = tools.size() > 0 ? tools : toolsFrom(calls);
+                if (tools.size() == 0)
+                    add(
+                            jobs,
+                            format,
+                            c,
+                            typed,
+                            base,
+                            "with tools written from its calls",
+                            c.input(),
+                            true);
+                ParseEvent.ToolCallEnd last = calls.get(calls.size() - 1);
+                String renamed = renamed(format, c, last.name());
+                if (renamed != null)
+                    add(jobs, format, c, typed, base, "unknown tool name", renamed, false);
+                String cut = cutOpen(format, c, last.name());
+                if (cut != null) add(jobs, format, c, typed, base, "call cut open", cut, false);
+                add(
+                        jobs,
+                        format,
+                        c,
+                        mutate(typed, last.name(), null),
+                        base,
+                        "missing required argument",
+                        c.input(),
+                        false);
+                JsonObject args = JsonParser.parseString(last.arguments()).getAsJsonObject();
+                if (typedLiterals && !args.keySet().isEmpty()) {
+                    String key = args.keySet().iterator().next();
+                    add(
+                            jobs,
+                            format,
+                            c,
+                            mutate(typed, last.name(), key),
+                            base,
+                            "wrong-typed value of " + key,
+                            c.input(),
+                            false);
+                }
+            }
+        }
+        List<Job> all = new ArrayList<>(jobs.values());
+        List<List<Job>> batches = new ArrayList<>();
+        for (int i = 0; i < all.size(); i += 40)
+            batches.add(all.subList(i, Math.min(all.size(), i + 40)));
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        List<Future<List<List<Boolean>>>> futures = new ArrayList<>();
+        for (List<Job> b : batches) futures.add(pool.submit(() -> run(b)));
+        pool.shutdown();
+        List<String> rejected = new ArrayList<>();
+        List<String> leaks = new ArrayList<>();
+        for (int i = 0; i < batches.size(); i++) {
+            List<List<Boolean>> results = futures.get(i).get();
+            for (int j = 0; j < batches.get(i).size(); j++) {
+                Job job = batches.get(i).get(j);
+                List<Boolean> r = results.get(j);
+                for (int k = 0; k < job.checks.size(); k++) {
+                    Check ch = job.checks.get(k);
+                    Tally t = tallies.get(ch.format);
+                    Boolean got = r == null ? null : r.get(k);
+                    boolean mutation = !ch.accept;
+                    if (mutation) t.mutations++;
+                    if (got != null && got == ch.accept) {
+                        if (mutation) t.rejected++;
+                        else if (ch.what.equals("as written")) t.accepted++;
+                        continue;
+                    }
+                    String f =
+                            ch.format
+                                    + "/"
+                                    + ch.caseName
+                                    + ": "
+                                    + ch.what
+                                    + ": "
+                                    + (got == null
+                                            ? "the grammar did not compile"
+                                            : ch.accept ? "rejected" : "accepted");
+                    boolean hard =
+                            got == null
+                                    || (ch.accept
+                                            && !ch.what.equals(
+                                                    "with tools written from its calls"));
+                    (hard ? rejected : leaks).add(f);
+                    t.failures.add(f);
+                }
+            }
+        }
+        writeTable(tallies);
+        // an output the parser accepts must never be rejected, and every grammar must compile;
+        // mutations the grammar lets through are listed in the table (the constraints page says
+        // which the grammar cannot say)
+        assertTrue(
+                rejected.isEmpty(),
+                rejected.size()
+                        + " outputs the strict parser accepts were rejected (table: "
+                        + TABLE
+                        + "):\n"
+                        + String.join("\n", rejected));
+        int mutations = 0;
+        int caught = 0;
+        for (Tally t : tallies.values()) {
+            mutations += t.mutations;
+            caught += t.rejected;
+        }
+        assertTrue(mutations > 0 && caught > 0, "no mutation was checked");
+    }
+
+    /** The output with the name of a call (not a mention of it) renamed, or null. */
+    private static String renamed(Format format, SuiteCase c, String name) {
+        String in = c.input();
+        for (int at = in.lastIndexOf(name); at >= 0; at = in.lastIndexOf(name, at - 1)) {
+            String m = in.substring(0, at) + name + "_zz" + in.substring(at + name.length());
+            try {
+                for (ParseEvent ev : format.parseEvents(m, Tools.none(), c.options()))
+                    if (ev instanceof ParseEvent.ToolCallEnd end && end.name().equals(name + "_zz"))
+                        return m;
+            } catch (ToolCallParseException e) {
+                // not this occurrence
+            }
+            if (at == 0) break;
+        }
+        return null;
+    }
+
+    /** The output cut right after a call's name, leaving the call open, or null. */
+    private static String cutOpen(Format format, SuiteCase c, String name) {
+        String in = c.input();
+        for (int at = in.lastIndexOf(name); at >= 0; at = in.lastIndexOf(name, at - 1)) {
+            String m = in.substring(0, at + name.length());
+            try {
+                format.parseEvents(m, Tools.none(), c.options());
+            } catch (ToolCallParseException e) {
+                if (e.kind() == ToolCallParseException.Kind.UNTERMINATED_CALL) return m;
+            }
+            if (at == 0) break;
+        }
+        return null;
+    }
+
+    private static boolean hasLiteralValues(Format format) {
+        LexerModel m = FormatDefinition.of(format).compiled().model();
+        for (int r = 0; r < m.ruleNames.length; r++) {
+            Role role = m.roleOfRule(r);
+            if (role == Role.LIT_ATOM || role == Role.LIT_QUOTE) return true;
+        }
+        return false;
+    }
+
+    private static void add(
+            Map<String, Job> jobs,
+            Format format,
+            SuiteCase c,
+            Tools tools,
+            ConstraintOptions options,
+            String what,
+            String text,
+            boolean accept) {
+        String key =
+                format.name()
+                        + "\u0000"
+                        + tools.names()
+                        + toolsJson(tools)
+                        + "\u0000"
+                        + options.toolChoice()
+                        + options.parallelToolCalls()
+                        + options.thinking();
+        String grammar = GRAMMARS.computeIfAbsent(key, k -> format.constraint(tools, options));
+        jobs.computeIfAbsent(grammar, g -> new Job(g, new ArrayList<>()))
+                .checks
+                .add(new Check(format.name(), c.name(), what, text, accept));
+    }
+
+    private static String toolsJson(Tools tools) {
+        StringBuilder b = new StringBuilder();
+        for (String n : tools.names()) b.append(tools.functionJson(n).orElse(""));
+        return b.toString();
+    }
+
+    /** Tools whose schemas the calls satisfy: every argument typed by its value, all required. */
+    static Tools toolsFrom(List<ParseEvent.ToolCallEnd> calls) {
+        Map<String, JsonObject> props = new LinkedHashMap<>();
+        Map<String, Set<String>> required = new LinkedHashMap<>();
+        for (ParseEvent.ToolCallEnd call : calls) {
+            JsonObject args = JsonParser.parseString(call.arguments()).getAsJsonObject();
+            JsonObject p = props.computeIfAbsent(call.name(), k -> new JsonObject());
+            Set<String> req = required.get(call.name());
+            if (req == null) required.put(call.name(), new LinkedHashSet<>(args.keySet()));
+            else req.retainAll(args.keySet());
+            for (Map.Entry<String, JsonElement> a : args.entrySet()) {
+                JsonObject s = new JsonObject();
+                s.addProperty("type", typeOf(a.getValue()));
+                if (p.has(a.getKey()) && !p.get(a.getKey()).equals(s))
+                    p.add(a.getKey(), new JsonObject());
+                else if (!p.has(a.getKey())) p.add(a.getKey(), s);
+            }
+        }
+        JsonArray tools = new JsonArray();
+        for (Map.Entry<String, JsonObject> e : props.entrySet()) {
+            JsonObject params = new JsonObject();
+            params.addProperty("type", "object");
+            params.add("properties", e.getValue());
+            JsonArray req = new JsonArray();
+            for (String r : required.get(e.getKey())) req.add(r);
+            params.add("required", req);
+            JsonObject fn = new JsonObject();
+            fn.addProperty("name", e.getKey());
+            fn.add("parameters", params);
+            JsonObject tool = new JsonObject();
+            tool.addProperty("type", "function");
+            tool.add("function", fn);
+            tools.add(tool);
+        }
+        return Tools.parse(tools.toString());
+    }
+
+    private static String typeOf(JsonElement v) {
+        if (v.isJsonNull()) return "null";
+        if (v.isJsonObject()) return "object";
+        if (v.isJsonArray()) return "array";
+        JsonPrimitive p = v.getAsJsonPrimitive();
+        if (p.isBoolean()) return "boolean";
+        if (p.isNumber()) return p.getAsString().matches("-?[0-9]+") ? "integer" : "number";
+        return "string";
+    }
+
+    /**
+     * The tools with, for {@code name}: a required string parameter added ({@code key} null), or
+     * the parameter {@code key} retyped to a type its value does not have.
+     */
+    static Tools mutate(Tools tools, String name, String key) {
+        JsonArray out = new JsonArray();
+        for (String n : tools.names()) {
+            JsonObject fn =
+                    JsonParser.parseString(tools.functionJson(n).orElseThrow()).getAsJsonObject();
+            if (n.equals(name)) {
+                JsonObject params =
+                        fn.has("parameters") && fn.get("parameters").isJsonObject()
+                                ? fn.getAsJsonObject("parameters")
+                                : new JsonObject();
+                params.addProperty("type", "object");
+                if (!params.has("properties")) params.add("properties", new JsonObject());
+                JsonObject props = params.getAsJsonObject("properties");
+                if (key == null) {
+                    JsonObject s = new JsonObject();
+                    s.addProperty("type", "string");
+                    props.add("zz_required_extra", s);
+                    JsonArray req =
+                            params.has("required")
+                                    ? params.getAsJsonArray("required")
+                                    : new JsonArray();
+                    req.add("zz_required_extra");
+                    params.add("required", req);
+                } else {
+                    JsonObject s = new JsonObject();
+                    JsonElement old = props.get(key);
+                    boolean wasNull =
+                            old != null
+                                    && old.isJsonObject()
+                                    && old.getAsJsonObject().has("type")
+                                    && old.getAsJsonObject()
+                                            .get("type")
+                                            .toString()
+                                            .contains("null");
+                    s.addProperty("type", wasNull ? "integer" : "null");
+                    props.add(key, s);
+                }
+                fn.add("parameters", params);
+            }
+            JsonObject tool = new JsonObject();
+            tool.addProperty("type", "function");
+            tool.add("function", fn);
+            out.add(tool);
+        }
+        return Tools.parse(out.toString());
+    }
+
+    /** Results per job (null where the grammar did not compile), batch by batch. */
+    static List<List<Boolean>> run(List<Job> jobs) {
+        List<List<Boolean>> results = new ArrayList<>();
+        int from = 0;
+        while (from < jobs.size()) {
+            JsonArray input = new JsonArray();
+            for (Job j : jobs.subList(from, jobs.size())) {
+                JsonObject o = new JsonObject();
+                o.addProperty("grammar", j.grammar);
+                JsonArray strings = new JsonArray();
+                for (Check c : j.checks) strings.add(c.text);
+                o.add("strings", strings);
+                input.add(o);
+            }
+            NodePeers.Result r = NodePeers.run(SCRIPT, input.toString(), List.of(), 600);
+            int done = 0;
+            for (String line : r.stdout().split("\n")) {
+                if (!line.startsWith("@@")) continue;
+                List<Boolean> one = new ArrayList<>();
+                for (JsonElement b : JsonParser.parseString(line.substring(2)).getAsJsonArray())
+                    one.add(b.getAsBoolean());
+                results.add(one);
+                done++;
+            }
+            from += done;
+            if (from < jobs.size() && r.exitCode() != 0) {
+                results.add(null); // this grammar aborted the runtime
+                from++;
+            } else if (from < jobs.size()) {
+                throw new AssertionError("node stopped early without an error:\n" + r.stderr());
+            }
+        }
+        return results;
+    }
+
+    private static void writeTable(Map<String, Tally> tallies) throws Exception {
+        StringBuilder b = new StringBuilder();
+        b.append(
+                "| format | cases accepted | mutations rejected | grammar (chars, no tools) |\n|---|---|---|---|\n");
+        for (Map.Entry<String, Tally> e : tallies.entrySet()) {
+            Tally t = e.getValue();
+            b.append("| ")
+                    .append(e.getKey())
+                    .append(" | ")
+                    .append(t.accepted)
+                    .append("/")
+                    .append(t.cases)
+                    .append(" | ")
+                    .append(t.rejected)
+                    .append("/")
+                    .append(t.mutations)
+                    .append(" | ")
+                    .append(t.grammarChars)
+                    .append(" |\n");
+        }
+        for (Tally t : tallies.values()) for (String f : t.failures) b.append("\n- ").append(f);
+        Files.createDirectories(TABLE.getParent());
+        Files.writeString(TABLE, b.toString());
+        System.out.println(b);
+    }
+}
