@@ -85,7 +85,7 @@ public final class GatewayServer implements AutoCloseable {
             Options options,
             PrintStream log)
             throws IOException {
-        this(upstreams, host, port, limits, options, Constraints.NONE, log);
+        this(upstreams, host, port, limits, options, new DerivedConstraints(), log);
     }
 
     GatewayServer(
