@@ -10,8 +10,11 @@ module dev.toolcalls.templates {
     requires com.google.gson;
     // javax.el (inside jinjava) names java.beans types
     requires java.desktop;
+    // the raw completion source posts to an engine's /v1/completions
+    requires java.net.http;
 
     exports dev.toolcalls.templates;
+    exports dev.toolcalls.templates.raw;
 
     // jinjava calls the template functions (raise_exception, strftime_now, slices) by reflection
     opens dev.toolcalls.templates to

@@ -22,6 +22,8 @@ import dev.langchain4j.model.chat.request.json.JsonRawSchema;
 import dev.langchain4j.model.chat.request.json.JsonReferenceSchema;
 import dev.langchain4j.model.chat.request.json.JsonSchemaElement;
 import dev.langchain4j.model.chat.request.json.JsonStringSchema;
+import dev.toolcalls.templates.raw.JsonValues;
+import dev.toolcalls.templates.raw.MessageShape;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

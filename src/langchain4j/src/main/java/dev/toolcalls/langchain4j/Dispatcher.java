@@ -15,6 +15,7 @@ import dev.langchain4j.model.chat.response.StreamingHandle;
 import dev.langchain4j.model.output.FinishReason;
 import dev.langchain4j.model.output.TokenUsage;
 import dev.toolcalls.ParseEvent;
+import dev.toolcalls.templates.raw.RawCompletion;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -6,6 +6,9 @@ import dev.toolcalls.Format;
 import dev.toolcalls.Formats;
 import dev.toolcalls.ParseOptions;
 import dev.toolcalls.templates.ChatTemplate;
+import dev.toolcalls.templates.raw.CompletionsSource;
+import dev.toolcalls.templates.raw.MessageShape;
+import dev.toolcalls.templates.raw.RawTextSource;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -15,6 +15,10 @@ import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.Tools;
 import dev.toolcalls.templates.ChatInput;
 import dev.toolcalls.templates.ChatTemplate;
+import dev.toolcalls.templates.raw.MessageShape;
+import dev.toolcalls.templates.raw.RawCompletion;
+import dev.toolcalls.templates.raw.RawRequest;
+import dev.toolcalls.templates.raw.RawTextSource;
 
 import java.io.IOException;
 import java.util.List;

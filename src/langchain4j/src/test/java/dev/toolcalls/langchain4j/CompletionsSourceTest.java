@@ -9,6 +9,11 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.sun.net.httpserver.HttpServer;
 
+import dev.toolcalls.templates.raw.CompletionsSource;
+import dev.toolcalls.templates.raw.RawCompletion;
+import dev.toolcalls.templates.raw.RawRequest;
+import dev.toolcalls.templates.raw.RawTextSource;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -3,6 +3,10 @@ package dev.toolcalls.langchain4j;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.toolcalls.templates.ChatTemplate;
+import dev.toolcalls.templates.raw.MessageShape;
+import dev.toolcalls.templates.raw.RawCompletion;
+import dev.toolcalls.templates.raw.RawRequest;
+import dev.toolcalls.templates.raw.RawTextSource;
 
 import java.io.IOException;
 import java.io.InputStream;

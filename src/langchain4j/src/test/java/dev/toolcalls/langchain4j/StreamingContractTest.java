@@ -20,6 +20,8 @@ import dev.langchain4j.model.chat.response.PartialToolCall;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.model.output.FinishReason;
 import dev.toolcalls.templates.ChatTemplate;
+import dev.toolcalls.templates.raw.RawCompletion;
+import dev.toolcalls.templates.raw.RawTextSource;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,5 +1,8 @@
 package dev.toolcalls.springai;
 
+import dev.toolcalls.templates.raw.JsonValues;
+import dev.toolcalls.templates.raw.MessageShape;
+
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.SystemMessage;

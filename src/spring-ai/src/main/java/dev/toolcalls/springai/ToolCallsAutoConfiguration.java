@@ -1,6 +1,9 @@
 package dev.toolcalls.springai;
 
 import dev.toolcalls.ParseOptions;
+import dev.toolcalls.templates.raw.CompletionsSource;
+import dev.toolcalls.templates.raw.MessageShape;
+import dev.toolcalls.templates.raw.RawTextSource;
 
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.model.tool.ToolCallingChatOptions;

@@ -9,6 +9,11 @@ import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.Tools;
 import dev.toolcalls.templates.ChatInput;
 import dev.toolcalls.templates.ChatTemplate;
+import dev.toolcalls.templates.raw.CompletionsSource;
+import dev.toolcalls.templates.raw.MessageShape;
+import dev.toolcalls.templates.raw.RawCompletion;
+import dev.toolcalls.templates.raw.RawRequest;
+import dev.toolcalls.templates.raw.RawTextSource;
 
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.metadata.ChatGenerationMetadata;

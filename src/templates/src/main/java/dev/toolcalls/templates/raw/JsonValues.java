@@ -1,4 +1,4 @@
-package dev.toolcalls.springai;
+package dev.toolcalls.templates.raw;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -17,7 +17,7 @@ import java.util.Map;
  * JSON text to plain Java values (maps, lists, strings, numbers, booleans, null), as the chat
  * template expects them: integers stay integers ({@code 3}, not {@code 3.0}) and key order is kept.
  */
-final class JsonValues {
+public final class JsonValues {
     private JsonValues() {}
 
     /**
@@ -25,7 +25,7 @@ final class JsonValues {
      *
      * @throws IllegalArgumentException when the text is not JSON
      */
-    static Object parse(String json) {
+    public static Object parse(String json) {
         try {
             return toJava(JsonParser.parseString(json));
         } catch (JsonParseException e) {
@@ -36,7 +36,7 @@ final class JsonValues {
     /**
      * A JSON object as a map; anything else (a string a model wrote, bad JSON) as {@code orElse}.
      */
-    static Object parseObjectOr(String json, Object orElse) {
+    public static Object parseObjectOr(String json, Object orElse) {
         if (json == null || json.isBlank()) return new LinkedHashMap<String, Object>();
         try {
             JsonElement e = JsonParser.parseString(json);

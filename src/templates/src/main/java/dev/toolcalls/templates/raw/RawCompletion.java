@@ -1,4 +1,4 @@
-package dev.toolcalls.springai;
+package dev.toolcalls.templates.raw;
 
 /**
  * How a completion ended.

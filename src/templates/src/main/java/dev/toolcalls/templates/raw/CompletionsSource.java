@@ -1,4 +1,4 @@
-package dev.toolcalls.langchain4j;
+package dev.toolcalls.templates.raw;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonElement;

@@ -1,4 +1,4 @@
-package dev.toolcalls.langchain4j;
+package dev.toolcalls.templates.raw;
 
 import java.util.List;
 

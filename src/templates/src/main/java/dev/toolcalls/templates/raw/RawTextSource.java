@@ -1,4 +1,4 @@
-package dev.toolcalls.springai;
+package dev.toolcalls.templates.raw;
 
 import java.io.IOException;
 

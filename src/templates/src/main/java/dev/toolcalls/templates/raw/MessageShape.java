@@ -1,4 +1,4 @@
-package dev.toolcalls.springai;
+package dev.toolcalls.templates.raw;
 
 /**
  * How the conversation's messages reach the chat template where templates disagree about the OpenAI
@@ -23,11 +23,13 @@ public record MessageShape(boolean emptyContent, boolean argumentsAsText) {
         return new MessageShape(emptyContent, argumentsAsText);
     }
 
-    Object content(String text) {
+    /** An assistant message's content as the template gets it. */
+    public Object content(String text) {
         return text == null && emptyContent ? "" : text;
     }
 
-    Object arguments(String json) {
+    /** A tool call's arguments (JSON text) as the template gets them. */
+    public Object arguments(String json) {
         return argumentsAsText ? json : JsonValues.parseObjectOr(json, json);
     }
 }
