@@ -107,40 +107,8 @@ final class Gateway implements Backend {
     }
 
     @Override
-    public void reply(Exchange ex, String text) {
+    public void reply(Exchange ex, JsonObject body) {
         Protocol protocol = ex.protocol;
-        JsonObject body;
-        try {
-            JsonElement e = Json.parseStrict(text);
-            if (!e.isJsonObject()) {
-                ex.error(
-                        400,
-                        "the request body must be a JSON object",
-                        "invalid_request_error",
-                        "invalid_json",
-                        null);
-                return;
-            }
-            body = e.getAsJsonObject();
-        } catch (Json.NotJson e) {
-            ex.error(
-                    400,
-                    "the request body is not valid JSON: " + JsonChecks.plain(e.getMessage()),
-                    "invalid_request_error",
-                    "invalid_json",
-                    null);
-            return;
-        }
-        RequestCheck.Invalid invalid = RequestCheck.check(protocol, body);
-        if (invalid != null) {
-            ex.error(
-                    400,
-                    invalid.message(),
-                    "invalid_request_error",
-                    "invalid_type",
-                    invalid.param());
-            return;
-        }
         String model = body.has("model") ? body.get("model").getAsString() : "";
         Upstream upstream = models.get(model);
         if (upstream == null && models.size() == 1) upstream = models.values().iterator().next();

@@ -85,18 +85,6 @@ public final class GatewayServer implements AutoCloseable {
             Options options,
             PrintStream log)
             throws IOException {
-        this(upstreams, host, port, limits, options, new DerivedConstraints(), log);
-    }
-
-    GatewayServer(
-            List<Upstream> upstreams,
-            String host,
-            int port,
-            ReplayServer.Limits limits,
-            Options options,
-            Constraints constraints,
-            PrintStream log)
-            throws IOException {
         this.limits = limits;
         this.log = log;
         this.deadlines = new Deadlines(limits.requestTimeoutMs());
@@ -121,7 +109,7 @@ public final class GatewayServer implements AutoCloseable {
                         client,
                         options.maxStreams(),
                         options.upstreamTimeoutMs(),
-                        constraints,
+                        new Constraints(),
                         log);
         this.routes = new Routes(gateway, deadlines, limits, log);
 

@@ -10,7 +10,6 @@ import dev.toolcalls.ParseOptions;
 import dev.toolcalls.StreamParser;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.Tools;
-import dev.toolcalls.internal.json.Json;
 import dev.toolcalls.protocol.Protocol;
 import dev.toolcalls.protocol.WireEvent;
 import dev.toolcalls.protocol.WireStream;
@@ -125,42 +124,9 @@ final class Replay implements Backend {
         return "toolcalls-replay";
     }
 
-    /** Answers a protocol request whose whole body has arrived. */
     @Override
-    public void reply(Exchange ex, String text) {
+    public void reply(Exchange ex, JsonObject body) {
         Protocol protocol = ex.protocol;
-        JsonObject body;
-        try {
-            JsonElement e = Json.parseStrict(text);
-            if (!e.isJsonObject()) {
-                ex.error(
-                        400,
-                        "the request body must be a JSON object",
-                        "invalid_request_error",
-                        "invalid_json",
-                        null);
-                return;
-            }
-            body = e.getAsJsonObject();
-        } catch (Json.NotJson e) {
-            ex.error(
-                    400,
-                    "the request body is not valid JSON: " + JsonChecks.plain(e.getMessage()),
-                    "invalid_request_error",
-                    "invalid_json",
-                    null);
-            return;
-        }
-        RequestCheck.Invalid invalid = RequestCheck.check(protocol, body);
-        if (invalid != null) {
-            ex.error(
-                    400,
-                    invalid.message(),
-                    "invalid_request_error",
-                    "invalid_type",
-                    invalid.param());
-            return;
-        }
         String model = body.has("model") ? body.get("model").getAsString() : "";
         Path file = pick(model);
         if (file == null) {

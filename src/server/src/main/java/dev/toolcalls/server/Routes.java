@@ -89,7 +89,10 @@ final class Routes extends Handler.Abstract {
         if (endpoint != null && method.equals("POST") && !deadlines.draining()) {
             ex.protocol = endpoint;
             BodyReader.receive(
-                    ex, limits, deadlines, backend::reply); // the body reader settles the response
+                    ex,
+                    limits,
+                    deadlines,
+                    backend::receive); // the body reader settles the response
             return;
         }
         ex.settle();
