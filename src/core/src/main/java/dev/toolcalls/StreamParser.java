@@ -161,8 +161,8 @@ public final class StreamParser {
             if (specials == null) {
                 lexer.append(text);
             } else {
-                SpecialTokens.Release r = specials.ordinary(text);
-                lexer.append(r.text(), r.masked());
+                String t = specials.ordinary(text);
+                lexer.append(t, specials.masked());
             }
             return run(false);
         } finally {
@@ -235,11 +235,18 @@ public final class StreamParser {
             int i = from;
             try {
                 while (i < to) {
-                    tokenText.setLength(0);
-                    int next = tokens.ordinary(ids, i, to, tokenText, tokenCount + i - from);
-                    if (tokenText.length() > 0) {
-                        SpecialTokens.Release r = specials.ordinary(tokenText.toString());
-                        lexer.append(r.text(), r.masked());
+                    String text = tokens.alone(ids, i, to);
+                    int next;
+                    if (text != null) {
+                        next = i + 1;
+                    } else {
+                        tokenText.setLength(0);
+                        next = tokens.ordinary(ids, i, to, tokenText, tokenCount + i - from);
+                        text = tokenText.length() > 0 ? tokenText.toString() : null;
+                    }
+                    if (text != null) {
+                        String t = specials.ordinary(text);
+                        lexer.append(t, specials.masked());
                     }
                     if (next < to) {
                         String piece = tokens.added(ids[next], tokenCount + next - from);

@@ -75,6 +75,15 @@ public final class Vocabulary {
     private final char stripChar;
     private final int stripCount;
 
+    /**
+     * The text of each id whose bytes are whole UTF-8 characters, made when first needed ({@link
+     * #NOT_WHOLE} for the others); a String is immutable, so a race only makes it twice.
+     */
+    private final String[] texts;
+
+    /** Marks an id whose bytes are not whole characters on their own. */
+    private static final String NOT_WHOLE = new String("not whole");
+
     private Vocabulary(
             String source,
             String decoderName,
@@ -92,6 +101,28 @@ public final class Vocabulary {
         this.added = added;
         this.stripChar = stripChar;
         this.stripCount = stripCount;
+        this.texts = new String[flags.length];
+    }
+
+    /**
+     * The id's text when its bytes are whole UTF-8 characters; null otherwise. The id is present.
+     */
+    private String wholeText(int id) {
+        String t = texts[id];
+        if (t == null) {
+            int s = start[id];
+            try {
+                t =
+                        StandardCharsets.UTF_8
+                                .newDecoder()
+                                .decode(ByteBuffer.wrap(data, s, start[id + 1] - s))
+                                .toString();
+            } catch (CharacterCodingException e) {
+                t = NOT_WHOLE;
+            }
+            texts[id] = t;
+        }
+        return t == NOT_WHOLE ? null : t;
     }
 
     /**
@@ -287,10 +318,28 @@ public final class Vocabulary {
             return to;
         }
 
+        /**
+         * The text of {@code ids[from]} when it is an ordinary id that makes the whole run of
+         * ordinary ids up to {@code to} or the next added token, and its bytes are whole characters
+         * after a whole character; null otherwise (then {@link #ordinary} decodes it). Allocates
+         * nothing once the id's text was made.
+         */
+        String alone(int[] ids, int from, int to) {
+            if (need > 0 || leading > 0) return null;
+            int id = ids[from];
+            if (!v.contains(id) || (v.flags[id] & ADDED) != 0) return null;
+            if (from + 1 < to && !v.isAdded(ids[from + 1])) return null;
+            String t = v.wholeText(id);
+            if (t != null) bytes += v.start[id + 1] - v.start[id];
+            return t;
+        }
+
         /** The text of an added token; the character before it must be whole. */
         String added(int id, long index) {
             if (need > 0) throw cut(id, index);
             leading = 0;
+            String t = v.wholeText(id);
+            if (t != null) return t;
             int s = v.start[id];
             return new String(v.data, s, v.start[id + 1] - s, StandardCharsets.UTF_8);
         }

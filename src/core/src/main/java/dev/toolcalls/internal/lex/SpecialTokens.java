@@ -24,6 +24,9 @@ public final class SpecialTokens {
 
     private static final int[] NONE = new int[0];
 
+    /** The positions to mask in the text {@link #ordinary} returned last, ascending. */
+    private int[] masked = NONE;
+
     public SpecialTokens(List<String> spellings) {
         this.spellings = List.copyOf(spellings);
         int l = 0;
@@ -43,22 +46,23 @@ public final class SpecialTokens {
         return false;
     }
 
-    /** Ordinary text to hand on now, with the positions to mask. */
-    public record Release(String text, int[] masked) {}
-
     /**
-     * Ordinary (non-special) text: what may be lexed now, spellings masked; a possible start of one
-     * is kept.
+     * Ordinary (non-special) text: what may be lexed now, with the positions in it to mask ({@link
+     * #masked}); a possible start of a spelling is kept. Text that holds no first character of a
+     * spelling, with nothing kept, comes back as it is, with nothing allocated.
      */
-    public Release ordinary(String chunk) {
-        if (pending.length() == 0 && !mayStart(chunk)) return new Release(chunk, NONE);
+    public String ordinary(String chunk) {
+        if (pending.length() == 0 && !mayStart(chunk)) {
+            masked = NONE;
+            return chunk;
+        }
         pending.append(chunk);
         String all = pending.toString();
-        List<Integer> masked = new ArrayList<>();
+        List<Integer> found = new ArrayList<>();
         for (String s : spellings) {
             if (Character.isSurrogate(s.charAt(0)))
                 continue; // markers begin with ASCII; a pair cannot be masked in half
-            for (int at = all.indexOf(s); at >= 0; at = all.indexOf(s, at + 1)) masked.add(at);
+            for (int at = all.indexOf(s); at >= 0; at = all.indexOf(s, at + 1)) found.add(at);
         }
         // keep back the longest tail that is a proper prefix of a spelling (and not already a whole
         // one)
@@ -76,7 +80,13 @@ public final class SpecialTokens {
             cut--; // never split a pair here
         pending.setLength(0);
         pending.append(all, cut, all.length());
-        return new Release(all.substring(0, cut), positions(masked, cut));
+        masked = found.isEmpty() ? NONE : positions(found, cut);
+        return cut == all.length() ? all : all.substring(0, cut);
+    }
+
+    /** The positions to mask in the text {@link #ordinary} returned last, ascending. */
+    public int[] masked() {
+        return masked;
     }
 
     /**
