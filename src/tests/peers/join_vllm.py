@@ -99,7 +99,11 @@ def main():
         lines.append("Rows where toolcalls takes longer than vLLM:")
         lines.append("")
         for r, mode, x in behind:
-            lines.append(f"- {r['size']:,} {KIND_NAME.get(r['kind'], r['kind'])} {r['format']} {mode}: {x:.2f}×")
+            check = r[f"{mode}_check"]
+            note = "" if check == "ok" else f" (vLLM's result differs: {check})"
+            lines.append(
+                f"- {r['size']:,} {KIND_NAME.get(r['kind'], r['kind'])} {r['format']} {mode}: {x:.2f}×{note}"
+            )
     else:
         lines.append("toolcalls takes less time than vLLM on every row.")
     text = "\n".join(lines) + "\n"
