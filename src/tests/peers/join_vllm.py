@@ -8,7 +8,8 @@ per size, kind, format and mode (batch, stream), vLLM ÷ toolcalls.
 toolcalls: JMH's -rf json of StreamingBenchmark.batch|streamEvents (chunk 4: the corpus, the
 call-dense kind) and ShapeBenchmark.batch|stream4 (the prose and longcall shapes). Both sides
 are best of rounds: vLLM's best round of vllm_bench.py, toolcalls' best JMH measurement
-iteration (each an average over many parses).
+iteration (each an average over many parses); a row measured in several --toolcalls files (a
+rerun of some rows) gives its best.
 """
 
 import argparse
@@ -41,7 +42,9 @@ def toolcalls_rows(paths):
             if mode == "stream" and chunks:
                 # ns per chunk of the mean; scaled to the best iteration
                 row["us_per_delta"] = chunks["score"] / 1e3 * best_ns / r["primaryMetric"]["score"]
-            out[(params["format"], kind, int(params["size"]), mode)] = row
+            key = (params["format"], kind, int(params["size"]), mode)
+            if key not in out or row["us"] < out[key]["us"]:
+                out[key] = row
     return out
 
 
