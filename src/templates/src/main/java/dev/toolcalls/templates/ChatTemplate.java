@@ -32,6 +32,14 @@ import java.util.Map;
  * a different prompt. Thread-safe.
  */
 public final class ChatTemplate {
+    /**
+     * The renderer's functions, filters, tests and tags, copied into a context once per thread
+     * (copying them is most of the cost of starting a render) and reset after each render, as
+     * jinjava resets its global context: a render's own values live in a child context of it.
+     */
+    private static final ThreadLocal<Context> LIBRARY =
+            ThreadLocal.withInitial(Engine.JINJAVA::getGlobalContextCopy);
+
     private final String source;
     private final String prepared;
     private final Map<String, Object> variables;
@@ -48,7 +56,7 @@ public final class ChatTemplate {
         this.source = source;
         this.prepared = Engine.preprocess(source);
         this.variables = Collections.unmodifiableMap(new LinkedHashMap<>(variables));
-        JinjavaInterpreter parser = interpreter(Map.of());
+        JinjavaInterpreter parser = interpreter(Engine.JINJAVA.getGlobalContextCopy(), Map.of());
         JinjavaInterpreter.pushCurrent(parser);
         try {
             this.root = parser.parse(prepared);
@@ -58,10 +66,9 @@ public final class ChatTemplate {
         this.parseErrors = List.copyOf(parser.getErrorsCopy());
     }
 
-    private static JinjavaInterpreter interpreter(Map<String, Object> bindings) {
+    private static JinjavaInterpreter interpreter(Context library, Map<String, Object> bindings) {
         JinjavaConfig config = Engine.JINJAVA.getGlobalConfig();
-        Context context =
-                new Context(Engine.JINJAVA.getGlobalContextCopy(), bindings, config.getDisabled());
+        Context context = new Context(library, bindings, config.getDisabled());
         return config.getInterpreterFactory().newInstance(Engine.JINJAVA, context, config);
     }
 
@@ -192,7 +199,8 @@ public final class ChatTemplate {
         bindings.put("messages", forTemplate(input.messages()));
         bindings.put("tools", input.tools() == null ? None.NONE : forTemplate(input.tools()));
         bindings.put("add_generation_prompt", input.addGenerationPrompt());
-        JinjavaInterpreter interpreter = interpreter(bindings);
+        Context library = LIBRARY.get();
+        JinjavaInterpreter interpreter = interpreter(library, bindings);
         String output = null;
         TemplateError thrown = null; // first, as jinjava's renderForResult orders them
         JinjavaInterpreter.pushCurrent(interpreter);
@@ -210,6 +218,7 @@ public final class ChatTemplate {
             thrown = TemplateError.fromException(e);
         } finally {
             JinjavaInterpreter.popCurrent();
+            library.reset();
         }
         List<TemplateError> errors = new ArrayList<>();
         if (thrown != null) {
