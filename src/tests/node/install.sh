@@ -11,7 +11,7 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
     echo "-Dnode.skip=true to leave those tests failing with this same message." >&2
     exit 1
 fi
-if [ -f node_modules/.install-stamp ] && [ node_modules/.install-stamp -nt package.json ]; then
+if [ -f node_modules/.install-stamp ] && [ node_modules/.install-stamp -nt package.json ] && [ -d node_modules/.templates ]; then
     exit 0
 fi
 npm install --no-audit --no-fund --loglevel=error
