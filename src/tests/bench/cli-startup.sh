@@ -6,8 +6,9 @@
 #   parse+cds    target/toolcalls parse --format F CASE (the launcher: the class-data archive
 #                target/toolcalls.jsa the build writes), when the archive is there,
 #   stream+cds   the same with --stream,
-# for each format (CASE: the format's first regression case that is a message). Needs the jar:
-# mvn -B -q package -DskipTests.
+# for each format (CASE: the format's first regression case that is a message), and the median
+# processor time (user + system, all of the JVM's threads) of each, which a loaded machine
+# disturbs less than wall time. Needs the jar (mvn -B -q package -DskipTests) and /usr/bin/time.
 #
 #   src/tests/bench/cli-startup.sh [--runs N] [--formats a,b,...]
 set -euo pipefail
@@ -29,11 +30,15 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf 'public class Hello { public static void main(String[] a) { System.out.println("hello"); } }\n' > "$tmp/Hello.java"
 "${JAVAC:-javac}" -d "$tmp" "$tmp/Hello.java"
-ms() { local s e; s=$(date +%s%N); "$@" > /dev/null 2>&1 || true; e=$(date +%s%N); echo $(((e - s) / 1000000)); }
+# one run: "wall_ms cpu_ms"
+ms() {
+    /usr/bin/time -f '%e %U %S' -o "$tmp/t" "$@" > /dev/null 2>&1 || true
+    awk '{printf "%d %d\n", $1 * 1000, ($2 + $3) * 1000}' "$tmp/t"
+}
 median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 cds=no
 [ -f "$base/target/toolcalls.jsa" ] && [ -x "$base/target/toolcalls" ] && cds=yes
-printf '| format | hello | parse | parse+cds | stream+cds | parse ÷ hello | parse+cds ÷ hello |\n|---|---|---|---|---|---|---|\n'
+printf '| format | time | hello | parse | parse+cds | stream+cds | parse ÷ hello | parse+cds ÷ hello |\n|---|---|---|---|---|---|---|---|\n'
 for f in ${formats//,/ }; do
     input=""
     for t in $(ls "$base/tests-data/$f"/*.txt | sort); do
@@ -49,7 +54,11 @@ for f in ${formats//,/ }; do
             ms "$base/target/toolcalls" parse --format "$f" --stream "$input" >> "$tmp/s"
         fi
     done
-    h=$(median < "$tmp/h"); p=$(median < "$tmp/p"); c=$(median < "$tmp/c"); s=$(median < "$tmp/s")
     ratio() { [ "$2" = - ] && echo - || awk -v a="$2" -v b="$1" 'BEGIN {printf "%.1f×", a / b}'; }
-    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$f" "$h" "$p" "$c" "$s" "$(ratio "$h" "$p")" "$(ratio "$h" "$c")"
+    for col in 1 2; do
+        name=$([ $col = 1 ] && echo "wall ms" || echo "cpu ms")
+        h=$(cut -d' ' -f$col "$tmp/h" | median); p=$(cut -d' ' -f$col "$tmp/p" | median)
+        c=$(cut -d' ' -f$col "$tmp/c" | grep . | median); s=$(cut -d' ' -f$col "$tmp/s" | grep . | median)
+        printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$f" "$name" "$h" "$p" "$c" "$s" "$(ratio "$h" "$p")" "$(ratio "$h" "$c")"
+    done
 done
