@@ -43,6 +43,15 @@ public final class FormatRegistry {
     private final List<FormatException> problems;
     private final Set<Path> folders;
 
+    /** Formats by name (a class rather than a lambda: see {@code Formats.Bundled}). */
+    private static final Comparator<Format> BY_NAME =
+            new Comparator<>() {
+                @Override
+                public int compare(Format a, Format b) {
+                    return a.name().compareTo(b.name());
+                }
+            };
+
     private FormatRegistry(
             List<Format> formats,
             Map<String, Format> byName,
@@ -83,7 +92,7 @@ public final class FormatRegistry {
                                     origin + " failed, its formats are not registered: " + e, e));
                 }
             }
-            found.sort(Comparator.comparing(Format::name));
+            found.sort(BY_NAME);
             return new FormatRegistry(List.of(), Map.of(), List.of(), Set.of())
                     .with(found, problems, Set.of());
         }
@@ -216,19 +225,16 @@ public final class FormatRegistry {
      *     file)
      */
     public Format get(String name) {
-        Format f =
-                find(name)
-                        .orElseThrow(
-                                () ->
-                                        new IllegalArgumentException(
-                                                "unknown format '"
-                                                        + name
-                                                        + "'; known formats: "
-                                                        + all().stream()
-                                                                .map(Format::name)
-                                                                .distinct()
-                                                                .collect(
-                                                                        Collectors.joining(", "))));
+        Format f = byName.get(name.toLowerCase(Locale.ROOT));
+        if (f == null)
+            throw new IllegalArgumentException(
+                    "unknown format '"
+                            + name
+                            + "'; known formats: "
+                            + all().stream()
+                                    .map(Format::name)
+                                    .distinct()
+                                    .collect(Collectors.joining(", ")));
         made(f).compiled();
         return f;
     }
@@ -236,7 +242,7 @@ public final class FormatRegistry {
     /** Every registered format, by name, disabled ones included; listing them builds none. */
     public List<Format> all() {
         List<Format> sorted = new ArrayList<>(formats);
-        sorted.sort(Comparator.comparing(Format::name));
+        sorted.sort(BY_NAME);
         return List.copyOf(sorted);
     }
 

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The registry of formats, by name and alias (case-insensitive), for the whole process.
@@ -67,13 +68,26 @@ public final class Formats {
             String origin = "grammars/" + b.name() + "/" + b.name() + ".json (bundled)";
             out.add(
                     new GrammarFormat(
-                            b.name(),
-                            b.aliases(),
-                            b.description(),
-                            origin,
-                            () -> BundledSources.of(b)));
+                            b.name(), b.aliases(), b.description(), origin, new Bundled(b)));
         }
         return out;
+    }
+
+    /**
+     * The source of a bundled format, read on first use (a class rather than a lambda: the first
+     * lambda of a process costs a fresh JVM several milliseconds of method-handle set-up).
+     */
+    private static final class Bundled implements Supplier<FormatSource> {
+        private final BundledFormat format;
+
+        Bundled(BundledFormat format) {
+            this.format = format;
+        }
+
+        @Override
+        public FormatSource get() {
+            return BundledSources.of(format);
+        }
     }
 
     /**

@@ -153,6 +153,7 @@ class DocsTest {
                         "invalid_input",
                         "invalid_utf8",
                         "internal_error",
+                        "too_large",
                         "usage-errors",
                         "exit-code-0",
                         "exit-code-1",

@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * {@code java -jar target/toolcalls.jar parse|formats|test|serve|check|generate|new ...}. Exit
@@ -25,22 +26,24 @@ import java.nio.charset.StandardCharsets;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description =
-                "Turns LLM output text into OpenAI-style tool calls, in one piece or streaming.",
-        subcommands = {
-            ParseCommand.class,
-            FormatsCommand.class,
-            TestCommand.class,
-            ServeCommand.class,
-            CheckCommand.class,
-            GenerateCommand.class,
-            NewCommand.class,
-            TokensCommand.class,
-            GrammarCommand.class
-        })
+                "Turns LLM output text into OpenAI-style tool calls, in one piece or streaming.")
 public final class Main implements Runnable {
     static final int FAILED = 1;
     static final int USAGE = 2;
     static final int INTERNAL = 3;
+
+    /** The commands, in the order {@code --help} lists them. */
+    static final List<String> COMMANDS =
+            List.of(
+                    "parse",
+                    "formats",
+                    "test",
+                    "serve",
+                    "check",
+                    "generate",
+                    "new",
+                    "tokens",
+                    "grammar");
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -106,8 +109,39 @@ public final class Main implements Runnable {
         return INTERNAL;
     }
 
+    /** A new command object by its name. */
+    private static Object command(String name) {
+        switch (name) {
+            case "parse":
+                return new ParseCommand();
+            case "formats":
+                return new FormatsCommand();
+            case "test":
+                return new TestCommand();
+            case "serve":
+                return new ServeCommand();
+            case "check":
+                return new CheckCommand();
+            case "generate":
+                return new GenerateCommand();
+            case "new":
+                return new NewCommand();
+            case "tokens":
+                return new TokensCommand();
+            case "grammar":
+                return new GrammarCommand();
+            default:
+                throw new IllegalArgumentException(name);
+        }
+    }
+
     private static int execute(String[] args, PrintStream out, PrintStream err, InputStream in) {
         CommandLine cl = new CommandLine(new Main());
+        // picocli reads a command's options by reflection when it is added, the largest part of a
+        // short command's start-up: a command line that names its command gets only that one,
+        // anything else (--help, --version, a mistyped command) gets them all
+        if (args.length > 0 && COMMANDS.contains(args[0])) cl.addSubcommand(command(args[0]));
+        else for (String name : COMMANDS) cl.addSubcommand(command(name));
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         cl.setParameterExceptionHandler(

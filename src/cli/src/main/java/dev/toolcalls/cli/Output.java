@@ -109,10 +109,24 @@ enum Output {
 
     /** A stream of token ids of {@code vocabulary} as well as text (null: text only). */
     Run stream(Format format, Tools tools, ParseOptions options, Vocabulary vocabulary) {
-        StreamParser parser =
+        return stream(format, tools, options, vocabulary, null);
+    }
+
+    /**
+     * A stream whose calls' arguments are held to {@code budget} (null: no limit but the heap's);
+     * past it, every method throws {@link ArgumentBudget.TooLarge}.
+     */
+    Run stream(
+            Format format,
+            Tools tools,
+            ParseOptions options,
+            Vocabulary vocabulary,
+            ArgumentBudget budget) {
+        StreamParser streamParser =
                 vocabulary == null
                         ? format.newStream(tools, options)
                         : format.newStream(tools, options, vocabulary);
+        Counted parser = new Counted(streamParser, budget);
         switch (this) {
             case CHAT:
                 return new Run() {
@@ -193,6 +207,37 @@ enum Output {
                         }
                     };
                 }
+        }
+    }
+
+    /** A stream parser whose events go through an argument budget. */
+    private static final class Counted {
+        private final StreamParser parser;
+        private final ArgumentBudget budget;
+
+        Counted(StreamParser parser, ArgumentBudget budget) {
+            this.parser = parser;
+            this.budget = budget;
+        }
+
+        private List<ParseEvent> counted(List<ParseEvent> events) {
+            return budget == null ? events : budget.count(events);
+        }
+
+        List<ParseEvent> feed(String chunk) {
+            return counted(parser.feed(chunk));
+        }
+
+        List<ParseEvent> feedSpecial(String token) {
+            return counted(parser.feedSpecial(token));
+        }
+
+        List<ParseEvent> feedTokens(int[] ids, int from, int to) {
+            return counted(parser.feedTokens(ids, from, to));
+        }
+
+        List<ParseEvent> finish() {
+            return counted(parser.finish());
         }
     }
 

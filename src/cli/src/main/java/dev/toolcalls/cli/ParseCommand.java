@@ -263,7 +263,8 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
      */
     private int stream(Output protocol, Format format, Tools tools, InputStream input)
             throws IOException {
-        Output.Run run = protocol.stream(format, tools, options());
+        Output.Run run =
+                protocol.stream(format, tools, options(), null, ArgumentBudget.ofThisJvm());
         Utf8Input text = new Utf8Input(input);
         Chunker.Cutter cutter = new Chunker.Cutter(chunkMax, chunkSeed);
         try {
@@ -282,6 +283,12 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
             out.flush();
             err.println(ErrorJson.wrap(ErrorJson.of(e)));
             return Main.FAILED;
+        } catch (ArgumentBudget.TooLarge e) {
+            print(run.abort(e.getMessage()));
+            out.flush();
+            err.println(
+                    ErrorJson.wrap(ErrorJson.of("too_large", e.getMessage(), null, format.name())));
+            return Main.INTERNAL;
         }
     }
 

@@ -637,4 +637,39 @@ class CliInputTest {
         assertTrue(e.get("message").getAsString().startsWith("out of memory"), err);
         assertFalse(err.contains("\tat ") || err.contains("Exception in thread"), err);
     }
+
+    /** One call whose single string argument is {@code bytes} long. */
+    static Path oneHugeArgument(Path p, long bytes) throws IOException {
+        byte[] filler = "abcdefghij klmnopqrst \\n ".getBytes(StandardCharsets.UTF_8);
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(p), 1 << 16)) {
+            out.write(
+                    "<tool_call>\n{\"name\": \"write\", \"arguments\": {\"text\": \""
+                            .getBytes(StandardCharsets.UTF_8));
+            for (long n = 0; n < bytes; n += filler.length) out.write(filler);
+            out.write("\"}}\n</tool_call>".getBytes(StandardCharsets.UTF_8));
+        }
+        return p;
+    }
+
+    @Test
+    void aStreamedArgumentLargerThanTheHeapCanHoldStopsWithTooLargeNotOutOfMemory()
+            throws Exception {
+        // 12 MB of heap: a call's arguments may reach 768 Ki characters; this one is 8 MB
+        Path big = oneHugeArgument(dir.resolve("huge-argument.txt"), 8L << 20);
+        Process stream = cli("-Xmx12m", big, "parse", "--format", "hermes", "--stream", "-");
+        String err = new String(stream.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(stream.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(3, stream.exitValue(), err);
+        assertEquals(1, err.lines().count(), err);
+        JsonObject e = error(err);
+        assertEquals("too_large", e.get("type").getAsString(), err);
+        assertTrue(e.get("message").getAsString().contains("the arguments of call 0 passed"), err);
+        assertFalse(err.contains("\tat ") || err.contains("Exception in thread"), err);
+        // under the limit, the same shape streams through the same heap
+        Path fits = oneHugeArgument(dir.resolve("argument.txt"), 256L << 10);
+        Process ok = cli("-Xmx12m", fits, "parse", "--format", "hermes", "--stream", "-");
+        String okErr = new String(ok.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(ok.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(0, ok.exitValue(), okErr);
+    }
 }

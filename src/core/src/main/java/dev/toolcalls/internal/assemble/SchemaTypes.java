@@ -2,7 +2,6 @@ package dev.toolcalls.internal.assemble;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonPrimitive;
 
 import dev.toolcalls.internal.json.Json;
 import dev.toolcalls.internal.json.JsonScan;
@@ -216,8 +215,33 @@ public final class SchemaTypes {
         }
     }
 
+    /**
+     * The JSON string literal of {@code s}, exactly as Gson writes it without HTML escaping: quote,
+     * backslash and the short escapes ({@code b t n f r}) escaped, other control characters and
+     * U+2028, U+2029 as six-character escapes in lower-case hexadecimal. Written by hand: Gson's
+     * writer would cost a format's first raw value the loading of Gson (about a hundred classes).
+     */
     public static String quote(String s) {
-        return Json.write(new JsonPrimitive(s));
+        StringBuilder b = null;
+        int from = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            String e;
+            if (c == '"') e = "\\\"";
+            else if (c == '\\') e = "\\\\";
+            else if (c >= 0x20 && c != '\u2028' && c != '\u2029') continue;
+            else if (c == '\b') e = "\\b";
+            else if (c == '\t') e = "\\t";
+            else if (c == '\n') e = "\\n";
+            else if (c == '\f') e = "\\f";
+            else if (c == '\r') e = "\\r";
+            else e = String.format("\\u%04x", (int) c);
+            if (b == null) b = new StringBuilder(s.length() + 16).append('"');
+            b.append(s, from, i).append(e);
+            from = i + 1;
+        }
+        if (b == null) return "\"" + s + "\"";
+        return b.append(s, from, s.length()).append('"').toString();
     }
 
     /**

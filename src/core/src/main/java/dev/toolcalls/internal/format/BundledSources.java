@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The sources of the bundled formats, which the build copies into the jar under {@code
@@ -131,14 +132,39 @@ public final class BundledSources {
                 path,
                 file,
                 b.lexer(),
-                include -> {
-                    String roles = BundledFormats.importRoles(include);
-                    return roles == null
-                            ? null
-                            : FormatFile.parse(roles, "grammars/imports/" + include + ".json");
-                },
-                () -> grammarText(b.name(), file.lexer()),
+                new Includes(),
+                new Grammar(b.name(), file.lexer()),
                 List.of());
+    }
+
+    /**
+     * The role files of the bundled shared grammars (classes rather than lambdas, here and below:
+     * the first lambda of a process costs a fresh JVM several milliseconds).
+     */
+    private static final class Includes implements Function<String, FormatFile> {
+        @Override
+        public FormatFile apply(String include) {
+            String roles = BundledFormats.importRoles(include);
+            return roles == null
+                    ? null
+                    : FormatFile.parse(roles, "grammars/imports/" + include + ".json");
+        }
+    }
+
+    /** Where a bundled format's grammar is written, read when asked. */
+    private static final class Grammar implements Supplier<GrammarText> {
+        private final String format;
+        private final String lexer;
+
+        Grammar(String format, String lexer) {
+            this.format = format;
+            this.lexer = lexer;
+        }
+
+        @Override
+        public GrammarText get() {
+            return grammarText(format, lexer);
+        }
     }
 
     /**

@@ -122,7 +122,7 @@ public record FormatFile(
         if (json.length() > MAX_SIZE) throw tooLarge(source);
         JsonObject o;
         try {
-            JsonElement e = Json.parseStrict(json);
+            JsonElement e = JsonTree.parse(json);
             if (!e.isJsonObject())
                 throw new IllegalArgumentException(source + ": a format file is a JSON object");
             o = e.getAsJsonObject();

@@ -4,7 +4,6 @@ import dev.toolcalls.IdGenerator;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -24,9 +23,6 @@ import java.util.regex.Pattern;
  * every non-empty model-written id is kept.
  */
 public final class IdTemplate {
-    private static final Pattern PLACEHOLDER =
-            Pattern.compile("\\{(random:([0-9]+)|name|index)\\}");
-
     private final List<Object>
             parts; // String literal, Integer random length, or "name"/"index" markers
     private final Pattern keep;
@@ -42,13 +38,17 @@ public final class IdTemplate {
     public static IdTemplate parse(String template, String keepPattern) {
         String t = template == null || template.equals("openai") ? "call_{random:24}" : template;
         List<Object> parts = new ArrayList<>();
-        Matcher m = PLACEHOLDER.matcher(t);
         int at = 0;
-        while (m.find()) {
-            if (m.start() > at) parts.add(t.substring(at, m.start()));
-            if (m.group(2) != null) parts.add(Integer.parseInt(m.group(2)));
-            else parts.add(m.group(1).equals("name") ? Placeholder.NAME : Placeholder.INDEX);
-            at = m.end();
+        for (int open = t.indexOf('{'); open >= 0; open = t.indexOf('{', open + 1)) {
+            int close = t.indexOf('}', open);
+            if (close < 0) break;
+            String inside = t.substring(open + 1, close);
+            Object placeholder = placeholder(inside);
+            if (placeholder == null) continue;
+            if (open > at) parts.add(t.substring(at, open));
+            parts.add(placeholder);
+            at = close + 1;
+            open = close;
         }
         if (at < t.length()) parts.add(t.substring(at));
         for (Object p : parts)
@@ -59,6 +59,20 @@ public final class IdTemplate {
                                 + "' has an unknown placeholder (known: {random:N}, {name}, {index})");
         if (parts.isEmpty()) throw new IllegalArgumentException("empty id template");
         return new IdTemplate(parts, keepPattern == null ? null : Pattern.compile(keepPattern));
+    }
+
+    /**
+     * {@code random:N} (N digits) as its length, {@code name} and {@code index} as their markers,
+     * anything else null (searched by hand: a regular expression would cost every format's first
+     * load the compilation of a pattern).
+     */
+    private static Object placeholder(String inside) {
+        if (inside.equals("name")) return Placeholder.NAME;
+        if (inside.equals("index")) return Placeholder.INDEX;
+        if (!inside.startsWith("random:") || inside.length() == 7) return null;
+        for (int i = 7; i < inside.length(); i++)
+            if (inside.charAt(i) < '0' || inside.charAt(i) > '9') return null;
+        return Integer.parseInt(inside.substring(7));
     }
 
     private enum Placeholder {

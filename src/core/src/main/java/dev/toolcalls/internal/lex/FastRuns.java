@@ -182,9 +182,35 @@ public final class FastRuns {
 
     // ---- ATN analysis ------------------------------------------------------------------------
 
-    private record Config(int state, List<Integer> stack) {}
+    // equals and hashCode written out: a record's generated ones are bootstrapped through method
+    // handles on first use, which costs a fresh JVM tens of milliseconds at a format's first load
 
-    private record Visit(int state, List<Integer> stack, List<LexerAction> path) {}
+    private record Config(int state, List<Integer> stack) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Config c && c.state == state && c.stack.equals(stack);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * state + stack.hashCode();
+        }
+    }
+
+    private record Visit(int state, List<Integer> stack, List<LexerAction> path) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Visit v
+                    && v.state == state
+                    && v.stack.equals(stack)
+                    && v.path.equals(path);
+        }
+
+        @Override
+        public int hashCode() {
+            return (31 * state + stack.hashCode()) * 31 + path.hashCode();
+        }
+    }
 
     /**
      * The set S when the rule's language is exactly S+, else null; {@code commands} gets the

@@ -1,0 +1,52 @@
+package dev.toolcalls.internal.format;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.toolcalls.internal.grammar.BundledFormats;
+import dev.toolcalls.internal.json.Json;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The format file's own JSON reader gives the tree Gson gives, and refuses what Gson's does. */
+class JsonTreeTest {
+
+    @Test
+    void everyBundledFormatFileAndRoleFileReadsAsGsonReadsIt() throws Exception {
+        List<String> texts = new ArrayList<>();
+        for (BundledFormat b : BundledFormats.all()) texts.add(b.formatFile());
+        for (String g : BundledFormats.importGrammars()) {
+            String roles = BundledFormats.importRoles(g);
+            if (roles != null) texts.add(roles);
+        }
+        assertEquals(true, texts.size() > 70, "bundled format files found: " + texts.size());
+        for (String t : texts) assertEquals(Json.parseStrict(t), JsonTree.parse(t), t);
+    }
+
+    @Test
+    void escapesNumbersNestingAndRepeatedKeysAsGson() throws Exception {
+        String[] cases = {
+            "{}",
+            "[]",
+            " { \"a\" : [ 1 , -2.5e3 , 0 , true , false , null , \"x\" ] } ",
+            "{\"q\": \"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00 \\\\u0041\"}",
+            "{\"a\": 1, \"b\": {\"c\": [[], {}, [{\"d\": \"\"}]]}, \"a\": 2}",
+            "\"just a string\"",
+            "[\"\\u0000\", \"é漢\"]",
+            "{\"roles\": {\"A\": \"text\", \"B\": \"skip\"}, \"streamable\": [\"A\"]}",
+        };
+        for (String c : cases) assertEquals(Json.parseStrict(c), JsonTree.parse(c), c);
+    }
+
+    @Test
+    void notJsonIsRefusedWithTheStrictMessage() {
+        for (String bad : new String[] {"{", "{\"a\": 1,}", "[01]", "{'a': 1}", "{} x", ""}) {
+            Json.NotJson strict = assertThrows(Json.NotJson.class, () -> Json.parseStrict(bad));
+            Json.NotJson ours = assertThrows(Json.NotJson.class, () -> JsonTree.parse(bad));
+            assertEquals(strict.getMessage(), ours.getMessage(), bad);
+        }
+    }
+}
