@@ -171,6 +171,28 @@ public final class StreamParser {
     }
 
     /**
+     * A whole output at once: its events, as {@link #feed} then {@link #finish()} give them, with
+     * the end of the output known from the start (so nothing at the end of the data waits to see
+     * what follows, and what the grammar proves about a complete rest applies).
+     */
+    List<ParseEvent> feedWhole(String text) {
+        enter();
+        try {
+            if (specials == null) {
+                lexer.append(text);
+            } else {
+                SpecialTokens.Release r = specials.ordinary(text);
+                lexer.append(r.text(), r.masked());
+                lexer.append(specials.flush());
+            }
+            lexer.complete();
+            return run(true);
+        } finally {
+            busy.set(false);
+        }
+    }
+
+    /**
      * The events of one special token of the model's vocabulary, exactly as the tokenizer decodes
      * it (for example {@code <tool_call>}), in order. From then on, a marker the format lists as a
      * special token counts only when it arrives here: the same letters in {@link #feed} text are

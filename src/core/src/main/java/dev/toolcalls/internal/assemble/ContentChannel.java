@@ -60,9 +60,14 @@ public final class ContentChannel {
         }
         int end = endOfLastNonWhitespace(text, i);
         if (end > i) {
-            held.append(text, i, end);
-            out.accept(held.toString());
-            held.setLength(0);
+            if (held.length() == 0) {
+                // nothing held: the piece itself, not a copy
+                out.accept(i == 0 && end == text.length() ? text : text.substring(i, end));
+            } else {
+                held.append(text, i, end);
+                out.accept(held.toString());
+                held.setLength(0);
+            }
             sentAny = true;
         }
         held.append(text, Math.max(i, end), text.length()); // trailing whitespace waits
