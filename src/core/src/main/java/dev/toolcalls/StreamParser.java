@@ -166,7 +166,7 @@ public final class StreamParser {
             }
             return run(false);
         } finally {
-            busy.set(false);
+            busy.setRelease(false); // no fence: the next enter() is an atomic update
         }
     }
 

@@ -65,8 +65,8 @@ public final class TextStream implements CharStream {
     // the searches of lacks(): lacksChars[k] next at lacksAt[k] (the chunk's length: nowhere),
     // searching the current chunk from lacksFrom[k]
     private char[] lacksChars;
-    private final int[] lacksFrom = new int[4];
-    private final int[] lacksAt = new int[4];
+    private int[] lacksFrom;
+    private int[] lacksAt;
 
     public void append(String chunk) {
         if (complete) throw new IllegalStateException("stream already finished");
@@ -348,6 +348,10 @@ public final class TextStream implements CharStream {
     public boolean lacks(char[] chars, int from) {
         if (from < curBase || end() != curBase + cur.length()) return false;
         if (lacksChars != chars) {
+            if (lacksFrom == null) {
+                lacksFrom = new int[4];
+                lacksAt = new int[4];
+            }
             lacksChars = chars;
             Arrays.fill(lacksFrom, Integer.MAX_VALUE);
         }
