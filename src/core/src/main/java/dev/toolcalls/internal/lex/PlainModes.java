@@ -125,8 +125,8 @@ final class PlainModes {
 
     /**
      * A character every token of the rule holds: one already chosen when one is, else the rarest in
-     * text that is: one above U+00FF (found at once in a Latin-1 string), else a symbol, else a
-     * letter or digit; null when there is none.
+     * text that is: one above U+00FF (found at once in a Latin-1 string), else a symbol, else
+     * punctuation, else a letter or digit; null when there is none.
      */
     private Character neededChar(int rule, List<Character> chosen) {
         for (char c : chosen) if (needs(rule, c)) return c;
@@ -151,9 +151,10 @@ final class PlainModes {
 
     /** How rare a character is in text, roughly: higher is rarer. */
     private static int rank(int c) {
-        if (c > 0xFF) return 3;
+        if (c > 0xFF) return 4;
         if (Character.isLetterOrDigit(c) || Character.isWhitespace(c)) return 1;
-        return 2;
+        if (".,;:!?'\"()-".indexOf(c) >= 0) return 2; // the punctuation of prose
+        return 3;
     }
 
     /** The states of the rule and of the fragments it calls. */
