@@ -30,6 +30,13 @@ public final class LexerDriver {
         TOO_LONG
     }
 
+    /**
+     * The shortest complete rest worth proving text: below it lexing costs less than deriving a
+     * mode's proof on its first use (milliseconds in a fresh JVM, which a small first parse never
+     * pays).
+     */
+    static final int PLAIN_MIN = 1024;
+
     /** Code points kept below the commit point, for error excerpts. */
     private static final int KEEP = 80;
 
@@ -103,7 +110,7 @@ public final class LexerDriver {
         int end = input.end();
         if (start >= end) return Step.NEED_MORE;
         lastWasRun = false;
-        if (plain != null && input.isComplete()) {
+        if (plain != null && input.isComplete() && end - start >= PLAIN_MIN) {
             int mode = lexer._mode;
             PlainModes.Proof proof = plain.of(mode);
             if (proof != null

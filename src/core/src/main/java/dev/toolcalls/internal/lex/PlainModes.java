@@ -17,11 +17,13 @@ import org.antlr.v4.runtime.misc.IntervalSet;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * What the grammar proves about the rest of a complete output that lacks a few characters: in a
@@ -130,23 +132,29 @@ final class PlainModes {
      */
     private Character neededChar(int rule, List<Character> chosen) {
         for (char c : chosen) if (needs(rule, c)) return c;
-        Set<Integer> candidates = new TreeSet<>();
+        List<Character> candidates = new ArrayList<>();
         for (ATNState s : statesOf(rule)) {
             for (int i = 0; i < s.getNumberOfTransitions(); i++) {
                 Transition t = s.transition(i);
                 if (t.isEpsilon() || t instanceof WildcardTransition) continue;
                 if (t instanceof NotSetTransition) continue;
                 IntervalSet label = t.label();
-                if (label != null && label.size() == 1) candidates.add(label.getMinElement());
+                if (label == null || label.size() != 1) continue;
+                int c = label.getMinElement();
+                if (c > 0xFFFF || Character.isSurrogate((char) c)) continue;
+                if (!candidates.contains((char) c)) candidates.add((char) c);
             }
         }
-        Character best = null;
-        for (int c : candidates) {
-            if (c > 0xFFFF || Character.isSurrogate((char) c)) continue;
-            if (best != null && rank(c) <= rank(best)) continue;
-            if (needs(rule, (char) c)) best = (char) c;
+        // the rarest first, and among equals the lowest, so the choice does not depend on order
+        // (sorted by hand: no lambda to bootstrap on a parse's first use)
+        int[] keys = new int[candidates.size()];
+        for (int i = 0; i < keys.length; i++) {
+            char c = candidates.get(i);
+            keys[i] = (4 - rank(c)) << 16 | c;
         }
-        return best;
+        Arrays.sort(keys);
+        for (int k : keys) if (needs(rule, (char) k)) return (char) k;
+        return null;
     }
 
     /** How rare a character is in text, roughly: higher is rarer. */
@@ -178,41 +186,48 @@ final class PlainModes {
 
     /** Whether every token of the rule holds {@code c}. */
     private boolean needs(int rule, char c) {
-        return !endsWithout(atn.ruleToStartState[rule], new ArrayDeque<>(), new HashSet<>(), c);
+        return !passes(rule, c, new HashMap<>());
     }
 
     /**
-     * Whether the rule's end can be reached from {@code s} without reading {@code c}
-     * (over-approximated where the analysis gives up, which only ever loses a proof).
+     * Whether the rule (a token rule or a fragment) can match without reading {@code c}: its end
+     * reached from its start over transitions that take another character, and through fragments
+     * that can themselves (a fragment still being looked at, by recursion, is taken to pass, which
+     * only ever loses a proof).
      */
-    private boolean endsWithout(ATNState s, Deque<ATNState> returns, Set<String> seen, char c) {
-        if (returns.size() > MAX_DEPTH) return true;
-        if (!seen.add(s.stateNumber + ":" + returns)) return false;
-        if (s instanceof RuleStopState) {
-            if (returns.isEmpty()) return true;
-            ATNState follow = returns.pop();
-            boolean r = endsWithout(follow, returns, seen, c);
-            returns.push(follow);
-            return r;
-        }
-        for (int i = 0; i < s.getNumberOfTransitions(); i++) {
-            Transition t = s.transition(i);
-            boolean go;
-            if (t instanceof RuleTransition) {
-                returns.push(((RuleTransition) t).followState);
-                boolean r = endsWithout(t.target, returns, seen, c);
-                returns.pop();
-                if (r) return true;
-                continue;
+    private boolean passes(int rule, char c, Map<Integer, Boolean> memo) {
+        Boolean known = memo.get(rule);
+        if (known != null) return known;
+        memo.put(rule, true);
+        ATNState stop = atn.ruleToStopState[rule];
+        Deque<ATNState> todo = new ArrayDeque<>();
+        Set<Integer> seen = new HashSet<>();
+        todo.push(atn.ruleToStartState[rule]);
+        boolean found = false;
+        while (!todo.isEmpty() && !found) {
+            ATNState s = todo.pop();
+            if (!seen.add(s.stateNumber)) continue;
+            if (s == stop) {
+                found = true;
+                break;
             }
-            if (t.isEpsilon()) go = true;
-            else {
-                IntervalSet label = label(t);
-                go = !label.isNil() && !(label.size() == 1 && label.contains(c));
+            if (s instanceof RuleStopState) continue;
+            for (int i = 0; i < s.getNumberOfTransitions(); i++) {
+                Transition t = s.transition(i);
+                if (t instanceof RuleTransition) {
+                    if (passes(((RuleTransition) t).ruleIndex, c, memo))
+                        todo.push(((RuleTransition) t).followState);
+                } else if (t.isEpsilon()) {
+                    todo.push(t.target);
+                } else {
+                    IntervalSet label = label(t);
+                    if (!label.isNil() && !(label.size() == 1 && label.contains(c)))
+                        todo.push(t.target);
+                }
             }
-            if (go && endsWithout(t.target, returns, seen, c)) return true;
         }
-        return false;
+        memo.put(rule, found);
+        return found;
     }
 
     /** The characters that are, alone, a token of the rule. */
@@ -223,7 +238,7 @@ final class PlainModes {
     }
 
     private void singles(ATNState s, Deque<ATNState> returns, Set<String> seen, IntervalSet out) {
-        if (returns.size() > MAX_DEPTH || !seen.add(s.stateNumber + ":" + returns)) return;
+        if (returns.size() > MAX_DEPTH || !seen.add(key(s, returns))) return;
         if (s instanceof RuleStopState) {
             if (returns.isEmpty()) return;
             ATNState follow = returns.pop();
@@ -247,7 +262,7 @@ final class PlainModes {
 
     /** Whether the rule's end is reached from {@code s} without reading anything. */
     private boolean endsEmpty(ATNState s, Deque<ATNState> returns, Set<String> seen) {
-        if (returns.size() > MAX_DEPTH || !seen.add(s.stateNumber + ":" + returns)) return false;
+        if (returns.size() > MAX_DEPTH || !seen.add(key(s, returns))) return false;
         if (s instanceof RuleStopState) {
             if (returns.isEmpty()) return true;
             ATNState follow = returns.pop();
@@ -267,6 +282,13 @@ final class PlainModes {
             }
         }
         return false;
+    }
+
+    /** A state with its return stack, as a set key (built by hand: nothing to bootstrap). */
+    private static String key(ATNState s, Deque<ATNState> returns) {
+        StringBuilder b = new StringBuilder().append(s.stateNumber);
+        for (ATNState r : returns) b.append(',').append(r.stateNumber);
+        return b.toString();
     }
 
     /** A command other than {@code type(...)} anywhere in the rule's own states. */
