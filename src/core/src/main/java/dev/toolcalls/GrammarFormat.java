@@ -5,7 +5,6 @@ import dev.toolcalls.internal.format.FormatDefinition;
 import dev.toolcalls.internal.format.FormatFile;
 import dev.toolcalls.internal.format.FormatSource;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -156,13 +155,7 @@ final class GrammarFormat implements Format, FormatDefinition {
 
     @Override
     public List<ParseEvent> parseEvents(String text, Tools tools, ParseOptions options) {
-        StreamParser s = newStream(tools, options).wholeOutput();
-        List<ParseEvent> first = s.feed(text);
-        List<ParseEvent> rest = s.finish();
-        if (rest.isEmpty()) return first;
-        List<ParseEvent> all = new ArrayList<>(first);
-        all.addAll(rest);
-        return all;
+        return newStream(tools, options).wholeOutput().feedWhole(text);
     }
 
     /**

@@ -166,6 +166,28 @@ public final class StreamParser {
             }
             return run(false);
         } finally {
+            busy.setRelease(false); // no fence: the next enter() is an atomic update
+        }
+    }
+
+    /**
+     * A whole output at once: its events, as {@link #feed} then {@link #finish()} give them, with
+     * the end of the output known from the start (so nothing at the end of the data waits to see
+     * what follows, and what the grammar proves about a complete rest applies).
+     */
+    List<ParseEvent> feedWhole(String text) {
+        enter();
+        try {
+            if (specials == null) {
+                lexer.append(text);
+            } else {
+                SpecialTokens.Release r = specials.ordinary(text);
+                lexer.append(r.text(), r.masked());
+                lexer.append(specials.flush());
+            }
+            lexer.complete();
+            return run(true);
+        } finally {
             busy.set(false);
         }
     }

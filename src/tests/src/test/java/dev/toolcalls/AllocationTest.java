@@ -80,6 +80,33 @@ class AllocationTest {
                         + " bytes (expected: its event and the list holding it)");
     }
 
+    @Test
+    void aSmallWholeParseAllocatesLittleBeyondItsResult() {
+        // the fixed cost of a parse: a new parser (lexer, stream, assembler: about 1.6 KB, nothing
+        // made before it is needed) and the result; a call adds its events, its id and its strings
+        double text = bytesPerParse("Hello, world.");
+        double call =
+                bytesPerParse(
+                        "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}}</tool_call>");
+        assertTrue(text <= 2048, "a parse of one short sentence allocates " + text + " bytes");
+        assertTrue(call <= 4096, "a parse of one short call allocates " + call + " bytes");
+    }
+
+    /** Bytes one batch parse of {@code text} by hermes allocates: the least of 30 rounds of 200. */
+    private static double bytesPerParse(String text) {
+        Allocated threads = new Allocated();
+        Format f = Formats.get("hermes");
+        long best = Long.MAX_VALUE;
+        int sink = 0;
+        for (int round = 0; round < 30; round++) {
+            long start = threads.bytes();
+            for (int i = 0; i < 200; i++) sink += f.parse(text).toolCalls().size();
+            best = Math.min(best, threads.bytes() - start);
+        }
+        assertTrue(sink >= 0);
+        return best / 200.0;
+    }
+
     /**
      * Bytes allocated per 4-character chunk of {@code middle}, fed to hermes after {@code before}
      * (not counted) and followed by {@code after}: the least of 30 rounds, so warm-up does not

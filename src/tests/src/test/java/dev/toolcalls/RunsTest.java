@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -96,6 +97,59 @@ class RunsTest {
                             }));
         }
         return tests.stream();
+    }
+
+    /**
+     * A whole output whose rest the grammar proves text (it lacks a character every marker of the
+     * mode needs) gives the same message, or the same error, as the lexer simulated everywhere:
+     * every case between two tails of prose longer than the shortest rest the runtime proves,
+     * Latin-1 and CJK.
+     */
+    @TestFactory
+    Stream<DynamicNode> wholeOutputsGiveTheSameMessageWhereTheGrammarProvesTheRestText() {
+        String latin = " Plain words, then more words; a full stop.\n".repeat(40);
+        String cjk = "中文的句子，还有表情😀。".repeat(120);
+        List<DynamicNode> tests = new ArrayList<>();
+        for (Map.Entry<String, List<SuiteCase>> e :
+                SuiteCase.load(SuiteTest.TESTS_DATA).entrySet()) {
+            Format f = Formats.find(e.getKey()).orElse(null);
+            if (f == null) continue;
+            tests.add(
+                    DynamicTest.dynamicTest(
+                            e.getKey(),
+                            () -> {
+                                for (SuiteCase c : e.getValue()) {
+                                    if (c.expected().has("_problem")) continue;
+                                    Tools tools =
+                                            Tools.parse(String.valueOf(c.expected().get("tools")));
+                                    ParseOptions o =
+                                            c.options().withIds(() -> IdGenerator.seeded(7));
+                                    for (String tail : List.of(latin, cjk, "")) {
+                                        String text = tail + c.input() + tail;
+                                        String fast = message(() -> f.parse(text, tools, o));
+                                        String simulated =
+                                                message(
+                                                        () ->
+                                                                ChatMessage.fromEvents(
+                                                                        ((GrammarFormat) f)
+                                                                                .newSimulatedStream(
+                                                                                        tools, o)
+                                                                                .wholeOutput()
+                                                                                .feedWhole(text)));
+                                        assertEquals(simulated, fast, () -> c + ": " + text);
+                                    }
+                                }
+                            }));
+        }
+        return tests.stream();
+    }
+
+    private static String message(Supplier<ChatMessage> parse) {
+        try {
+            return parse.get().toString();
+        } catch (ToolCallParseException e) {
+            return "error " + e.kind() + " " + e.offset();
+        }
     }
 
     /**

@@ -73,7 +73,10 @@ public final class ArgumentWriter {
     private Mode mode = Mode.NONE;
     private Set<SchemaTypes.Type> types;
     private Boolean forcedString; // per-parameter override from the text: true string, false JSON
-    private final StringBuilder held = new StringBuilder();
+
+    /** A held value's text (made on first use). */
+    private StringBuilder held;
+
     private boolean valueStarted;
     private boolean pendingNewline;
     // literal state
@@ -136,7 +139,7 @@ public final class ArgumentWriter {
         types = null;
         valueStarted = false;
         pendingNewline = false;
-        held.setLength(0);
+        if (held != null) held.setLength(0);
         depth = 0;
         inString = false;
         pendingComma = false;
@@ -155,6 +158,7 @@ public final class ArgumentWriter {
         if (trimNewlines && !valueStarted && piece.startsWith("\n")) piece = piece.substring(1);
         valueStarted = true;
         if (mode == Mode.HOLD) {
+            if (held == null) held = new StringBuilder();
             held.append(piece);
             return;
         }
@@ -202,7 +206,7 @@ public final class ArgumentWriter {
                 break;
             case HOLD:
                 {
-                    String raw = held.toString();
+                    String raw = held == null ? "" : held.toString();
                     if (trimNewlines && raw.endsWith("\n"))
                         raw = raw.substring(0, raw.length() - 1);
                     if (forcedString != null && !forcedString)

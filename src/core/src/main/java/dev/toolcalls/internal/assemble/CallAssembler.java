@@ -72,8 +72,10 @@ public final class CallAssembler {
 
     private int argsSent; // chars of args already emitted
     private boolean argsStarted;
-    private final StringBuilder raw =
-            new StringBuilder(); // text of the call while nothing is emitted
+
+    /** Text of the call while nothing is emitted (made on first use). */
+    private StringBuilder raw;
+
     private boolean unknownAsText; // a call to an unknown tool, to be given back as text
     private boolean hold; // nothing of a call is sent before its end
 
@@ -130,11 +132,14 @@ public final class CallAssembler {
 
     /** Raw text of the open call so far (kept only while nothing of it has been emitted). */
     public String raw() {
-        return raw.toString();
+        return raw == null ? "" : raw.toString();
     }
 
     public void text(String tokenText) {
-        if (open && !headerSent) raw.append(tokenText);
+        if (open && !headerSent) {
+            if (raw == null) raw = new StringBuilder();
+            raw.append(tokenText);
+        }
     }
 
     /**
@@ -156,7 +161,7 @@ public final class CallAssembler {
         unknownAsText = false;
         idDecided = false;
         decidedId = null;
-        raw.setLength(0);
+        clearRaw();
     }
 
     /**
@@ -295,13 +300,13 @@ public final class CallAssembler {
             out.arguments(index, all.substring(argsSent)); // a trailing lone surrogate, if any
         out.end(index, sentId, name, all);
         open = false;
-        raw.setLength(0);
+        clearRaw();
     }
 
     /** Closes the open call without emitting anything (lenient fallback). */
     public void abandon() {
         open = false;
-        raw.setLength(0);
+        clearRaw();
     }
 
     private void sendHeader() {
@@ -330,7 +335,7 @@ public final class CallAssembler {
                         : idStyle.generate(ids, name, index);
         out.start(index, sentId, name);
         headerSent = true;
-        raw.setLength(0);
+        clearRaw();
     }
 
     private void pendingArgs() {
@@ -405,6 +410,10 @@ public final class CallAssembler {
             at += p.length();
         }
         return b.toString();
+    }
+
+    private void clearRaw() {
+        if (raw != null) raw.setLength(0);
     }
 
     /** The open call's name, once known. */

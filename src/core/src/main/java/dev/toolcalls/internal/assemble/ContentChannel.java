@@ -25,7 +25,9 @@ public final class ContentChannel {
     private final Policy policy;
     private boolean sentAny;
     private boolean segmentStarted;
-    private final StringBuilder held = new StringBuilder();
+
+    /** Whitespace held back (made on first use: most streams never hold any). */
+    private StringBuilder held;
 
     public ContentChannel(Consumer<String> out, Policy policy) {
         this.out = out;
@@ -39,14 +41,14 @@ public final class ContentChannel {
                 return;
             }
             if (firstNonWhitespace(text, 0) == text.length()) {
-                held.append(text);
+                held().append(text);
                 return;
             }
             out.accept(
-                    held.length() == 0
+                    heldEmpty()
                             ? text
-                            : held.append(text).toString()); // nothing held: the text as it is
-            held.setLength(0);
+                            : held().append(text).toString()); // nothing held: the text as it is
+            clearHeld();
             sentAny = true;
             return;
         }
@@ -56,16 +58,34 @@ public final class ContentChannel {
             if (i == text.length()) return; // leading whitespace of a segment is dropped
             if (sentAny) out.accept(" "); // segments are joined with one space
             segmentStarted = true;
-            held.setLength(0);
+            clearHeld();
         }
         int end = endOfLastNonWhitespace(text, i);
         if (end > i) {
-            held.append(text, i, end);
-            out.accept(held.toString());
-            held.setLength(0);
+            if (heldEmpty()) {
+                // nothing held: the piece itself, not a copy
+                out.accept(i == 0 && end == text.length() ? text : text.substring(i, end));
+            } else {
+                held().append(text, i, end);
+                out.accept(held().toString());
+                clearHeld();
+            }
             sentAny = true;
         }
-        held.append(text, Math.max(i, end), text.length()); // trailing whitespace waits
+        held().append(text, Math.max(i, end), text.length()); // trailing whitespace waits
+    }
+
+    private StringBuilder held() {
+        if (held == null) held = new StringBuilder();
+        return held;
+    }
+
+    private boolean heldEmpty() {
+        return held == null || held.length() == 0;
+    }
+
+    private void clearHeld() {
+        if (held != null) held.setLength(0);
     }
 
     private static int firstNonWhitespace(String s, int from) {
@@ -95,6 +115,6 @@ public final class ContentChannel {
     public void boundary() {
         if (policy != Policy.SEGMENTS) return;
         segmentStarted = false;
-        held.setLength(0);
+        clearHeld();
     }
 }

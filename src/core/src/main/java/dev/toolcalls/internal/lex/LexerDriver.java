@@ -30,11 +30,21 @@ public final class LexerDriver {
         TOO_LONG
     }
 
+    /**
+     * The shortest complete rest worth proving text: below it lexing costs less than deriving a
+     * mode's proof on its first use (milliseconds in a fresh JVM, which a small first parse never
+     * pays).
+     */
+    static final int PLAIN_MIN = 1024;
+
     /** Code points kept below the commit point, for error excerpts. */
     private static final int KEEP = 80;
 
     private final TextStream input = new TextStream();
     private final FastRuns runs;
+
+    /** The grammar's proofs that the rest of a complete output is text (null: not used). */
+    private final PlainModes plain;
 
     /** The last token was a run found by search. */
     private boolean lastWasRun;
@@ -73,6 +83,7 @@ public final class LexerDriver {
         this.lexer = model.factory.apply(input);
         this.simulator = new HoldBackSimulator(lexer, model, input);
         this.runs = useRuns && model.runs.any() ? model.runs : null;
+        this.plain = useRuns ? model.plain : null;
         lexer.setInterpreter(simulator);
         lexer.removeErrorListeners();
     }
@@ -99,6 +110,23 @@ public final class LexerDriver {
         int end = input.end();
         if (start >= end) return Step.NEED_MORE;
         lastWasRun = false;
+        if (plain != null && input.isComplete() && end - start >= PLAIN_MIN) {
+            int mode = lexer._mode;
+            PlainModes.Proof proof = plain.of(mode);
+            if (proof != null
+                    && !simulator.holding(start, mode)
+                    && input.lacks(proof.needed, start)) {
+                // the grammar proves the rest is text of one role: taken whole, without lexing
+                input.skipTo(end);
+                runWork += end - start;
+                lastWasRun = true;
+                tokenStart = start;
+                tokenEnd = end;
+                input.discardBefore(tokenStart, KEEP);
+                tokenType = proof.type;
+                return Step.TOKEN;
+            }
+        }
         if (runs != null) {
             int mode = lexer._mode;
             FastRuns.Run run = runs.at(mode, input.LA(1));

@@ -76,6 +76,9 @@ public final class LexerModel {
     /** Runs of each mode that are found by searching instead of simulating the lexer. */
     public final FastRuns runs;
 
+    /** Per mode, what a complete rest of output lacking a few characters is (derived lazily). */
+    final PlainModes plain;
+
     private final List<Problem> problems = new ArrayList<>();
 
     /**
@@ -257,6 +260,7 @@ public final class LexerModel {
         for (int m = 0; m < altRule.length; m++) wide.add(new ConcurrentHashMap<>());
         wideEdges = List.copyOf(wide);
         runs = new FastRuns(this, atn);
+        plain = new PlainModes(this, atn);
     }
 
     /**

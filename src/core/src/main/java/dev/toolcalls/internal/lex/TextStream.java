@@ -62,6 +62,12 @@ public final class TextStream implements CharStream {
 
     private int limit;
 
+    // the searches of lacks(): lacksChars[k] next at lacksAt[k] (the chunk's length: nowhere),
+    // searching the current chunk from lacksFrom[k]
+    private char[] lacksChars;
+    private int[] lacksFrom;
+    private int[] lacksAt;
+
     public void append(String chunk) {
         if (complete) throw new IllegalStateException("stream already finished");
         if (chunk.isEmpty()) return;
@@ -119,6 +125,7 @@ public final class TextStream implements CharStream {
             curBase = carryBase + carryLen;
         }
         seekN = 0;
+        lacksChars = null;
     }
 
     /**
@@ -331,6 +338,34 @@ public final class TextStream implements CharStream {
             seekAt[seekN++] = at;
         }
         return at;
+    }
+
+    /**
+     * Whether none of {@code chars} (at most four) lies in [from, end of the data), which must be
+     * within the current chunk (false otherwise). Where each character is next found (or that it is
+     * not) is remembered while it lies ahead, so asking again further on searches only past it.
+     */
+    public boolean lacks(char[] chars, int from) {
+        if (from < curBase || end() != curBase + cur.length()) return false;
+        if (lacksChars != chars) {
+            if (lacksFrom == null) {
+                lacksFrom = new int[4];
+                lacksAt = new int[4];
+            }
+            lacksChars = chars;
+            Arrays.fill(lacksFrom, Integer.MAX_VALUE);
+        }
+        int i = from - curBase;
+        boolean none = true;
+        for (int k = 0; k < chars.length; k++) {
+            if (lacksFrom[k] > i || lacksAt[k] < i) {
+                int at = cur.indexOf(chars[k], i);
+                lacksFrom[k] = i;
+                lacksAt[k] = at < 0 ? cur.length() : at;
+            }
+            if (lacksAt[k] < cur.length()) none = false;
+        }
+        return none;
     }
 
     /** Moves the read position over a run found by {@link #scanRun}. */
