@@ -181,8 +181,8 @@ public final class StreamParser {
             if (specials == null) {
                 lexer.append(text);
             } else {
-                SpecialTokens.Release r = specials.ordinary(text);
-                lexer.append(r.text(), r.masked());
+                String t = specials.ordinary(text);
+                lexer.append(t, specials.masked());
                 lexer.append(specials.flush());
             }
             lexer.complete();
