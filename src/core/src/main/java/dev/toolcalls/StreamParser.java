@@ -188,7 +188,7 @@ public final class StreamParser {
             lexer.complete();
             return run(true);
         } finally {
-            busy.set(false);
+            busy.setRelease(false);
         }
     }
 
@@ -208,7 +208,7 @@ public final class StreamParser {
             lexer.append(token);
             return run(false);
         } finally {
-            busy.set(false);
+            busy.setRelease(false);
         }
     }
 
@@ -254,30 +254,8 @@ public final class StreamParser {
                 throw new IllegalStateException(
                         "this stream has no vocabulary: make it with Format.newStream(tools, options, vocabulary)");
             Objects.checkFromToIndex(from, to, ids.length);
-            int i = from;
             try {
-                while (i < to) {
-                    String text = tokens.alone(ids, i, to);
-                    int next;
-                    if (text != null) {
-                        next = i + 1;
-                    } else {
-                        tokenText.setLength(0);
-                        next = tokens.ordinary(ids, i, to, tokenText, tokenCount + i - from);
-                        text = tokenText.length() > 0 ? tokenText.toString() : null;
-                    }
-                    if (text != null) {
-                        String t = specials.ordinary(text);
-                        lexer.append(t, specials.masked());
-                    }
-                    if (next < to) {
-                        String piece = tokens.added(ids[next], tokenCount + next - from);
-                        lexer.append(specials.flush());
-                        lexer.append(piece);
-                        next++;
-                    }
-                    i = next;
-                }
+                appendTokens(ids, from, to);
             } catch (IllegalArgumentException e) {
                 finished = true;
                 throw e;
@@ -285,7 +263,37 @@ public final class StreamParser {
             tokenCount += to - from;
             return run(false);
         } finally {
-            busy.set(false);
+            busy.setRelease(false);
+        }
+    }
+
+    /**
+     * Decodes {@code ids[from..to)} onto the lexer's input: ordinary text masked, added tokens
+     * whole.
+     */
+    private void appendTokens(int[] ids, int from, int to) {
+        int i = from;
+        while (i < to) {
+            String text = tokens.alone(ids, i, to);
+            int next;
+            if (text != null) {
+                next = i + 1;
+            } else {
+                tokenText.setLength(0);
+                next = tokens.ordinary(ids, i, to, tokenText, tokenCount + i - from);
+                text = tokenText.length() > 0 ? tokenText.toString() : null;
+            }
+            if (text != null) {
+                String t = specials.ordinary(text);
+                lexer.append(t, specials.masked());
+            }
+            if (next < to) {
+                String piece = tokens.added(ids[next], tokenCount + next - from);
+                lexer.append(specials.flush());
+                lexer.append(piece);
+                next++;
+            }
+            i = next;
         }
     }
 
@@ -310,7 +318,7 @@ public final class StreamParser {
             lexer.complete();
             return run(true);
         } finally {
-            busy.set(false);
+            busy.setRelease(false);
         }
     }
 

@@ -94,6 +94,7 @@ public final class SpecialTokens {
      * nothing).
      */
     public String flush() {
+        if (pending.length() == 0) return "";
         String out = pending.toString();
         pending.setLength(0);
         return out;
