@@ -100,6 +100,8 @@ public final class ConstraintGrammar {
     private final Role[] roles;
     private final String[] exprs;
     private final IntervalSet[] runSets;
+    private final List<List<Integer>> earlier = new ArrayList<>();
+    private final TokenDifference difference;
     private final List<List<Integer>> runRules = new ArrayList<>();
     private final List<List<Integer>> itemRules = new ArrayList<>();
     private final Map<String, String> runCache = new HashMap<>();
@@ -118,6 +120,7 @@ public final class ConstraintGrammar {
         this.rules = format.rules();
         this.atn = model.atn;
         this.languages = new TokenLanguages(atn, model.ruleNames, out);
+        this.difference = new TokenDifference(atn);
         for (JsonObject f : functions) tools.add(tool(f));
         String choice = options.toolChoice();
         String lower = choice.toLowerCase(Locale.ROOT);
@@ -146,10 +149,14 @@ public final class ConstraintGrammar {
         roles = new Role[n];
         exprs = new String[n];
         runSets = new IntervalSet[n];
+        for (int r = 0; r < n; r++) earlier.add(List.of());
         for (int m = 0; m < model.modeNames.length; m++) {
             List<Integer> run = new ArrayList<>();
             List<Integer> items = new ArrayList<>();
+            List<Integer> before = new ArrayList<>();
             for (int r : model.rulesOfMode(m)) {
+                earlier.set(r, List.copyOf(before));
+                before.add(r);
                 if (effects[r] == null) {
                     effects[r] = effect(r);
                     roles[r] = model.roleOfRule(r);
@@ -374,8 +381,20 @@ public final class ConstraintGrammar {
         return !c.call && (!requireCall || c.called);
     }
 
+    /**
+     * The tokens the rule produces: its language, less what an earlier rule of its mode matches
+     * (the lexer gives a tie to the rule listed first); the empty string when nothing is left.
+     */
     private String expr(int rule) {
-        if (exprs[rule] == null) exprs[rule] = languages.expr(rule);
+        if (exprs[rule] == null) {
+            String less =
+                    difference.define(
+                            out,
+                            "x_" + TokenLanguages.sanitize(model.ruleNames[rule]),
+                            rule,
+                            earlier.get(rule));
+            exprs[rule] = less != null ? less : languages.expr(rule);
+        }
         return exprs[rule];
     }
 
@@ -383,6 +402,7 @@ public final class ConstraintGrammar {
         Role role = roles[rule];
         List<Step> out = new ArrayList<>();
         Effect e = effects[rule];
+        if (expr(rule).isEmpty()) return out;
         switch (role) {
             case CALL_BEGIN -> {
                 if (noCalls || (c.called && !parallel)) return out;
