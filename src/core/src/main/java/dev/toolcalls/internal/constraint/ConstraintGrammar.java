@@ -556,9 +556,15 @@ public final class ConstraintGrammar {
                     IntervalSet chars = new IntervalSet();
                     for (int r : run) chars.addAll(runSets[r]);
                     List<String> markers = new ArrayList<>();
+                    boolean patterns = false;
                     for (int r : itemRules.get(mode)) {
                         List<String> lits = languages.literals(r);
                         if (lits != null) markers.addAll(lits);
+                        else patterns = true;
+                    }
+                    if (patterns) {
+                        String avoided = difference.avoid(out, name, chars, itemRules.get(mode));
+                        if (avoided != null) return avoided;
                     }
                     return AvoidRun.define(out, name, chars, markers);
                 });

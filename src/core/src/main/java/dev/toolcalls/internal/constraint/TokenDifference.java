@@ -124,6 +124,96 @@ final class TokenDifference {
         return prefix + "_0";
     }
 
+    /**
+     * Defines a run of characters of {@code chars} that holds no string of the markers' languages
+     * (where one begins, the lexer takes the marker), for markers that are patterns rather than a
+     * few strings: one state per set of markers partly read. Returns the run's rule, or null when
+     * the automaton is too large.
+     */
+    String avoid(Gbnf out, String name, IntervalSet chars, List<Integer> markers) {
+        IntervalSet set = Gbnf.clip(chars);
+        Set<Cfg> seeds = new HashSet<>();
+        for (int m : markers) seeds.add(new Cfg(atn.ruleToStartState[m], null));
+        Set<Cfg> start = closure(seeds);
+        if (accepts(start)) return null; // a marker that matches the empty string
+        Map<Set<Cfg>, Integer> ids = new LinkedHashMap<>();
+        List<Set<Cfg>> states = new ArrayList<>();
+        List<Map<Integer, IntervalSet>> edges = new ArrayList<>();
+        ids.put(Set.of(), 0);
+        states.add(Set.of());
+        for (int i = 0; i < states.size(); i++) {
+            Set<Cfg> active = new LinkedHashSet<>(states.get(i));
+            active.addAll(start);
+            List<IntervalSet> labels = new ArrayList<>();
+            for (Cfg c : active) addLabels(c, labels);
+            Map<Integer, IntervalSet> e = new LinkedHashMap<>();
+            edges.add(e);
+            IntervalSet rest = new IntervalSet();
+            rest.addAll(set);
+            for (IntervalSet piece : pieces(labels)) {
+                IntervalSet in = piece.and(set);
+                if (in.isNil()) continue;
+                rest = rest.subtract(in);
+                Set<Cfg> next = step(active, in.getMinElement());
+                if (accepts(next)) continue;
+                Integer id = ids.get(next);
+                if (id == null) {
+                    if (states.size() >= MAX_STATES) return null;
+                    id = states.size();
+                    ids.put(next, id);
+                    states.add(next);
+                }
+                e.computeIfAbsent(id, k -> new IntervalSet()).addAll(in);
+            }
+            if (!rest.isNil()) e.computeIfAbsent(0, k -> new IntervalSet()).addAll(rest);
+        }
+        int n = states.size();
+        // which states can come back to the start (a segment of the loop ends there)
+        boolean[] back = new boolean[n];
+        back[0] = true;
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (int q = 1; q < n; q++) {
+                if (back[q]) continue;
+                for (int t : edges.get(q).keySet())
+                    if (back[t]) {
+                        back[q] = true;
+                        grew = true;
+                        break;
+                    }
+            }
+        }
+        List<String> loop = new ArrayList<>();
+        List<String> end = new ArrayList<>();
+        end.add("\"\"");
+        for (Map.Entry<Integer, IntervalSet> e : edges.get(0).entrySet()) {
+            String cls = Gbnf.charClass(e.getValue());
+            if (e.getKey() == 0) loop.add(0, cls);
+            else {
+                if (back[e.getKey()]) loop.add(cls + " " + name + "_s" + e.getKey());
+                end.add(cls + " " + name + "_e" + e.getKey());
+            }
+        }
+        for (int q = 1; q < n; q++) {
+            List<String> seg = new ArrayList<>();
+            List<String> fin = new ArrayList<>();
+            fin.add("\"\"");
+            for (Map.Entry<Integer, IntervalSet> e : edges.get(q).entrySet()) {
+                String cls = Gbnf.charClass(e.getValue());
+                if (e.getKey() == 0) seg.add(0, cls);
+                else {
+                    if (back[e.getKey()]) seg.add(cls + " " + name + "_s" + e.getKey());
+                    fin.add(cls + " " + name + "_e" + e.getKey());
+                }
+            }
+            if (back[q]) out.define(name + "_s" + q, String.join(" | ", seg));
+            out.define(name + "_e" + q, String.join(" | ", fin));
+        }
+        String body = loop.isEmpty() ? "" : "( " + String.join(" | ", loop) + " )* ";
+        return out.define(name, body + "( " + String.join(" | ", end) + " )");
+    }
+
     private static void addLabels(Cfg c, List<IntervalSet> labels) {
         ATNState s = c.state;
         for (int i = 0; i < s.getNumberOfTransitions(); i++) {
