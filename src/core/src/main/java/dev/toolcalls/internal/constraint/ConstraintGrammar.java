@@ -68,6 +68,8 @@ public final class ConstraintGrammar {
             List<String> required,
             boolean extraKeys) {}
 
+    private static final Set<Role> TEXT_ROLES = EnumSet.of(Role.CONTENT, Role.REASONING, Role.SKIP);
+
     private static final Set<Role> RUN_ROLES =
             EnumSet.of(
                     Role.CONTENT,
@@ -104,6 +106,7 @@ public final class ConstraintGrammar {
     private final TokenDifference difference;
     private final List<List<Integer>> runRules = new ArrayList<>();
     private final List<List<Integer>> itemRules = new ArrayList<>();
+    private final List<List<Integer>> textRules = new ArrayList<>();
     private final Map<String, String> runCache = new HashMap<>();
     private final Map<Integer, String> schemaCache = new HashMap<>();
     private final Map<Key, Set<Exit>> returns = new LinkedHashMap<>();
@@ -168,7 +171,25 @@ public final class ConstraintGrammar {
             }
             runRules.add(run);
             itemRules.add(items);
+            textRules.add(texts(run, items));
         }
+    }
+
+    /**
+     * The tokens of a mode of plain text (content, reasoning, skipped text) that change no mode and
+     * hold no marker: they are read as part of the mode's run, so that no sequence of them spells a
+     * marker the lexer would take. They leave the mode's items.
+     */
+    private List<Integer> texts(List<Integer> run, List<Integer> items) {
+        for (int r : run) if (!TEXT_ROLES.contains(roles[r])) return List.of();
+        List<Integer> texts = new ArrayList<>();
+        for (int r : items) if (!effects[r].command && TEXT_ROLES.contains(roles[r])) texts.add(r);
+        if (texts.isEmpty()) return texts;
+        List<Integer> markers = new ArrayList<>(items);
+        markers.removeAll(texts);
+        texts.removeIf(r -> difference.covers(r, markers));
+        items.removeAll(texts);
+        return texts;
     }
 
     /**
@@ -537,7 +558,8 @@ public final class ConstraintGrammar {
     /** The run of a mode in a context: text without the mode's markers, or what replaces it. */
     private String run(int mode, Ctx c) {
         List<Integer> run = runRules.get(mode);
-        if (run.isEmpty()) return null;
+        List<Integer> texts = textRules.get(mode);
+        if (run.isEmpty() && texts.isEmpty()) return null;
         boolean args = false;
         boolean value = false;
         for (int r : run) {
@@ -562,8 +584,9 @@ public final class ConstraintGrammar {
                         if (lits != null) markers.addAll(lits);
                         else patterns = true;
                     }
-                    if (patterns) {
-                        String avoided = difference.avoid(out, name, chars, itemRules.get(mode));
+                    if (patterns || !texts.isEmpty()) {
+                        String avoided =
+                                difference.avoid(out, name, chars, texts, itemRules.get(mode));
                         if (avoided != null) return avoided;
                     }
                     return AvoidRun.define(out, name, chars, markers);

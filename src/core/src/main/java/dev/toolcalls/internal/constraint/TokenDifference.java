@@ -39,6 +39,12 @@ final class TokenDifference {
     /** A position in a rule's automaton, with the fragments it is inside. */
     private record Cfg(ATNState state, Ret ret) {}
 
+    /**
+     * A state of a run: at a boundary of its text (or inside a run of its characters), inside text
+     * tokens, and which markers are partly read.
+     */
+    private record Run(boolean home, Set<Cfg> text, Set<Cfg> markers) {}
+
     /** A state of the product: where the rule is, and where the earlier rules are. */
     private record Pair(Set<Cfg> rule, Set<Cfg> earlier) {}
 
@@ -130,42 +136,53 @@ final class TokenDifference {
      * few strings: one state per set of markers partly read. Returns the run's rule, or null when
      * the automaton is too large.
      */
-    String avoid(Gbnf out, String name, IntervalSet chars, List<Integer> markers) {
+    String avoid(
+            Gbnf out, String name, IntervalSet chars, List<Integer> texts, List<Integer> markers) {
         IntervalSet set = Gbnf.clip(chars);
         Set<Cfg> seeds = new HashSet<>();
         for (int m : markers) seeds.add(new Cfg(atn.ruleToStartState[m], null));
         Set<Cfg> start = closure(seeds);
         if (accepts(start)) return null; // a marker that matches the empty string
-        Map<Set<Cfg>, Integer> ids = new LinkedHashMap<>();
-        List<Set<Cfg>> states = new ArrayList<>();
+        Set<Cfg> textSeeds = new HashSet<>();
+        for (int t : texts) textSeeds.add(new Cfg(atn.ruleToStartState[t], null));
+        Set<Cfg> textStart = closure(textSeeds);
+        if (accepts(textStart)) return null;
+        Map<Run, Integer> ids = new LinkedHashMap<>();
+        List<Run> states = new ArrayList<>();
         List<Map<Integer, IntervalSet>> edges = new ArrayList<>();
-        ids.put(Set.of(), 0);
-        states.add(Set.of());
+        Run home = new Run(true, Set.of(), Set.of());
+        ids.put(home, 0);
+        states.add(home);
         for (int i = 0; i < states.size(); i++) {
-            Set<Cfg> active = new LinkedHashSet<>(states.get(i));
+            Run st = states.get(i);
+            boolean boundary = st.home || accepts(st.text);
+            Set<Cfg> active = new LinkedHashSet<>(st.markers);
             active.addAll(start);
+            Set<Cfg> text = new LinkedHashSet<>(st.text);
+            if (boundary) text.addAll(textStart);
             List<IntervalSet> labels = new ArrayList<>();
+            labels.add(set);
             for (Cfg c : active) addLabels(c, labels);
+            for (Cfg c : text) addLabels(c, labels);
             Map<Integer, IntervalSet> e = new LinkedHashMap<>();
             edges.add(e);
-            IntervalSet rest = new IntervalSet();
-            rest.addAll(set);
             for (IntervalSet piece : pieces(labels)) {
-                IntervalSet in = piece.and(set);
-                if (in.isNil()) continue;
-                rest = rest.subtract(in);
-                Set<Cfg> next = step(active, in.getMinElement());
+                int ch = piece.getMinElement();
+                boolean runChar = boundary && set.contains(ch);
+                Set<Cfg> nextText = step(text, ch);
+                if (!runChar && nextText.isEmpty()) continue;
+                Set<Cfg> next = step(active, ch);
                 if (accepts(next)) continue;
-                Integer id = ids.get(next);
+                Run to = new Run(runChar, nextText, next);
+                Integer id = ids.get(to);
                 if (id == null) {
                     if (states.size() >= MAX_STATES) return null;
                     id = states.size();
-                    ids.put(next, id);
-                    states.add(next);
+                    ids.put(to, id);
+                    states.add(to);
                 }
-                e.computeIfAbsent(id, k -> new IntervalSet()).addAll(in);
+                e.computeIfAbsent(id, k -> new IntervalSet()).addAll(piece);
             }
-            if (!rest.isNil()) e.computeIfAbsent(0, k -> new IntervalSet()).addAll(rest);
         }
         int n = states.size();
         // which states can come back to the start (a segment of the loop ends there)
@@ -184,6 +201,22 @@ final class TokenDifference {
                     }
             }
         }
+        // which states can end the run (at a boundary of its text)
+        boolean[] ends = new boolean[n];
+        for (int q = 0; q < n; q++) ends[q] = states.get(q).home || accepts(states.get(q).text);
+        grew = true;
+        while (grew) {
+            grew = false;
+            for (int q = 0; q < n; q++) {
+                if (ends[q]) continue;
+                for (int t : edges.get(q).keySet())
+                    if (ends[t]) {
+                        ends[q] = true;
+                        grew = true;
+                        break;
+                    }
+            }
+        }
         List<String> loop = new ArrayList<>();
         List<String> end = new ArrayList<>();
         end.add("\"\"");
@@ -192,26 +225,58 @@ final class TokenDifference {
             if (e.getKey() == 0) loop.add(0, cls);
             else {
                 if (back[e.getKey()]) loop.add(cls + " " + name + "_s" + e.getKey());
-                end.add(cls + " " + name + "_e" + e.getKey());
+                if (ends[e.getKey()]) end.add(cls + " " + name + "_e" + e.getKey());
             }
         }
         for (int q = 1; q < n; q++) {
             List<String> seg = new ArrayList<>();
             List<String> fin = new ArrayList<>();
-            fin.add("\"\"");
+            if (states.get(q).home || accepts(states.get(q).text)) fin.add("\"\"");
             for (Map.Entry<Integer, IntervalSet> e : edges.get(q).entrySet()) {
                 String cls = Gbnf.charClass(e.getValue());
                 if (e.getKey() == 0) seg.add(0, cls);
                 else {
                     if (back[e.getKey()]) seg.add(cls + " " + name + "_s" + e.getKey());
-                    fin.add(cls + " " + name + "_e" + e.getKey());
+                    if (ends[e.getKey()]) fin.add(cls + " " + name + "_e" + e.getKey());
                 }
             }
             if (back[q]) out.define(name + "_s" + q, String.join(" | ", seg));
-            out.define(name + "_e" + q, String.join(" | ", fin));
+            if (ends[q]) out.define(name + "_e" + q, String.join(" | ", fin));
         }
         String body = loop.isEmpty() ? "" : "( " + String.join(" | ", loop) + " )* ";
         return out.define(name, body + "( " + String.join(" | ", end) + " )");
+    }
+
+    /**
+     * Whether some token of the rule holds a string of one of the markers (the lexer then reads the
+     * marker inside that token as part of it); true as well when the automaton is too large.
+     */
+    boolean covers(int rule, List<Integer> markers) {
+        Set<Cfg> seeds = new HashSet<>();
+        for (int m : markers) seeds.add(new Cfg(atn.ruleToStartState[m], null));
+        Set<Cfg> start = closure(seeds);
+        Pair first = new Pair(closure(Set.of(new Cfg(atn.ruleToStartState[rule], null))), Set.of());
+        Set<Pair> seen = new HashSet<>();
+        Deque<Pair> work = new ArrayDeque<>();
+        work.add(first);
+        while (!work.isEmpty()) {
+            Pair p = work.pop();
+            if (!seen.add(p)) continue;
+            if (seen.size() > MAX_STATES) return true;
+            Set<Cfg> active = new LinkedHashSet<>(p.earlier);
+            active.addAll(start);
+            List<IntervalSet> labels = new ArrayList<>();
+            for (Cfg c : p.rule) addLabels(c, labels);
+            for (IntervalSet piece : pieces(labels)) {
+                int ch = piece.getMinElement();
+                Set<Cfg> r = step(p.rule, ch);
+                if (r.isEmpty()) continue;
+                Set<Cfg> m = step(active, ch);
+                if (accepts(m)) return true;
+                work.add(new Pair(r, m));
+            }
+        }
+        return false;
     }
 
     private static void addLabels(Cfg c, List<IntervalSet> labels) {
