@@ -10,6 +10,7 @@ import org.antlr.v4.runtime.misc.IntervalSet;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -19,6 +20,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * The tokens a lexer rule can really produce in its mode: its language less the strings an earlier
@@ -32,6 +36,10 @@ final class TokenDifference {
     static final int MAX_STATES = 400;
 
     private static final int MAX_STACK = 16;
+
+    /** What was derived from a lexer, by question: a pure function of the lexer, kept once. */
+    private static final Map<ATN, Map<String, Object>> CACHE =
+            Collections.synchronizedMap(new WeakHashMap<>());
 
     /** Where fragment calls return to. */
     private record Ret(ATNState follow, Ret next, int depth) {}
@@ -54,12 +62,63 @@ final class TokenDifference {
         this.atn = atn;
     }
 
+    /** Rules defined for an answer, and the answer. */
+    private record Answer(String start, Map<String, String> rules) {}
+
+    private Map<String, Object> cache() {
+        return CACHE.computeIfAbsent(atn, k -> new ConcurrentHashMap<>());
+    }
+
+    private static String replay(Gbnf out, Object cached) {
+        Answer a = (Answer) cached;
+        for (Map.Entry<String, String> e : a.rules.entrySet()) out.define(e.getKey(), e.getValue());
+        return a.start;
+    }
+
+    private static Answer answer(Function<Gbnf, String> build) {
+        Gbnf g = new Gbnf();
+        String start = build.apply(g);
+        return new Answer(start, Collections.unmodifiableMap(new LinkedHashMap<>(g.rules())));
+    }
+
     /**
      * Defines the rules of {@code rule}'s language less {@code earlier}'s and returns the start
      * rule's name; null when no string is in both (nothing to take away) or the automaton is too
      * large; the empty string when nothing is left.
      */
     String define(Gbnf out, String prefix, int rule, List<Integer> earlier) {
+        Object a =
+                cache().computeIfAbsent(
+                                "d " + prefix + " " + rule + " " + earlier,
+                                k -> answer(g -> defineNew(g, prefix, rule, earlier)));
+        return replay(out, a);
+    }
+
+    /**
+     * Defines a run of characters of {@code chars} and tokens of {@code texts} that holds no string
+     * of the markers' languages; returns the run's rule, or null when the automaton is too large.
+     */
+    String avoid(
+            Gbnf out, String name, IntervalSet chars, List<Integer> texts, List<Integer> markers) {
+        Object a =
+                cache().computeIfAbsent(
+                                "a " + name + " " + chars + " " + texts + " " + markers,
+                                k -> answer(g -> avoidNew(g, name, chars, texts, markers)));
+        return replay(out, a);
+    }
+
+    /** Whether some token of the rule holds a string of one of the markers. */
+    boolean covers(int rule, List<Integer> markers) {
+        return (Boolean)
+                cache().computeIfAbsent("c " + rule + " " + markers, k -> coversNew(rule, markers));
+    }
+
+    /**
+     * Defines the rules of {@code rule}'s language less {@code earlier}'s and returns the start
+     * rule's name; null when no string is in both (nothing to take away) or the automaton is too
+     * large; the empty string when nothing is left.
+     */
+    private String defineNew(Gbnf out, String prefix, int rule, List<Integer> earlier) {
         if (earlier.isEmpty()) return null;
         Set<Cfg> a = closure(Set.of(new Cfg(atn.ruleToStartState[rule], null)));
         Set<Cfg> seeds = new HashSet<>();
@@ -136,7 +195,7 @@ final class TokenDifference {
      * few strings: one state per set of markers partly read. Returns the run's rule, or null when
      * the automaton is too large.
      */
-    String avoid(
+    private String avoidNew(
             Gbnf out, String name, IntervalSet chars, List<Integer> texts, List<Integer> markers) {
         IntervalSet set = Gbnf.clip(chars);
         Set<Cfg> seeds = new HashSet<>();
@@ -251,7 +310,7 @@ final class TokenDifference {
      * Whether some token of the rule holds a string of one of the markers (the lexer then reads the
      * marker inside that token as part of it); true as well when the automaton is too large.
      */
-    boolean covers(int rule, List<Integer> markers) {
+    private boolean coversNew(int rule, List<Integer> markers) {
         Set<Cfg> seeds = new HashSet<>();
         for (int m : markers) seeds.add(new Cfg(atn.ruleToStartState[m], null));
         Set<Cfg> start = closure(seeds);
