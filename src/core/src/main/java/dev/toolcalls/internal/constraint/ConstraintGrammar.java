@@ -68,6 +68,8 @@ public final class ConstraintGrammar {
             List<String> required,
             boolean extraKeys) {}
 
+    private static final Set<Role> TEXT_ROLES = EnumSet.of(Role.CONTENT, Role.REASONING, Role.SKIP);
+
     private static final Set<Role> RUN_ROLES =
             EnumSet.of(
                     Role.CONTENT,
@@ -100,8 +102,11 @@ public final class ConstraintGrammar {
     private final Role[] roles;
     private final String[] exprs;
     private final IntervalSet[] runSets;
+    private final List<List<Integer>> earlier = new ArrayList<>();
+    private final TokenDifference difference;
     private final List<List<Integer>> runRules = new ArrayList<>();
     private final List<List<Integer>> itemRules = new ArrayList<>();
+    private final List<List<Integer>> textRules = new ArrayList<>();
     private final Map<String, String> runCache = new HashMap<>();
     private final Map<Integer, String> schemaCache = new HashMap<>();
     private final Map<Key, Set<Exit>> returns = new LinkedHashMap<>();
@@ -118,6 +123,7 @@ public final class ConstraintGrammar {
         this.rules = format.rules();
         this.atn = model.atn;
         this.languages = new TokenLanguages(atn, model.ruleNames, out);
+        this.difference = new TokenDifference(atn);
         for (JsonObject f : functions) tools.add(tool(f));
         String choice = options.toolChoice();
         String lower = choice.toLowerCase(Locale.ROOT);
@@ -146,10 +152,14 @@ public final class ConstraintGrammar {
         roles = new Role[n];
         exprs = new String[n];
         runSets = new IntervalSet[n];
+        for (int r = 0; r < n; r++) earlier.add(List.of());
         for (int m = 0; m < model.modeNames.length; m++) {
             List<Integer> run = new ArrayList<>();
             List<Integer> items = new ArrayList<>();
+            List<Integer> before = new ArrayList<>();
             for (int r : model.rulesOfMode(m)) {
+                earlier.set(r, List.copyOf(before));
+                before.add(r);
                 if (effects[r] == null) {
                     effects[r] = effect(r);
                     roles[r] = model.roleOfRule(r);
@@ -161,7 +171,25 @@ public final class ConstraintGrammar {
             }
             runRules.add(run);
             itemRules.add(items);
+            textRules.add(texts(run, items));
         }
+    }
+
+    /**
+     * The tokens of a mode of plain text (content, reasoning, skipped text) that change no mode and
+     * hold no marker: they are read as part of the mode's run, so that no sequence of them spells a
+     * marker the lexer would take. They leave the mode's items.
+     */
+    private List<Integer> texts(List<Integer> run, List<Integer> items) {
+        for (int r : run) if (!TEXT_ROLES.contains(roles[r])) return List.of();
+        List<Integer> texts = new ArrayList<>();
+        for (int r : items) if (!effects[r].command && TEXT_ROLES.contains(roles[r])) texts.add(r);
+        if (texts.isEmpty()) return texts;
+        List<Integer> markers = new ArrayList<>(items);
+        markers.removeAll(texts);
+        texts.removeIf(r -> difference.covers(r, markers));
+        items.removeAll(texts);
+        return texts;
     }
 
     /**
@@ -374,8 +402,20 @@ public final class ConstraintGrammar {
         return !c.call && (!requireCall || c.called);
     }
 
+    /**
+     * The tokens the rule produces: its language, less what an earlier rule of its mode matches
+     * (the lexer gives a tie to the rule listed first); the empty string when nothing is left.
+     */
     private String expr(int rule) {
-        if (exprs[rule] == null) exprs[rule] = languages.expr(rule);
+        if (exprs[rule] == null) {
+            String less =
+                    difference.define(
+                            out,
+                            "x_" + TokenLanguages.sanitize(model.ruleNames[rule]),
+                            rule,
+                            earlier.get(rule));
+            exprs[rule] = less != null ? less : languages.expr(rule);
+        }
         return exprs[rule];
     }
 
@@ -383,6 +423,7 @@ public final class ConstraintGrammar {
         Role role = roles[rule];
         List<Step> out = new ArrayList<>();
         Effect e = effects[rule];
+        if (expr(rule).isEmpty()) return out;
         switch (role) {
             case CALL_BEGIN -> {
                 if (noCalls || (c.called && !parallel)) return out;
@@ -517,7 +558,8 @@ public final class ConstraintGrammar {
     /** The run of a mode in a context: text without the mode's markers, or what replaces it. */
     private String run(int mode, Ctx c) {
         List<Integer> run = runRules.get(mode);
-        if (run.isEmpty()) return null;
+        List<Integer> texts = textRules.get(mode);
+        if (run.isEmpty() && texts.isEmpty()) return null;
         boolean args = false;
         boolean value = false;
         for (int r : run) {
@@ -536,9 +578,16 @@ public final class ConstraintGrammar {
                     IntervalSet chars = new IntervalSet();
                     for (int r : run) chars.addAll(runSets[r]);
                     List<String> markers = new ArrayList<>();
+                    boolean patterns = false;
                     for (int r : itemRules.get(mode)) {
                         List<String> lits = languages.literals(r);
                         if (lits != null) markers.addAll(lits);
+                        else patterns = true;
+                    }
+                    if (patterns || !texts.isEmpty()) {
+                        String avoided =
+                                difference.avoid(out, name, chars, texts, itemRules.get(mode));
+                        if (avoided != null) return avoided;
                     }
                     return AvoidRun.define(out, name, chars, markers);
                 });

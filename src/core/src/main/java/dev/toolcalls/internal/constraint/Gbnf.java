@@ -54,7 +54,11 @@ public final class Gbnf {
         if (s.size() == 1) return literal(new String(Character.toChars(s.getMinElement())));
         IntervalSet complement = s.complement(0, MAX_CODE_POINT);
         complement = clip(complement);
-        boolean negate = count(complement) < count(s);
+        // xgrammar reads a negated class's members above 127 as 127, so a negated class only
+        // leaves out ASCII characters
+        boolean negate =
+                count(complement) < count(s)
+                        && (complement.isNil() || complement.getMaxElement() <= 127);
         StringBuilder b = new StringBuilder(negate ? "[^" : "[");
         for (Interval iv : (negate ? complement : s).getIntervals()) {
             escape(b, iv.a, true);

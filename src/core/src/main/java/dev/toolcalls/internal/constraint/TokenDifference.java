@@ -1,0 +1,431 @@
+package dev.toolcalls.internal.constraint;
+
+import org.antlr.v4.runtime.atn.ATN;
+import org.antlr.v4.runtime.atn.ATNState;
+import org.antlr.v4.runtime.atn.RuleStopState;
+import org.antlr.v4.runtime.atn.RuleTransition;
+import org.antlr.v4.runtime.atn.Transition;
+import org.antlr.v4.runtime.misc.Interval;
+import org.antlr.v4.runtime.misc.IntervalSet;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * The tokens a lexer rule can really produce in its mode: its language less the strings an earlier
+ * rule of the same mode also matches, since where two rules match the same text the lexer takes the
+ * one listed first (a JSON key rule {@code "\"" ~'"'* "\"" ':'} never reads {@code "name":} when a
+ * rule for {@code "name":} comes before it). Built as the product of the two rules' automata,
+ * determinized over the characters their transitions read, and written as one GBNF rule per state.
+ */
+final class TokenDifference {
+    /** The largest automaton written; a larger one leaves the rule's language whole. */
+    static final int MAX_STATES = 400;
+
+    private static final int MAX_STACK = 16;
+
+    /** What was derived from a lexer, by question: a pure function of the lexer, kept once. */
+    private static final Map<ATN, Map<String, Object>> CACHE =
+            Collections.synchronizedMap(new WeakHashMap<>());
+
+    /** Where fragment calls return to. */
+    private record Ret(ATNState follow, Ret next, int depth) {}
+
+    /** A position in a rule's automaton, with the fragments it is inside. */
+    private record Cfg(ATNState state, Ret ret) {}
+
+    /**
+     * A state of a run: at a boundary of its text (or inside a run of its characters), inside text
+     * tokens, and which markers are partly read.
+     */
+    private record Run(boolean home, Set<Cfg> text, Set<Cfg> markers) {}
+
+    /** A state of the product: where the rule is, and where the earlier rules are. */
+    private record Pair(Set<Cfg> rule, Set<Cfg> earlier) {}
+
+    private final ATN atn;
+
+    TokenDifference(ATN atn) {
+        this.atn = atn;
+    }
+
+    /** Rules defined for an answer, and the answer. */
+    private record Answer(String start, Map<String, String> rules) {}
+
+    private Map<String, Object> cache() {
+        return CACHE.computeIfAbsent(atn, k -> new ConcurrentHashMap<>());
+    }
+
+    private static String replay(Gbnf out, Object cached) {
+        Answer a = (Answer) cached;
+        for (Map.Entry<String, String> e : a.rules.entrySet()) out.define(e.getKey(), e.getValue());
+        return a.start;
+    }
+
+    private static Answer answer(Function<Gbnf, String> build) {
+        Gbnf g = new Gbnf();
+        String start = build.apply(g);
+        return new Answer(start, Collections.unmodifiableMap(new LinkedHashMap<>(g.rules())));
+    }
+
+    /**
+     * Defines the rules of {@code rule}'s language less {@code earlier}'s and returns the start
+     * rule's name; null when no string is in both (nothing to take away) or the automaton is too
+     * large; the empty string when nothing is left.
+     */
+    String define(Gbnf out, String prefix, int rule, List<Integer> earlier) {
+        Object a =
+                cache().computeIfAbsent(
+                                "d " + prefix + " " + rule + " " + earlier,
+                                k -> answer(g -> defineNew(g, prefix, rule, earlier)));
+        return replay(out, a);
+    }
+
+    /**
+     * Defines a run of characters of {@code chars} and tokens of {@code texts} that holds no string
+     * of the markers' languages; returns the run's rule, or null when the automaton is too large.
+     */
+    String avoid(
+            Gbnf out, String name, IntervalSet chars, List<Integer> texts, List<Integer> markers) {
+        Object a =
+                cache().computeIfAbsent(
+                                "a " + name + " " + chars + " " + texts + " " + markers,
+                                k -> answer(g -> avoidNew(g, name, chars, texts, markers)));
+        return replay(out, a);
+    }
+
+    /** Whether some token of the rule holds a string of one of the markers. */
+    boolean covers(int rule, List<Integer> markers) {
+        return (Boolean)
+                cache().computeIfAbsent("c " + rule + " " + markers, k -> coversNew(rule, markers));
+    }
+
+    /**
+     * Defines the rules of {@code rule}'s language less {@code earlier}'s and returns the start
+     * rule's name; null when no string is in both (nothing to take away) or the automaton is too
+     * large; the empty string when nothing is left.
+     */
+    private String defineNew(Gbnf out, String prefix, int rule, List<Integer> earlier) {
+        if (earlier.isEmpty()) return null;
+        Set<Cfg> a = closure(Set.of(new Cfg(atn.ruleToStartState[rule], null)));
+        Set<Cfg> seeds = new HashSet<>();
+        for (int e : earlier) seeds.add(new Cfg(atn.ruleToStartState[e], null));
+        Set<Cfg> b = closure(seeds);
+        Map<Pair, Integer> ids = new LinkedHashMap<>();
+        List<Pair> states = new ArrayList<>();
+        List<Map<Integer, IntervalSet>> edges = new ArrayList<>();
+        Pair start = new Pair(a, b);
+        ids.put(start, 0);
+        states.add(start);
+        boolean overlap = false;
+        for (int i = 0; i < states.size(); i++) {
+            Pair p = states.get(i);
+            boolean acceptRule = accepts(p.rule);
+            boolean acceptEarlier = accepts(p.earlier);
+            if (acceptRule && acceptEarlier) overlap = true;
+            Map<Integer, IntervalSet> out1 = new LinkedHashMap<>();
+            edges.add(out1);
+            List<IntervalSet> labels = new ArrayList<>();
+            for (Cfg c : p.rule) addLabels(c, labels);
+            for (Cfg c : p.earlier) addLabels(c, labels);
+            for (IntervalSet piece : pieces(labels)) {
+                int ch = piece.getMinElement();
+                Set<Cfg> na = step(p.rule, ch);
+                if (na.isEmpty()) continue;
+                Pair next = new Pair(na, step(p.earlier, ch));
+                Integer id = ids.get(next);
+                if (id == null) {
+                    if (states.size() >= MAX_STATES) return null;
+                    id = states.size();
+                    ids.put(next, id);
+                    states.add(next);
+                }
+                out1.computeIfAbsent(id, k -> new IntervalSet()).addAll(piece);
+            }
+        }
+        if (!overlap) return null;
+        // states from which a string of the rule alone can still end
+        int n = states.size();
+        boolean[] live = new boolean[n];
+        boolean grew = true;
+        for (int i = 0; i < n; i++)
+            live[i] = accepts(states.get(i).rule) && !accepts(states.get(i).earlier);
+        while (grew) {
+            grew = false;
+            for (int i = 0; i < n; i++) {
+                if (live[i]) continue;
+                for (int t : edges.get(i).keySet())
+                    if (live[t]) {
+                        live[i] = true;
+                        grew = true;
+                        break;
+                    }
+            }
+        }
+        if (!live[0]) return "";
+        for (int i = 0; i < n; i++) {
+            if (!live[i]) continue;
+            List<String> alts = new ArrayList<>();
+            for (Map.Entry<Integer, IntervalSet> e : edges.get(i).entrySet())
+                if (live[e.getKey()])
+                    alts.add(Gbnf.charClass(e.getValue()) + " " + prefix + "_" + e.getKey());
+            Pair p = states.get(i);
+            if (accepts(p.rule) && !accepts(p.earlier)) alts.add("\"\"");
+            out.define(prefix + "_" + i, String.join(" | ", alts));
+        }
+        return prefix + "_0";
+    }
+
+    /**
+     * Defines a run of characters of {@code chars} that holds no string of the markers' languages
+     * (where one begins, the lexer takes the marker), for markers that are patterns rather than a
+     * few strings: one state per set of markers partly read. Returns the run's rule, or null when
+     * the automaton is too large.
+     */
+    private String avoidNew(
+            Gbnf out, String name, IntervalSet chars, List<Integer> texts, List<Integer> markers) {
+        IntervalSet set = Gbnf.clip(chars);
+        Set<Cfg> seeds = new HashSet<>();
+        for (int m : markers) seeds.add(new Cfg(atn.ruleToStartState[m], null));
+        Set<Cfg> start = closure(seeds);
+        if (accepts(start)) return null; // a marker that matches the empty string
+        Set<Cfg> textSeeds = new HashSet<>();
+        for (int t : texts) textSeeds.add(new Cfg(atn.ruleToStartState[t], null));
+        Set<Cfg> textStart = closure(textSeeds);
+        if (accepts(textStart)) return null;
+        Map<Run, Integer> ids = new LinkedHashMap<>();
+        List<Run> states = new ArrayList<>();
+        List<Map<Integer, IntervalSet>> edges = new ArrayList<>();
+        Run home = new Run(true, Set.of(), Set.of());
+        ids.put(home, 0);
+        states.add(home);
+        for (int i = 0; i < states.size(); i++) {
+            Run st = states.get(i);
+            boolean boundary = st.home || accepts(st.text);
+            Set<Cfg> active = new LinkedHashSet<>(st.markers);
+            active.addAll(start);
+            Set<Cfg> text = new LinkedHashSet<>(st.text);
+            if (boundary) text.addAll(textStart);
+            List<IntervalSet> labels = new ArrayList<>();
+            labels.add(set);
+            for (Cfg c : active) addLabels(c, labels);
+            for (Cfg c : text) addLabels(c, labels);
+            Map<Integer, IntervalSet> e = new LinkedHashMap<>();
+            edges.add(e);
+            for (IntervalSet piece : pieces(labels)) {
+                int ch = piece.getMinElement();
+                boolean runChar = boundary && set.contains(ch);
+                Set<Cfg> nextText = step(text, ch);
+                if (!runChar && nextText.isEmpty()) continue;
+                Set<Cfg> next = step(active, ch);
+                if (accepts(next)) continue;
+                Run to = new Run(runChar, nextText, next);
+                Integer id = ids.get(to);
+                if (id == null) {
+                    if (states.size() >= MAX_STATES) return null;
+                    id = states.size();
+                    ids.put(to, id);
+                    states.add(to);
+                }
+                e.computeIfAbsent(id, k -> new IntervalSet()).addAll(piece);
+            }
+        }
+        int n = states.size();
+        // which states can come back to the start (a segment of the loop ends there)
+        boolean[] back = new boolean[n];
+        back[0] = true;
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (int q = 1; q < n; q++) {
+                if (back[q]) continue;
+                for (int t : edges.get(q).keySet())
+                    if (back[t]) {
+                        back[q] = true;
+                        grew = true;
+                        break;
+                    }
+            }
+        }
+        // which states can end the run (at a boundary of its text)
+        boolean[] ends = new boolean[n];
+        for (int q = 0; q < n; q++) ends[q] = states.get(q).home || accepts(states.get(q).text);
+        grew = true;
+        while (grew) {
+            grew = false;
+            for (int q = 0; q < n; q++) {
+                if (ends[q]) continue;
+                for (int t : edges.get(q).keySet())
+                    if (ends[t]) {
+                        ends[q] = true;
+                        grew = true;
+                        break;
+                    }
+            }
+        }
+        List<String> loop = new ArrayList<>();
+        List<String> end = new ArrayList<>();
+        end.add("\"\"");
+        for (Map.Entry<Integer, IntervalSet> e : edges.get(0).entrySet()) {
+            String cls = Gbnf.charClass(e.getValue());
+            if (e.getKey() == 0) loop.add(0, cls);
+            else {
+                if (back[e.getKey()]) loop.add(cls + " " + name + "_s" + e.getKey());
+                if (ends[e.getKey()]) end.add(cls + " " + name + "_e" + e.getKey());
+            }
+        }
+        for (int q = 1; q < n; q++) {
+            List<String> seg = new ArrayList<>();
+            List<String> fin = new ArrayList<>();
+            if (states.get(q).home || accepts(states.get(q).text)) fin.add("\"\"");
+            for (Map.Entry<Integer, IntervalSet> e : edges.get(q).entrySet()) {
+                String cls = Gbnf.charClass(e.getValue());
+                if (e.getKey() == 0) seg.add(0, cls);
+                else {
+                    if (back[e.getKey()]) seg.add(cls + " " + name + "_s" + e.getKey());
+                    if (ends[e.getKey()]) fin.add(cls + " " + name + "_e" + e.getKey());
+                }
+            }
+            if (back[q]) out.define(name + "_s" + q, String.join(" | ", seg));
+            if (ends[q]) out.define(name + "_e" + q, String.join(" | ", fin));
+        }
+        String body = loop.isEmpty() ? "" : "( " + String.join(" | ", loop) + " )* ";
+        return out.define(name, body + "( " + String.join(" | ", end) + " )");
+    }
+
+    /**
+     * Whether some token of the rule holds a string of one of the markers (the lexer then reads the
+     * marker inside that token as part of it); true as well when the automaton is too large.
+     */
+    private boolean coversNew(int rule, List<Integer> markers) {
+        Set<Cfg> seeds = new HashSet<>();
+        for (int m : markers) seeds.add(new Cfg(atn.ruleToStartState[m], null));
+        Set<Cfg> start = closure(seeds);
+        Pair first = new Pair(closure(Set.of(new Cfg(atn.ruleToStartState[rule], null))), Set.of());
+        Set<Pair> seen = new HashSet<>();
+        Deque<Pair> work = new ArrayDeque<>();
+        work.add(first);
+        while (!work.isEmpty()) {
+            Pair p = work.pop();
+            if (!seen.add(p)) continue;
+            if (seen.size() > MAX_STATES) return true;
+            Set<Cfg> active = new LinkedHashSet<>(p.earlier);
+            active.addAll(start);
+            List<IntervalSet> labels = new ArrayList<>();
+            for (Cfg c : p.rule) addLabels(c, labels);
+            for (IntervalSet piece : pieces(labels)) {
+                int ch = piece.getMinElement();
+                Set<Cfg> r = step(p.rule, ch);
+                if (r.isEmpty()) continue;
+                Set<Cfg> m = step(active, ch);
+                if (accepts(m)) return true;
+                work.add(new Pair(r, m));
+            }
+        }
+        return false;
+    }
+
+    private static void addLabels(Cfg c, List<IntervalSet> labels) {
+        ATNState s = c.state;
+        for (int i = 0; i < s.getNumberOfTransitions(); i++) {
+            Transition t = s.transition(i);
+            if (!t.isEpsilon() && !(t instanceof RuleTransition))
+                labels.add(Gbnf.clip(TokenLanguages.label(t)));
+        }
+    }
+
+    /** The classes of characters that every label holds entirely or not at all. */
+    private static List<IntervalSet> pieces(List<IntervalSet> labels) {
+        TreeSet<Integer> cuts = new TreeSet<>();
+        for (IntervalSet l : labels)
+            for (Interval iv : l.getIntervals()) {
+                cuts.add(iv.a);
+                cuts.add(iv.b + 1);
+            }
+        Map<List<Boolean>, IntervalSet> byMembership = new HashMap<>();
+        List<IntervalSet> out = new ArrayList<>();
+        Integer prev = null;
+        for (int cut : cuts) {
+            if (prev != null) {
+                List<Boolean> member = new ArrayList<>(labels.size());
+                boolean any = false;
+                for (IntervalSet l : labels) {
+                    boolean in = l.contains(prev);
+                    member.add(in);
+                    any |= in;
+                }
+                if (any) {
+                    IntervalSet s = byMembership.get(member);
+                    if (s == null) {
+                        s = new IntervalSet();
+                        byMembership.put(member, s);
+                        out.add(s);
+                    }
+                    s.add(prev, cut - 1);
+                }
+            }
+            prev = cut;
+        }
+        return out;
+    }
+
+    private static boolean accepts(Set<Cfg> set) {
+        for (Cfg c : set) if (c.state instanceof RuleStopState && c.ret == null) return true;
+        return false;
+    }
+
+    private Set<Cfg> step(Set<Cfg> from, int ch) {
+        Set<Cfg> seeds = new HashSet<>();
+        for (Cfg c : from) {
+            ATNState s = c.state;
+            for (int i = 0; i < s.getNumberOfTransitions(); i++) {
+                Transition t = s.transition(i);
+                if (!t.isEpsilon()
+                        && !(t instanceof RuleTransition)
+                        && TokenLanguages.label(t).contains(ch))
+                    seeds.add(new Cfg(t.target, c.ret));
+            }
+        }
+        return closure(seeds);
+    }
+
+    /** The configurations reachable without reading: those that read next, and ends. */
+    private Set<Cfg> closure(Set<Cfg> seeds) {
+        Set<Cfg> seen = new HashSet<>();
+        Set<Cfg> out = new LinkedHashSet<>();
+        Deque<Cfg> work = new ArrayDeque<>(seeds);
+        while (!work.isEmpty()) {
+            Cfg c = work.pop();
+            if (!seen.add(c)) continue;
+            ATNState s = c.state;
+            if (s instanceof RuleStopState) {
+                if (c.ret == null) out.add(c);
+                else work.push(new Cfg(c.ret.follow, c.ret.next));
+                continue;
+            }
+            for (int i = 0; i < s.getNumberOfTransitions(); i++) {
+                Transition t = s.transition(i);
+                if (t instanceof RuleTransition rt) {
+                    int depth = c.ret == null ? 1 : c.ret.depth + 1;
+                    if (depth <= MAX_STACK)
+                        work.push(new Cfg(t.target, new Ret(rt.followState, c.ret, depth)));
+                } else if (t.isEpsilon()) work.push(new Cfg(t.target, c.ret));
+                else out.add(c);
+            }
+        }
+        return out;
+    }
+}
