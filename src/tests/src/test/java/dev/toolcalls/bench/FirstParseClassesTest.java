@@ -71,9 +71,14 @@ class FirstParseClassesTest {
     /** The class-load log lines of a fresh JVM from FirstParse's main to its first output. */
     static List<String> classesBeforeFirstOutput(String format, String text) throws Exception {
         List<String> cp = new ArrayList<>();
-        for (String e : System.getProperty("java.class.path").split(File.pathSeparator))
-            if (e.endsWith("classes") || e.contains("antlr4-runtime") || e.contains("gson"))
-                cp.add(e);
+        for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            // the library is its classes folder under `test`, its jar once the reactor packaged it
+            boolean library = Path.of(e).getFileName().toString().matches("toolcalls-\\d.*\\.jar");
+            if (e.endsWith("classes")
+                    || library
+                    || e.contains("antlr4-runtime")
+                    || e.contains("gson")) cp.add(e);
+        }
         Process p =
                 new ProcessBuilder(
                                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
