@@ -30,6 +30,9 @@ public final class ChatCompletionsStream extends WireStream {
     private final String model;
     private final long created;
     private boolean sawCall;
+    // {"id":...,"object":"chat.completion.chunk","created":...,"model":...,"choices":[{"index":0,"delta":
+    private String head;
+    private final StringBuilder text = new StringBuilder(256);
 
     ChatCompletionsStream(String id, String model, long created) {
         this.id = id;
@@ -39,22 +42,23 @@ public final class ChatCompletionsStream extends WireStream {
 
     @Override
     void opened() {
-        JsonObject delta = new JsonObject();
-        delta.addProperty("role", "assistant");
-        chunk(delta, null);
+        chunkHead().append("{\"role\":\"assistant\"}");
+        chunkEnd(null);
     }
 
     @Override
     void convert(List<ParseEvent> events) {
         for (DeltaMessage d : DeltaMessage.of(events)) {
             if (d.isToolCall()) sawCall = true;
-            chunk(ValueJson.deltaTree(d), null);
+            ValueJson.delta(chunkHead(), d);
+            chunkEnd(null);
         }
     }
 
     @Override
     void ended(boolean truncated) {
-        chunk(new JsonObject(), finishReason(truncated, sawCall));
+        chunkHead().append("{}");
+        chunkEnd(finishReason(truncated, sawCall));
         queue(new WireEvent(null, DONE));
     }
 
@@ -85,18 +89,28 @@ public final class ChatCompletionsStream extends WireStream {
         return o;
     }
 
-    private void chunk(JsonObject delta, String finish) {
-        queue(
-                new WireEvent(
-                        null,
-                        envelope(
-                                "chat.completion.chunk",
-                                "delta",
-                                delta,
-                                finish,
-                                id,
-                                model,
-                                created)));
+    /**
+     * The reused text, holding a chunk's opening up to its delta: the same text as Gson writes for
+     * {@link #envelope}'s tree, written without one.
+     */
+    private StringBuilder chunkHead() {
+        if (head == null) {
+            StringBuilder b = new StringBuilder("{\"id\":");
+            JsonText.string(b, id);
+            b.append(",\"object\":\"chat.completion.chunk\",\"created\":").append(created);
+            b.append(",\"model\":");
+            JsonText.string(b, model);
+            head = b.append(",\"choices\":[{\"index\":0,\"delta\":").toString();
+        }
+        text.setLength(0);
+        return text.append(head);
+    }
+
+    /** Closes the chunk begun by {@link #chunkHead} and queues it. */
+    private void chunkEnd(String finish) {
+        text.append(",\"logprobs\":null,\"finish_reason\":");
+        JsonText.string(text, finish);
+        queue(new WireEvent(null, text.append("}]}").toString()));
     }
 
     /**

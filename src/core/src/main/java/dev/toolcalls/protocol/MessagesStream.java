@@ -41,6 +41,7 @@ public final class MessagesStream extends WireStream {
     private Kind kind = Kind.NONE;
     private JsonObject block;
     private final StringBuilder text = new StringBuilder();
+    private final StringBuilder out = new StringBuilder(256);
     private String stopReason;
 
     MessagesStream(String id, String model) {
@@ -99,10 +100,7 @@ public final class MessagesStream extends WireStream {
                 block.add("caller", caller);
                 blockStart();
             } else if (e instanceof ParseEvent.ToolCallArguments a) {
-                JsonObject d = new JsonObject();
-                d.addProperty("type", "input_json_delta");
-                d.addProperty("partial_json", a.fragment());
-                delta(d);
+                delta("input_json_delta", "partial_json", a.fragment());
                 text.append(a.fragment());
             } else if (e instanceof ParseEvent.ToolCallEnd end) {
                 block.add("input", Json.parse(end.arguments()));
@@ -167,10 +165,8 @@ public final class MessagesStream extends WireStream {
             }
             blockStart();
         }
-        JsonObject d = new JsonObject();
-        d.addProperty("type", k == Kind.TEXT ? "text_delta" : "thinking_delta");
-        d.addProperty(k == Kind.TEXT ? "text" : "thinking", piece);
-        delta(d);
+        if (k == Kind.TEXT) delta("text_delta", "text", piece);
+        else delta("thinking_delta", "thinking", piece);
         text.append(piece);
     }
 
@@ -202,6 +198,23 @@ public final class MessagesStream extends WireStream {
     private static JsonObject withBlock(JsonObject e, JsonObject b) {
         e.add("content_block", b);
         return e;
+    }
+
+    /**
+     * {@code {"type":"content_block_delta","index":i,"delta":{"type":TYPE,FIELD:value}}}, written
+     * straight into the reused text: the same text as {@link #delta(JsonObject)} writes.
+     */
+    private void delta(String type, String field, String value) {
+        out.setLength(0);
+        out.append("{\"type\":\"content_block_delta\",\"index\":")
+                .append(content.size())
+                .append(",\"delta\":{\"type\":\"")
+                .append(type)
+                .append("\",\"")
+                .append(field)
+                .append("\":");
+        JsonText.string(out, value);
+        queue(new WireEvent("content_block_delta", out.append("}}").toString()));
     }
 
     private void delta(JsonObject d) {

@@ -43,6 +43,7 @@ public final class ResponsesStream extends WireStream {
     private JsonObject item;
     private String itemId;
     private final StringBuilder text = new StringBuilder();
+    private final StringBuilder out = new StringBuilder(256);
 
     /**
      * @param id the response id, e.g. {@code resp_...}
@@ -83,11 +84,7 @@ public final class ResponsesStream extends WireStream {
                 text(Kind.REASONING, r.text(), heldReasoning);
             else if (e instanceof ParseEvent.ToolCallStart s) callStart(s);
             else if (e instanceof ParseEvent.ToolCallArguments a) {
-                JsonObject d = base("response.function_call_arguments.delta");
-                d.addProperty("item_id", itemId);
-                d.addProperty("output_index", output.size());
-                d.addProperty("delta", a.fragment());
-                emit(d);
+                delta("response.function_call_arguments.delta", false, a.fragment(), false);
                 text.append(a.fragment());
             } else if (e instanceof ParseEvent.ToolCallEnd end) callEnd(end);
         }
@@ -126,17 +123,8 @@ public final class ResponsesStream extends WireStream {
             closeItem("completed");
             openText(k);
         }
-        JsonObject d =
-                base(
-                        k == Kind.MESSAGE
-                                ? "response.output_text.delta"
-                                : "response.reasoning_text.delta");
-        d.addProperty("item_id", itemId);
-        d.addProperty("output_index", output.size());
-        d.addProperty("content_index", 0);
-        d.addProperty("delta", piece);
-        if (k == Kind.MESSAGE) d.add("logprobs", new JsonArray());
-        emit(d);
+        if (k == Kind.MESSAGE) delta("response.output_text.delta", true, piece, true);
+        else delta("response.reasoning_text.delta", true, piece, false);
         text.append(piece);
     }
 
@@ -307,6 +295,24 @@ public final class ResponsesStream extends WireStream {
         JsonObject e = new JsonObject();
         e.add("response", r);
         return e;
+    }
+
+    /**
+     * {@code {"type", "item_id", "output_index", "content_index"?, "delta", "logprobs": []?,
+     * "sequence_number"}}, written straight into the reused text: the same text as {@link
+     * #emit(JsonObject)} writes for that tree.
+     */
+    private void delta(String type, boolean contentIndex, String piece, boolean logprobs) {
+        out.setLength(0);
+        out.append("{\"type\":\"").append(type).append("\",\"item_id\":");
+        JsonText.string(out, itemId);
+        out.append(",\"output_index\":").append(output.size());
+        if (contentIndex) out.append(",\"content_index\":0");
+        out.append(",\"delta\":");
+        JsonText.string(out, piece);
+        if (logprobs) out.append(",\"logprobs\":[]");
+        out.append(",\"sequence_number\":").append(sequence++).append('}');
+        queue(new WireEvent(type, out.toString()));
     }
 
     private JsonObject base(String type) {

@@ -42,7 +42,51 @@ public final class ValueJson {
      * One of {@code {"content"}}, {@code {"reasoning_content"}} or {@code {"tool_calls": [one]}}.
      */
     public static String delta(DeltaMessage d) {
-        return Json.write(deltaTree(d));
+        StringBuilder b = new StringBuilder();
+        delta(b, d);
+        return b.toString();
+    }
+
+    /**
+     * {@link #delta} written into {@code b}: the same text as {@link #deltaTree} written by Gson,
+     * without building the tree.
+     */
+    static void delta(StringBuilder b, DeltaMessage d) {
+        boolean first = true;
+        b.append('{');
+        if (d.content() != null) {
+            JsonText.name(b, "content", first);
+            JsonText.string(b, d.content());
+            first = false;
+        }
+        if (d.reasoningContent() != null) {
+            JsonText.name(b, "reasoning_content", first);
+            JsonText.string(b, d.reasoningContent());
+            first = false;
+        }
+        ToolCallDelta t = d.toolCall();
+        if (t != null) {
+            JsonText.name(b, "tool_calls", first);
+            b.append("[{\"index\":").append(t.index());
+            if (t.id() != null) {
+                b.append(",\"id\":");
+                JsonText.string(b, t.id());
+                b.append(",\"type\":\"function\"");
+            }
+            b.append(",\"function\":{");
+            boolean inner = true;
+            if (t.name() != null) {
+                JsonText.name(b, "name", inner);
+                JsonText.string(b, t.name());
+                inner = false;
+            }
+            if (t.arguments() != null) {
+                JsonText.name(b, "arguments", inner);
+                JsonText.string(b, t.arguments());
+            }
+            b.append("}}]");
+        }
+        b.append('}');
     }
 
     /**

@@ -410,7 +410,10 @@ final class Relay extends IteratingCallback {
     }
 
     private void sse(List<WireEvent> events) {
-        for (WireEvent e : events) out.append(e.sse());
+        for (WireEvent e : events) {
+            if (e.name() != null) out.append("event: ").append(e.name()).append('\n');
+            out.append("data: ").append(e.json()).append("\n\n");
+        }
     }
 
     // ---- the client's side
