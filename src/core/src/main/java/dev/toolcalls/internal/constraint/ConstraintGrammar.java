@@ -68,6 +68,8 @@ public final class ConstraintGrammar {
             List<String> required,
             boolean extraKeys) {}
 
+    private static final IntervalSet ANY = IntervalSet.of(0, Gbnf.MAX_CODE_POINT);
+
     private static final Set<Role> TEXT_ROLES = EnumSet.of(Role.CONTENT, Role.REASONING, Role.SKIP);
 
     private static final Set<Role> RUN_ROLES =
@@ -109,6 +111,7 @@ public final class ConstraintGrammar {
     private final List<List<Integer>> textRules = new ArrayList<>();
     private final Map<String, String> runCache = new HashMap<>();
     private final Map<Integer, String> schemaCache = new HashMap<>();
+    private final Map<String, String> idCache = new HashMap<>();
     private final Map<Key, Set<Exit>> returns = new LinkedHashMap<>();
     private boolean changed;
     private final Map<Nt, List<List<Object>>> productions = new LinkedHashMap<>();
@@ -480,6 +483,11 @@ public final class ConstraintGrammar {
                 if (c.call && enters && jsonArgs()) out.add(new Step(c, schema(c.tool), true));
                 else out.add(new Step(c, expr(rule), false));
             }
+            case ID -> {
+                IntervalSet chars = runSets[rule] != null ? runSets[rule] : ANY;
+                String named = idName(c, chars);
+                out.add(new Step(c, named != null ? named : expr(rule), false));
+            }
             default -> out.add(new Step(c, expr(rule), false));
         }
         return out;
@@ -555,6 +563,21 @@ public final class ConstraintGrammar {
                         + ") [ \\t\\r\\n]*");
     }
 
+    /**
+     * The ids that name the call's tool, where the format reads names only from ids; null where any
+     * id is allowed.
+     */
+    private String idName(Ctx c, IntervalSet chars) {
+        if (!c.call || c.tool < 0 || rules.nameFromId() == null) return null;
+        for (Role r : roles) if (r == Role.NAME || r == Role.NAME_JSON) return null;
+        return idCache.computeIfAbsent(
+                c.tool + " " + chars,
+                k -> {
+                    String e = IdNames.expr(rules.nameFromId(), tools.get(c.tool).name, chars);
+                    return e == null ? null : out.define("id_" + idCache.size(), e);
+                });
+    }
+
     /** The run of a mode in a context: text without the mode's markers, or what replaces it. */
     private String run(int mode, Ctx c) {
         List<Integer> run = runRules.get(mode);
@@ -570,6 +593,12 @@ public final class ConstraintGrammar {
         if (value && c.call) {
             String typed = typedValue(c.tool, c.key);
             if (typed != null) return typed;
+        }
+        if (texts.isEmpty() && run.stream().allMatch(r -> roles[r] == Role.ID)) {
+            IntervalSet chars = new IntervalSet();
+            for (int r : run) chars.addAll(runSets[r]);
+            String named = idName(c, chars);
+            if (named != null) return named;
         }
         String name = "run_" + TokenLanguages.sanitize(model.modeNames[mode]);
         return runCache.computeIfAbsent(
