@@ -43,6 +43,16 @@ public final class StreamParser {
     private static final Set<Role> NAMING =
             EnumSet.of(Role.NAME, Role.NAME_JSON, Role.ID, Role.ID_JSON, Role.ARG_KEY);
 
+    /** Roles that use nothing of their token's text but the open call's raw copy of it. */
+    private static final Set<Role> TEXTLESS =
+            EnumSet.of(
+                    Role.SKIP,
+                    Role.CALL_BEGIN,
+                    Role.CALL_END,
+                    Role.ARG_END,
+                    Role.ARG_AS_STRING,
+                    Role.ARG_AS_JSON);
+
     private final Format format;
     private final LexerModel model;
     private final ParseOptions options;
@@ -434,13 +444,16 @@ public final class StreamParser {
                 continue;
             }
             flushText();
-            String text = lexer.tokenText();
             if (calls.isOpen()
                     && (role == Role.CALL_BEGIN
                             || implicitCallEnd && (role == Role.CONTENT || role == Role.REASONING)))
                 endOpenCall(); // a new call ends the open one; in formats without end markers, so
             // does text
-            calls.text(text);
+            // a token whose role takes no text (markers, skipped tokens) makes no string: its text
+            // goes, if anywhere, straight into the open call's raw text
+            String text = TEXTLESS.contains(role) ? null : lexer.tokenText();
+            if (text != null) calls.text(text);
+            else rawText();
             if (calls.isOpen() && lexer.tokenTruncated() && NAMING.contains(role)) {
                 // the output stops inside a name, id or key: the call never got it whole
                 if (fallBackToContent()) continue;
@@ -500,7 +513,7 @@ public final class StreamParser {
                 content.boundary();
                 calls.begin(at);
                 arguments.begin();
-                calls.text(text);
+                rawText();
                 break; // the open call, if any, was ended
             case CALL_END:
                 endCall(at);
@@ -553,6 +566,12 @@ public final class StreamParser {
             default:
                 throw new IllegalStateException("role " + role);
         }
+    }
+
+    /** The current token's text into the open call's raw text, where it keeps one. */
+    private void rawText() {
+        StringBuilder raw = calls.rawSink();
+        if (raw != null) lexer.appendTokenText(raw);
     }
 
     private void endCall(int at) {

@@ -135,6 +135,17 @@ public final class CallAssembler {
         return raw == null ? "" : raw.toString();
     }
 
+    /**
+     * Where {@link #text(String)} would keep a token's text (the open call's raw text, until its
+     * header is sent), or null when it would keep nothing: a caller appends the token's text there
+     * without making a string of it.
+     */
+    public StringBuilder rawSink() {
+        if (!open || headerSent) return null;
+        if (raw == null) raw = new StringBuilder();
+        return raw;
+    }
+
     public void text(String tokenText) {
         if (open && !headerSent) {
             if (raw == null) raw = new StringBuilder();

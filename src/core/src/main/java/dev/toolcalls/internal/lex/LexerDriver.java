@@ -233,6 +233,11 @@ public final class LexerDriver {
         return input.text(tokenStart, tokenEnd);
     }
 
+    /** Appends {@link #tokenText()} to {@code sink} without making a string of it. */
+    public void appendTokenText(StringBuilder sink) {
+        input.appendText(sink, tokenStart, tokenEnd);
+    }
+
     /** Where matching gave up after {@link Step#STUCK}; {@link #end()} when it ran out of data. */
     public int stuckAt() {
         return stuckAt;

@@ -223,6 +223,26 @@ public final class TextStream implements CharStream {
         return new String(carry, from - carryBase, curBase - from) + cur.substring(0, to - curBase);
     }
 
+    /**
+     * Appends the text of {@link #text(int, int)} to {@code sink} without making a string of it.
+     */
+    public void appendText(StringBuilder sink, int from, int to) {
+        from = Math.max(from, carryBase);
+        int total = curBase + cur.length();
+        to = Math.min(to, total);
+        if (to <= from) return;
+        if (from >= curBase) {
+            sink.append(cur, from - curBase, to - curBase);
+            return;
+        }
+        if (to <= curBase) {
+            sink.append(carry, from - carryBase, to - from);
+            return;
+        }
+        sink.append(carry, from - carryBase, curBase - from);
+        sink.append(cur, 0, to - curBase);
+    }
+
     // ---- code point offsets ------------------------------------------------------------------
 
     /**
