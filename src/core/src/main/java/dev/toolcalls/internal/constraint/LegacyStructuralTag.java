@@ -218,7 +218,8 @@ public final class LegacyStructuralTag {
                 String spelled = spell(r, mode);
                 if (spelled == null || spelled.isBlank()) continue;
                 if (!seen.add(next)) continue;
-                queue.add(new State(next, s.text + spelled, -1, -1, s.depth + 1));
+                queue.add(
+                        new State(next, s.text + gap(s.text, mode) + spelled, -1, -1, s.depth + 1));
             }
         }
         return null;
@@ -252,7 +253,13 @@ public final class LegacyStructuralTag {
                 String spelled = spell(r, mode);
                 if (spelled == null || spelled.isBlank()) continue;
                 if (!seen.add(next)) continue;
-                queue.add(new State(next, s.text + spelled, s.nameAt, s.nameEnd, s.depth + 1));
+                queue.add(
+                        new State(
+                                next,
+                                s.text + gap(s.text, mode) + spelled,
+                                s.nameAt,
+                                s.nameEnd,
+                                s.depth + 1));
             }
         }
         return null;
@@ -282,6 +289,16 @@ public final class LegacyStructuralTag {
             }
         }
         return null;
+    }
+
+    /**
+     * JSON's space after a separator: one space after a final {@code ,} or {@code :} where the mode
+     * reads a space as a token of its own.
+     */
+    private String gap(String text, int mode) {
+        if (!(text.endsWith(",") || text.endsWith(":"))) return "";
+        for (int r : model.rulesOfMode(mode)) if (lexesAs(" ", r, mode)) return " ";
+        return "";
     }
 
     /** Tokens a fixed path may go through: markers and dropped text, never values or content. */
