@@ -5,6 +5,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
 
 import dev.toolcalls.internal.constraint.ConstraintGrammar;
+import dev.toolcalls.internal.constraint.LegacyStructuralTag;
 import dev.toolcalls.internal.format.CompiledFormat;
 import dev.toolcalls.internal.format.FormatDefinition;
 import dev.toolcalls.internal.json.Json;
@@ -28,15 +29,7 @@ final class Constraints {
             case LARK ->
                     ConstraintGrammar.lark(
                             ConstraintGrammar.build(compiled, functions, options, false));
-            case STRUCTURAL_TAG_LEGACY ->
-                    throw new ConstraintException(
-                            null,
-                            "target",
-                            "format "
-                                    + format.name()
-                                    + ": the legacy structural tag holds only a JSON schema between fixed begin and end"
-                                    + " strings per tool, which this format's constraint is not written as; use"
-                                    + " structural-tag or gbnf");
+            case STRUCTURAL_TAG_LEGACY -> LegacyStructuralTag.build(compiled, functions, options);
         };
     }
 

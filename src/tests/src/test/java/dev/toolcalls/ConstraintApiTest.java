@@ -127,8 +127,18 @@ class ConstraintApiTest {
                 () ->
                         build(
                                 "hermes",
+                                Tools.none(),
+                                ConstraintOptions.defaults()
+                                        .withTarget(
+                                                ConstraintOptions.Target.STRUCTURAL_TAG_LEGACY)));
+        assertThrows(
+                ConstraintException.class,
+                () ->
+                        build(
+                                "hermes",
                                 WEATHER,
                                 ConstraintOptions.defaults()
+                                        .withToolChoice("required")
                                         .withTarget(
                                                 ConstraintOptions.Target.STRUCTURAL_TAG_LEGACY)));
     }
