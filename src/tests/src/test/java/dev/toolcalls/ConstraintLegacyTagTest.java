@@ -2,7 +2,6 @@ package dev.toolcalls;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -212,37 +211,7 @@ class ConstraintLegacyTagTest {
 
     /** Results per job (null where the tag did not compile), many jobs per Node process. */
     static List<List<Boolean>> run(List<ConstraintXgrammarTest.Job> jobs) {
-        List<List<Boolean>> results = new ArrayList<>();
-        int from = 0;
-        while (from < jobs.size()) {
-            JsonArray input = new JsonArray();
-            for (ConstraintXgrammarTest.Job j : jobs.subList(from, jobs.size())) {
-                JsonObject o = new JsonObject();
-                o.addProperty("tag", j.grammar());
-                JsonArray strings = new JsonArray();
-                for (ConstraintXgrammarTest.Check c : j.checks()) strings.add(c.text());
-                o.add("strings", strings);
-                input.add(o);
-            }
-            NodePeers.Result r = NodePeers.run(SCRIPT, input.toString(), List.of(), 600);
-            int done = 0;
-            for (String line : r.stdout().split("\n")) {
-                if (!line.startsWith("@@")) continue;
-                List<Boolean> one = new ArrayList<>();
-                for (JsonElement b : JsonParser.parseString(line.substring(2)).getAsJsonArray())
-                    one.add(b.getAsBoolean());
-                results.add(one);
-                done++;
-            }
-            from += done;
-            if (from < jobs.size() && r.exitCode() != 0) {
-                results.add(null);
-                from++;
-            } else if (from < jobs.size()) {
-                throw new AssertionError("node stopped early without an error:\n" + r.stderr());
-            }
-        }
-        return results;
+        return ConstraintXgrammarTest.run(jobs, SCRIPT, "tag");
     }
 
     private static void writeTable(Map<String, Tally> tallies) throws Exception {

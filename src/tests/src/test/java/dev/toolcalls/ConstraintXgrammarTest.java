@@ -484,19 +484,28 @@ class ConstraintXgrammarTest {
 
     /** Results per job (null where the grammar did not compile), batch by batch. */
     static List<List<Boolean>> run(List<Job> jobs) {
+        return run(jobs, SCRIPT, "grammar");
+    }
+
+    /**
+     * Results per job of a Node script that reads {@code [{<key>: grammar, strings: [...]}, ...]}
+     * and prints one {@code @@[booleans]} line per job: null where the grammar aborted the runtime
+     * (the rest go to a new process).
+     */
+    static List<List<Boolean>> run(List<Job> jobs, String script, String key) {
         List<List<Boolean>> results = new ArrayList<>();
         int from = 0;
         while (from < jobs.size()) {
             JsonArray input = new JsonArray();
             for (Job j : jobs.subList(from, jobs.size())) {
                 JsonObject o = new JsonObject();
-                o.addProperty("grammar", j.grammar);
+                o.addProperty(key, j.grammar);
                 JsonArray strings = new JsonArray();
                 for (Check c : j.checks) strings.add(c.text);
                 o.add("strings", strings);
                 input.add(o);
             }
-            NodePeers.Result r = NodePeers.run(SCRIPT, input.toString(), List.of(), 600);
+            NodePeers.Result r = NodePeers.run(script, input.toString(), List.of(), 600);
             int done = 0;
             for (String line : r.stdout().split("\n")) {
                 if (!line.startsWith("@@")) continue;

@@ -330,7 +330,7 @@ public final class ConstraintGrammar {
 
     private Effect effect(int rule) {
         List<LexerAction> actions = new ArrayList<>();
-        collectActions(atn.ruleToStartState[rule], new HashSet<>(), actions);
+        collectActions(atn, atn.ruleToStartState[rule], new HashSet<>(), actions);
         int pops = 0;
         int mode = -1;
         List<Integer> pushes = new ArrayList<>();
@@ -360,14 +360,15 @@ public final class ConstraintGrammar {
         return new Effect(pops, mode, List.copyOf(pushes), command);
     }
 
-    private void collectActions(ATNState s, Set<Integer> seen, List<LexerAction> out) {
+    /** The lexer actions reachable from {@code s} (a rule's commands), in ATN order. */
+    static void collectActions(ATN atn, ATNState s, Set<Integer> seen, List<LexerAction> out) {
         if (!seen.add(s.stateNumber)) return;
         for (int i = 0; i < s.getNumberOfTransitions(); i++) {
             Transition t = s.transition(i);
             if (t instanceof ActionTransition at && at.actionIndex >= 0 && atn.lexerActions != null)
                 out.add(atn.lexerActions[at.actionIndex]);
-            if (t instanceof RuleTransition rt) collectActions(rt.followState, seen, out);
-            else collectActions(t.target, seen, out);
+            if (t instanceof RuleTransition rt) collectActions(atn, rt.followState, seen, out);
+            else collectActions(atn, t.target, seen, out);
         }
     }
 

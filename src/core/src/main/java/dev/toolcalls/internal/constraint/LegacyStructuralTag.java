@@ -17,7 +17,6 @@ import org.antlr.v4.runtime.Lexer;
 import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.atn.ATN;
 import org.antlr.v4.runtime.atn.ATNState;
-import org.antlr.v4.runtime.atn.ActionTransition;
 import org.antlr.v4.runtime.atn.LexerAction;
 import org.antlr.v4.runtime.atn.LexerModeAction;
 import org.antlr.v4.runtime.atn.LexerPopModeAction;
@@ -355,7 +354,7 @@ public final class LegacyStructuralTag {
 
     private Effect effect(int rule) {
         List<LexerAction> actions = new ArrayList<>();
-        collectActions(atn.ruleToStartState[rule], new HashSet<>(), actions);
+        ConstraintGrammar.collectActions(atn, atn.ruleToStartState[rule], new HashSet<>(), actions);
         int pops = 0;
         int mode = -1;
         List<Integer> pushes = new ArrayList<>();
@@ -374,17 +373,6 @@ public final class LegacyStructuralTag {
             }
         }
         return new Effect(pops, mode, List.copyOf(pushes));
-    }
-
-    private void collectActions(ATNState s, Set<Integer> seen, List<LexerAction> out) {
-        if (!seen.add(s.stateNumber)) return;
-        for (int i = 0; i < s.getNumberOfTransitions(); i++) {
-            Transition t = s.transition(i);
-            if (t instanceof ActionTransition at && at.actionIndex >= 0 && atn.lexerActions != null)
-                out.add(atn.lexerActions[at.actionIndex]);
-            if (t instanceof RuleTransition rt) collectActions(rt.followState, seen, out);
-            else collectActions(t.target, seen, out);
-        }
     }
 
     /**
