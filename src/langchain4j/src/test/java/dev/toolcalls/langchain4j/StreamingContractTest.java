@@ -22,6 +22,7 @@ import dev.langchain4j.model.output.FinishReason;
 import dev.toolcalls.templates.ChatTemplate;
 import dev.toolcalls.templates.raw.RawCompletion;
 import dev.toolcalls.templates.raw.RawTextSource;
+import dev.toolcalls.templates.raw.Recorded;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

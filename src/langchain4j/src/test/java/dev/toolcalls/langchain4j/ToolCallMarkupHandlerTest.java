@@ -21,6 +21,7 @@ import dev.langchain4j.service.AiServices;
 import dev.toolcalls.Formats;
 import dev.toolcalls.ParseOptions;
 import dev.toolcalls.ToolCallParseException;
+import dev.toolcalls.templates.raw.Recorded;
 
 import org.junit.jupiter.api.Test;
 

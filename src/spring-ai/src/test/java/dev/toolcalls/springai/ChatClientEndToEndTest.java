@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.templates.raw.RawTextSource;
+import dev.toolcalls.templates.raw.Recorded;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

