@@ -48,8 +48,9 @@ public final class ValueJson {
     }
 
     /**
-     * {@link #delta} written into {@code b}: the same text as {@link #deltaTree} written by Gson,
-     * without building the tree.
+     * {@link #delta} written into {@code b}: one of {@code {"content"}}, {@code
+     * {"reasoning_content"}} or {@code {"tool_calls": [one]}}, the same text as Gson writes for
+     * that object, without building a tree.
      */
     static void delta(StringBuilder b, DeltaMessage d) {
         boolean first = true;
@@ -116,36 +117,6 @@ public final class ValueJson {
         JsonObject o = new JsonObject();
         o.addProperty("id", c.id());
         o.addProperty("type", c.type());
-        o.add("function", function);
-        return o;
-    }
-
-    /**
-     * One of {@code {"content"}}, {@code {"reasoning_content"}} or {@code {"tool_calls": [one]}}.
-     */
-    static JsonObject deltaTree(DeltaMessage d) {
-        JsonObject o = new JsonObject();
-        if (d.content() != null) o.addProperty("content", d.content());
-        if (d.reasoningContent() != null) o.addProperty("reasoning_content", d.reasoningContent());
-        if (d.toolCall() != null) {
-            JsonArray calls = new JsonArray();
-            calls.add(toolCallDeltaTree(d.toolCall()));
-            o.add("tool_calls", calls);
-        }
-        return o;
-    }
-
-    /** {@code {"index", "id"?, "type"?, "function": {"name"?, "arguments"?}}}. */
-    static JsonObject toolCallDeltaTree(ToolCallDelta t) {
-        JsonObject o = new JsonObject();
-        o.addProperty("index", t.index());
-        if (t.id() != null) {
-            o.addProperty("id", t.id());
-            o.addProperty("type", "function");
-        }
-        JsonObject function = new JsonObject();
-        if (t.name() != null) function.addProperty("name", t.name());
-        if (t.arguments() != null) function.addProperty("arguments", t.arguments());
         o.add("function", function);
         return o;
     }
