@@ -14,7 +14,9 @@ import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import java.net.URISyntaxException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -24,12 +26,15 @@ class ToolCallsAutoConfigurationTest {
             new ApplicationContextRunner()
                     .withConfiguration(AutoConfigurations.of(ToolCallsAutoConfiguration.class));
 
+    /** A template of the shared recorded resources as a file, as the property names one. */
     private static String template(String name) {
         try {
-            return Path.of(Recorded.class.getClassLoader().getResource("templates/" + name).toURI())
-                    .toString();
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
+            Path file = Files.createTempFile("template-", "-" + name);
+            file.toFile().deleteOnExit();
+            Files.writeString(file, Recorded.resource("templates/" + name));
+            return file.toString();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
