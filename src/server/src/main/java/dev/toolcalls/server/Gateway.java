@@ -91,6 +91,11 @@ final class Gateway implements Backend {
         return active.get();
     }
 
+    /** Runs work that may take long (a whole output's parse) on the server's pool. */
+    void execute(Runnable work) {
+        client.getExecutor().execute(work);
+    }
+
     void log(String line) {
         log.println("toolcalls serve: " + line);
     }

@@ -1,11 +1,13 @@
 package dev.toolcalls.server;
 
 import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 import org.eclipse.jetty.util.thread.Scheduler;
@@ -93,7 +95,15 @@ public final class GatewayServer implements AutoCloseable {
         pool.setName("toolcalls-gateway");
         pool.setDaemon(true);
 
-        client = new HttpClient();
+        // The engine's chunks are read, parsed and written to the client without blocking (the
+        // client's writes complete through callbacks), so they run on the selector's thread that
+        // read them, with no hand-off to a pool thread per chunk (a batch answer's whole parse at
+        // the end is handed to the pool: Relay). One selector per two cores.
+        HttpClientTransportOverHTTP transport =
+                new HttpClientTransportOverHTTP(
+                        Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
+        transport.setInvocationType(Invocable.InvocationType.NON_BLOCKING);
+        client = new HttpClient(transport);
         client.setExecutor(pool);
         client.setScheduler(scheduler);
         client.setMaxConnectionsPerDestination(options.maxStreams());

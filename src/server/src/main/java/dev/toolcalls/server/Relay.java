@@ -198,6 +198,12 @@ final class Relay extends IteratingCallback {
     }
 
     private void complete(Result result) {
+        // on the selector's thread: a batch answer's parse of the whole output goes to the pool
+        if (!stream && result.getFailure() == null) gateway.execute(() -> completed(result));
+        else completed(result);
+    }
+
+    private void completed(Result result) {
         Throwable failure = result.getFailure();
         synchronized (lock) {
             if (ended) return;

@@ -4,6 +4,7 @@ import dev.toolcalls.Formats;
 import dev.toolcalls.templates.ChatTemplate;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
@@ -14,6 +15,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -175,6 +178,7 @@ public final class GatewayLoad {
                                         engineFirst);
                         int before = engine.completed.get();
                         long cpu0 = cpu(mx, "toolcalls-gateway");
+                        long[] os0 = osThreads("toolcalls-gatew");
                         Run g =
                                 run(
                                         via,
@@ -185,6 +189,7 @@ public final class GatewayLoad {
                                         received,
                                         engineFirst);
                         long cpu = cpu(mx, "toolcalls-gateway") - cpu0;
+                        long[] os1 = osThreads("toolcalls-gatew");
                         long relayed = (long) (engine.completed.get() - before) * events;
                         System.out.printf("-- round %d, %s arrivals%n", round, arrival);
                         if (Boolean.getBoolean("load.legs")) {
@@ -208,6 +213,13 @@ public final class GatewayLoad {
                         System.out.printf(
                                 "  gateway CPU per upstream chunk: %.1f us (%d chunks, %.0f ms CPU)%n",
                                 cpu / 1000.0 / relayed, relayed, cpu / 1e6);
+                        if (os0 != null && os1 != null)
+                            System.out.printf(
+                                    "    of which user %.1f us, system %.1f us; context switches per chunk: %.2f voluntary, %.2f involuntary%n",
+                                    (os1[0] - os0[0]) * 10_000.0 / relayed,
+                                    (os1[1] - os0[1]) * 10_000.0 / relayed,
+                                    (double) (os1[2] - os0[2]) / relayed,
+                                    (double) (os1[3] - os0[3]) / relayed);
                     }
                 }
             } finally {
@@ -318,6 +330,39 @@ public final class GatewayLoad {
         readers.shutdownNow();
         if (failed.get() > 0) throw new IllegalStateException(failed + " streams failed");
         return new Run(sent, received.clone(), engineFirst.clone(), firstByte, firstText);
+    }
+
+    /**
+     * Linux only: user and system time (clock ticks of 10 ms) and voluntary and involuntary context
+     * switches of this process's live threads whose name (as the kernel keeps it: 15 characters)
+     * starts with the prefix; null elsewhere.
+     */
+    static long[] osThreads(String prefix) {
+        Path tasks = Path.of("/proc/self/task");
+        if (!Files.isDirectory(tasks)) return null;
+        long[] sum = new long[4];
+        try (var list = Files.list(tasks)) {
+            for (Path t : (Iterable<Path>) list::iterator) {
+                try {
+                    if (!Files.readString(t.resolve("comm")).startsWith(prefix)) continue;
+                    String stat = Files.readString(t.resolve("stat"));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    sum[0] += Long.parseLong(f[11]); // utime
+                    sum[1] += Long.parseLong(f[12]); // stime
+                    for (String line : Files.readAllLines(t.resolve("status"))) {
+                        if (line.startsWith("voluntary_ctxt_switches:"))
+                            sum[2] += Long.parseLong(line.substring(24).trim());
+                        else if (line.startsWith("nonvoluntary_ctxt_switches:"))
+                            sum[3] += Long.parseLong(line.substring(27).trim());
+                    }
+                } catch (IOException | RuntimeException gone) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        return sum;
     }
 
     /** CPU time of the live threads whose name starts with the prefix. */
