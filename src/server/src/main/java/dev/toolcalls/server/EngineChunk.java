@@ -1,21 +1,22 @@
 package dev.toolcalls.server;
 
 import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
 import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
-import com.google.gson.stream.JsonReader;
-import com.google.gson.stream.JsonToken;
 
-import java.io.IOException;
-import java.io.StringReader;
+import dev.toolcalls.internal.json.Json;
+
+import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * One event of an engine's {@code /v1/completions} stream, read with a streaming JSON reader rather
- * than as a tree: of each choice only {@code index}, {@code text} and {@code finish_reason}; the
- * {@code error} and {@code usage} values as they are (they come once, if at all). Other fields are
- * skipped unread.
+ * One event of an engine's {@code /v1/completions} stream, read by a single pass over its text that
+ * checks it is one strict JSON value (RFC 8259) and keeps only what the gateway uses: of each
+ * choice whether its {@code index} is another than the first, its {@code text} and its {@code
+ * finish_reason}; the {@code error} and {@code usage} values as trees (they come once, if at all).
+ * Every other value is checked and skipped without building anything.
  *
  * @param error the event's {@code error} value, or null when absent or JSON null
  * @param usage the event's {@code usage} value, or null when absent
@@ -23,10 +24,17 @@ import java.util.List;
  */
 record EngineChunk(JsonElement error, JsonElement usage, List<Choice> choices) {
     /**
-     * One choice: its {@code index} (null when absent), and its {@code text} and {@code
-     * finish_reason} when they are strings (null otherwise).
+     * One choice.
+     *
+     * @param other its {@code index} is an integer other than 0 (a choice the gateway does not
+     *     relay); false when the index is absent or not an integer
+     * @param text its {@code text} when a string, else null
+     * @param finishReason its {@code finish_reason} when a string, else null
      */
-    record Choice(JsonElement index, String text, String finishReason) {}
+    record Choice(boolean other, String text, String finishReason) {}
+
+    /** As deep as Gson reads by default. */
+    private static final int MAX_DEPTH = 255;
 
     /**
      * Reads one event's data.
@@ -34,65 +42,350 @@ record EngineChunk(JsonElement error, JsonElement usage, List<Choice> choices) {
      * @throws JsonParseException the data is not one JSON object
      */
     static EngineChunk read(String data) {
-        try (JsonReader r = new JsonReader(new StringReader(data))) {
-            if (r.peek() != JsonToken.BEGIN_OBJECT) throw new JsonParseException("not an object");
+        return new Scanner(data).event();
+    }
+
+    private static final class Scanner {
+        private static final int EXCERPT = 40;
+        private static final String[] EVENT_KEYS = {"error", "usage", "choices"};
+        private static final String[] NO_KEYS = {};
+        private static final String[] CHOICE_KEYS = {"index", "text", "finish_reason"};
+
+        private final String s;
+        private int pos;
+        private StringBuilder chars; // a string with escapes, decoded
+
+        Scanner(String s) {
+            this.s = s;
+        }
+
+        EngineChunk event() {
+            space();
+            if (peek() != '{') throw fail("not an object");
+            pos++;
             JsonElement error = null;
             JsonElement usage = null;
             List<Choice> choices = List.of();
-            r.beginObject();
-            while (r.hasNext()) {
-                switch (r.nextName()) {
-                    case "error" -> {
-                        JsonElement e = JsonParser.parseReader(r);
-                        error = e.isJsonNull() ? null : e;
-                    }
-                    case "usage" -> usage = JsonParser.parseReader(r);
-                    case "choices" -> {
-                        if (r.peek() != JsonToken.BEGIN_ARRAY) {
-                            r.skipValue();
-                            choices = List.of();
-                            break;
+            if (!closes('}')) {
+                do {
+                    switch (key(EVENT_KEYS)) {
+                        case 0 -> {
+                            JsonElement e = tree();
+                            error = e.isJsonNull() ? null : e;
                         }
-                        choices = new ArrayList<>(1);
-                        r.beginArray();
-                        while (r.hasNext()) {
-                            if (r.peek() == JsonToken.BEGIN_OBJECT) choices.add(choice(r));
-                            else r.skipValue();
-                        }
-                        r.endArray();
+                        case 1 -> usage = tree();
+                        case 2 -> choices = choices();
+                        default -> skip();
                     }
-                    default -> r.skipValue();
+                } while (next('}'));
+            }
+            space();
+            if (pos != s.length()) throw fail("more than one value");
+            return new EngineChunk(error, usage, choices);
+        }
+
+        private List<Choice> choices() {
+            if (peek() != '[') {
+                skip();
+                return List.of();
+            }
+            pos++;
+            List<Choice> out = new ArrayList<>(1);
+            if (closes(']')) return out;
+            do {
+                if (peek() == '{') out.add(choice());
+                else skip();
+            } while (next(']'));
+            return out;
+        }
+
+        private Choice choice() {
+            pos++; // '{'
+            boolean other = false;
+            String text = null;
+            String reason = null;
+            if (!closes('}')) {
+                do {
+                    switch (key(CHOICE_KEYS)) {
+                        case 0 -> {
+                            int from = pos;
+                            char c = peek();
+                            skip();
+                            other = (c == '-' || (c >= '0' && c <= '9')) && nonZeroInteger(from);
+                        }
+                        case 1 -> text = stringOrSkip();
+                        case 2 -> reason = stringOrSkip();
+                        default -> skip();
+                    }
+                } while (next('}'));
+            }
+            return new Choice(other, text, reason);
+        }
+
+        /** The number just skipped, from {@code from}: an integer other than 0. */
+        private boolean nonZeroInteger(int from) {
+            String n = s.substring(from, pos);
+            if (n.indexOf('.') < 0 && n.indexOf('e') < 0 && n.indexOf('E') < 0)
+                return !n.equals("0") && !n.equals("-0");
+            BigDecimal d = new BigDecimal(n);
+            return d.signum() != 0 && d.stripTrailingZeros().scale() <= 0;
+        }
+
+        private String stringOrSkip() {
+            if (peek() == '"') return string();
+            skip();
+            return null;
+        }
+
+        /** A value as a Gson tree (for the rare {@code error} and {@code usage}). */
+        private JsonElement tree() {
+            if (peek() == 'n') { // engines send "usage": null in every chunk but the last
+                literal("null");
+                return JsonNull.INSTANCE;
+            }
+            int from = pos;
+            skip();
+            try {
+                return Json.parseStrict(s.substring(from, pos));
+            } catch (Json.NotJson e) {
+                throw fail(e.getMessage());
+            }
+        }
+
+        /**
+         * A member's key and its colon (the value follows): which of the names it is, or -1. A key
+         * without escapes is compared in place, not copied.
+         */
+        private int key(String... names) {
+            space();
+            if (peek() != '"') throw fail("expected a member name");
+            int from = pos + 1;
+            int p = from;
+            while (p < s.length()) {
+                char c = s.charAt(p);
+                if (c == '"' || c == '\\' || c < 0x20) break;
+                p++;
+            }
+            int found = -1;
+            if (p < s.length() && s.charAt(p) == '"') {
+                pos = p + 1;
+                for (int i = 0; i < names.length; i++)
+                    if (names[i].length() == p - from && s.startsWith(names[i], from)) found = i;
+            } else {
+                String key = string();
+                for (int i = 0; i < names.length; i++) if (names[i].equals(key)) found = i;
+            }
+            space();
+            if (peek() != ':') throw fail("expected ':'");
+            pos++;
+            space();
+            return found;
+        }
+
+        /** After a member or element: a comma (true, another follows) or the closing bracket. */
+        private boolean next(char close) {
+            space();
+            char c = peek();
+            pos++;
+            if (c == ',') {
+                space();
+                return true;
+            }
+            if (c == close) return false;
+            pos--;
+            throw fail("expected ',' or '" + close + "'");
+        }
+
+        /** After an opening bracket: the closing one at once (an empty value). */
+        private boolean closes(char close) {
+            space();
+            if (peek() != close) return false;
+            pos++;
+            return true;
+        }
+
+        /** Checks and passes one value, nested ones included, without recursion. */
+        private void skip() {
+            byte[] open = null; // the brackets open, innermost last
+            int depth = 0;
+            while (true) {
+                space();
+                char c = peek();
+                switch (c) {
+                    case '{', '[' -> {
+                        if (depth == MAX_DEPTH) throw fail("nested deeper than " + MAX_DEPTH);
+                        if (open == null) open = new byte[16];
+                        else if (depth == open.length) open = Arrays.copyOf(open, open.length * 2);
+                        open[depth++] = (byte) c;
+                        pos++;
+                        space();
+                        if (c == '{') {
+                            if (peek() != '}') {
+                                key(NO_KEYS);
+                                continue;
+                            }
+                        } else if (peek() != ']') continue;
+                        pos++; // empty
+                        depth--;
+                    }
+                    case '"' -> passString();
+                    case 't' -> literal("true");
+                    case 'f' -> literal("false");
+                    case 'n' -> literal("null");
+                    default -> number();
+                }
+                // a value ended: close what it ends, or go on to the next member or element
+                while (true) {
+                    if (depth == 0) return;
+                    char close = open[depth - 1] == '{' ? '}' : ']';
+                    if (next(close)) {
+                        if (close == '}') key(NO_KEYS);
+                        break;
+                    }
+                    depth--;
                 }
             }
-            r.endObject();
-            if (r.peek() != JsonToken.END_DOCUMENT)
-                throw new JsonParseException("more than one value");
-            return new EngineChunk(error, usage, choices);
-        } catch (IOException | IllegalStateException | NumberFormatException e) {
-            throw new JsonParseException(e.getMessage(), e);
         }
-    }
 
-    private static Choice choice(JsonReader r) throws IOException {
-        JsonElement index = null;
-        String text = null;
-        String reason = null;
-        r.beginObject();
-        while (r.hasNext()) {
-            switch (r.nextName()) {
-                case "index" -> index = JsonParser.parseReader(r);
-                case "text" -> text = string(r);
-                case "finish_reason" -> reason = string(r);
-                default -> r.skipValue();
+        private void literal(String word) {
+            if (!s.startsWith(word, pos)) throw fail("not a JSON value");
+            pos += word.length();
+        }
+
+        private void number() {
+            int p = pos;
+            if (p < s.length() && s.charAt(p) == '-') p++;
+            if (p < s.length() && s.charAt(p) == '0') p++;
+            else if (p < s.length() && s.charAt(p) >= '1' && s.charAt(p) <= '9') p = digits(p);
+            else throw fail(pos == s.length() ? "unexpected end" : "not a JSON value");
+            if (p < s.length() && s.charAt(p) == '.') {
+                int q = digits(p + 1);
+                if (q == p + 1) throw failAt(q, "a digit must follow '.'");
+                p = q;
+            }
+            if (p < s.length() && (s.charAt(p) == 'e' || s.charAt(p) == 'E')) {
+                p++;
+                if (p < s.length() && (s.charAt(p) == '+' || s.charAt(p) == '-')) p++;
+                int q = digits(p);
+                if (q == p) throw failAt(q, "a digit must follow the exponent");
+                p = q;
+            }
+            pos = p;
+        }
+
+        private int digits(int p) {
+            while (p < s.length() && s.charAt(p) >= '0' && s.charAt(p) <= '9') p++;
+            return p;
+        }
+
+        /** Passes a string (at its quote), checking its escapes and characters. */
+        private void passString() {
+            int p = pos + 1;
+            while (true) {
+                if (p >= s.length()) throw failAt(p, "unterminated string");
+                char c = s.charAt(p);
+                if (c == '"') {
+                    pos = p + 1;
+                    return;
+                }
+                if (c == '\\') p = escape(p, null);
+                else if (c < 0x20) throw failAt(p, "a control character in a string");
+                else p++;
             }
         }
-        r.endObject();
-        return new Choice(index, text, reason);
-    }
 
-    private static String string(JsonReader r) throws IOException {
-        if (r.peek() == JsonToken.STRING) return r.nextString();
-        r.skipValue();
-        return null;
+        /** A string (at its quote), decoded. */
+        private String string() {
+            int from = pos + 1;
+            int p = from;
+            while (true) { // no escape yet: the string is a substring
+                if (p >= s.length()) throw failAt(p, "unterminated string");
+                char c = s.charAt(p);
+                if (c == '"') {
+                    pos = p + 1;
+                    return s.substring(from, p);
+                }
+                if (c == '\\') break;
+                if (c < 0x20) throw failAt(p, "a control character in a string");
+                p++;
+            }
+            if (chars == null) chars = new StringBuilder();
+            chars.setLength(0);
+            chars.append(s, from, p);
+            while (true) {
+                if (p >= s.length()) throw failAt(p, "unterminated string");
+                char c = s.charAt(p);
+                if (c == '"') {
+                    pos = p + 1;
+                    return chars.toString();
+                }
+                if (c == '\\') p = escape(p, chars);
+                else if (c < 0x20) throw failAt(p, "a control character in a string");
+                else {
+                    chars.append(c);
+                    p++;
+                }
+            }
+        }
+
+        /** The escape at {@code p} (its backslash), appended to out when given; where it ends. */
+        private int escape(int p, StringBuilder out) {
+            if (p + 1 >= s.length()) throw failAt(p, "unterminated string");
+            char e = s.charAt(p + 1);
+            char c;
+            switch (e) {
+                case '"', '\\', '/' -> c = e;
+                case 'b' -> c = '\b';
+                case 'f' -> c = '\f';
+                case 'n' -> c = '\n';
+                case 'r' -> c = '\r';
+                case 't' -> c = '\t';
+                case 'u' -> {
+                    if (p + 6 > s.length()) throw failAt(p, "unterminated string");
+                    int v = 0;
+                    for (int i = p + 2; i < p + 6; i++) {
+                        int d = Character.digit(s.charAt(i), 16);
+                        if (d < 0) throw failAt(i, "a \\u escape needs four hex digits");
+                        v = v * 16 + d;
+                    }
+                    if (out != null) out.append((char) v);
+                    return p + 6;
+                }
+                default -> throw failAt(p, "an invalid escape");
+            }
+            if (out != null) out.append(c);
+            return p + 2;
+        }
+
+        private void space() {
+            while (pos < s.length()) {
+                char c = s.charAt(pos);
+                if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return;
+                pos++;
+            }
+        }
+
+        private char peek() {
+            if (pos >= s.length()) throw fail("unexpected end");
+            return s.charAt(pos);
+        }
+
+        private JsonParseException fail(String what) {
+            return failAt(pos, what);
+        }
+
+        private JsonParseException failAt(int at, String what) {
+            int from = Math.max(0, at - EXCERPT);
+            int to = Math.min(s.length(), at + EXCERPT);
+            return new JsonParseException(
+                    what
+                            + " at character "
+                            + at
+                            + " near '"
+                            + (from > 0 ? "..." : "")
+                            + s.substring(from, to)
+                            + (to < s.length() ? "..." : "")
+                            + "'");
+        }
     }
 }

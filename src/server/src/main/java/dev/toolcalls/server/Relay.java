@@ -61,6 +61,7 @@ final class Relay extends IteratingCallback {
     private static final int MAX_ERROR_BODY = 16 << 10;
     private static final int MAX_LINE = 8 << 20;
     private static final int MAX_BATCH_TEXT = 64 << 20;
+    private static final int KEEP_BUFFERED = 16 << 10;
 
     private final Gateway gateway;
     private final Exchange ex;
@@ -84,6 +85,7 @@ final class Relay extends IteratingCallback {
     private final StringBuilder batch = new StringBuilder();
     private final StringBuilder out = new StringBuilder();
     private StringBuilder errorBody;
+    private byte[] encoded; // the last write's bytes, reused for the next
     private int status; // the engine's status; 0 before its headers
     private boolean committed; // our 200 and SSE headers are set
     private boolean ended; // the response's last bytes are queued (or answered whole)
@@ -163,22 +165,22 @@ final class Relay extends IteratingCallback {
 
     private void content(Response response, Content.Chunk chunk, Runnable demand) {
         ByteBuffer b = chunk.getByteBuffer();
-        byte[] bytes = new byte[b.remaining()];
-        b.get(bytes);
         Runnable now = null;
         boolean pump = false;
         boolean abort;
         synchronized (lock) {
             if (!ended) {
                 if (status != 200) {
-                    if (errorBody.length() < MAX_ERROR_BODY)
+                    if (errorBody.length() < MAX_ERROR_BODY) {
+                        String text = StandardCharsets.UTF_8.decode(b).toString();
                         errorBody.append(
-                                new String(bytes, StandardCharsets.UTF_8),
+                                text,
                                 0,
-                                Math.min(bytes.length, MAX_ERROR_BODY - errorBody.length()));
+                                Math.min(text.length(), MAX_ERROR_BODY - errorBody.length()));
+                    }
                 } else {
                     try {
-                        for (SseReader.Event e : sse.push(bytes, 0, bytes.length)) {
+                        for (SseReader.Event e : sse.push(b)) {
                             event(e);
                             if (ended) break;
                         }
@@ -327,10 +329,7 @@ final class Relay extends IteratingCallback {
         Usage u = Usage.of(chunk.usage());
         if (u != null) usage = u;
         for (EngineChunk.Choice c : chunk.choices()) {
-            JsonElement index = c.index();
-            if (index != null
-                    && JsonChecks.is(index, JsonChecks.Kind.INTEGER)
-                    && index.getAsInt() != 0) continue;
+            if (c.other()) continue;
             if (c.text() != null) text(c.text());
             if (ended) return;
             if (c.finishReason() != null) finishReason = c.finishReason();
@@ -462,15 +461,14 @@ final class Relay extends IteratingCallback {
 
     @Override
     protected Action process() {
-        String text;
+        ByteBuffer text;
         boolean last;
         Runnable demand = null;
         synchronized (lock) {
             writing = false;
             if (!committed) return Action.IDLE; // answered whole by ex.send / ex.error, if at all
             if (out.length() > 0) {
-                text = out.toString();
-                out.setLength(0);
+                text = utf8();
                 last = ended;
                 if (last) lastWritten = true;
                 writing = true;
@@ -484,11 +482,60 @@ final class Relay extends IteratingCallback {
             }
         }
         if (text != null) {
-            ex.response.write(last, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), this);
+            ex.response.write(last, text, this);
             return Action.SCHEDULED;
         }
         if (demand != null) demand.run();
         return Action.IDLE;
+    }
+
+    /**
+     * The events queued, as UTF-8 in the stream's reused buffer (free again once the write it is
+     * handed to completes: the pump writes one at a time), and the queue emptied; under the lock. A
+     * lone surrogate is written as {@code ?}, as {@link String#getBytes} writes it.
+     */
+    private ByteBuffer utf8() {
+        int n = out.length();
+        byte[] a = encoded;
+        if (a == null || a.length < 3 * n) a = new byte[Math.max(3 * n, 256)];
+        int j = encode(out, a);
+        out.setLength(0);
+        if (out.capacity() > KEEP_BUFFERED) out.trimToSize(); // after a large event
+        encoded = a.length <= KEEP_BUFFERED ? a : null; // a large one is not kept
+        return ByteBuffer.wrap(a, 0, j);
+    }
+
+    /**
+     * The text as UTF-8 into {@code a} (at least 3 bytes per char), as {@link String#getBytes}
+     * writes it (a lone surrogate as {@code ?}); the number of bytes.
+     */
+    static int encode(CharSequence text, byte[] a) {
+        int n = text.length();
+        int j = 0;
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                a[j++] = (byte) c;
+            } else if (c < 0x800) {
+                a[j++] = (byte) (0xC0 | (c >> 6));
+                a[j++] = (byte) (0x80 | (c & 0x3F));
+            } else if (Character.isHighSurrogate(c)
+                    && i + 1 < n
+                    && Character.isLowSurrogate(text.charAt(i + 1))) {
+                int cp = Character.toCodePoint(c, text.charAt(++i));
+                a[j++] = (byte) (0xF0 | (cp >> 18));
+                a[j++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+                a[j++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+                a[j++] = (byte) (0x80 | (cp & 0x3F));
+            } else if (Character.isSurrogate(c)) {
+                a[j++] = '?';
+            } else {
+                a[j++] = (byte) (0xE0 | (c >> 12));
+                a[j++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+                a[j++] = (byte) (0x80 | (c & 0x3F));
+            }
+        }
+        return j;
     }
 
     @Override

@@ -25,14 +25,14 @@ final class SseReader {
     private final int maxLine;
     private byte[] line = new byte[256];
     private int length;
-    private final StringBuilder data = new StringBuilder();
+    private String data; // the event's first data line; null before it
+    private StringBuilder more; // its further data lines, each after a newline
     private final CharsetDecoder decoder =
             StandardCharsets.UTF_8
                     .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT);
     private CharBuffer chars = CharBuffer.allocate(256);
-    private boolean hasData;
 
     SseReader(int maxLine) {
         this.maxLine = maxLine;
@@ -40,11 +40,16 @@ final class SseReader {
 
     /** The events these bytes complete. */
     List<Event> push(byte[] bytes, int offset, int count) throws IOException {
+        return push(ByteBuffer.wrap(bytes, offset, count));
+    }
+
+    /** The events the buffer's remaining bytes complete; the buffer is read to its limit. */
+    List<Event> push(ByteBuffer bytes) throws IOException {
         List<Event> out = null;
-        int end = offset + count;
-        int from = offset;
-        for (int i = offset; i < end; i++) {
-            if (bytes[i] != '\n') continue;
+        int end = bytes.limit();
+        int from = bytes.position();
+        for (int i = from; i < end; i++) {
+            if (bytes.get(i) != '\n') continue;
             append(bytes, from, i - from);
             from = i + 1;
             Event e = line();
@@ -54,21 +59,18 @@ final class SseReader {
             }
         }
         append(bytes, from, end - from);
+        bytes.position(end);
         return out == null ? List.of() : out;
     }
 
     /** The event a stream that ends without its blank line leaves, if any. */
     Event end() throws IOException {
         Event e = length > 0 ? line() : null;
-        if (e == null && hasData) {
-            hasData = false;
-            e = new Event(data.toString(), false);
-            data.setLength(0);
-        }
+        if (e == null && data != null) e = new Event(takeData(), false);
         return e;
     }
 
-    private void append(byte[] bytes, int from, int count) throws IOException {
+    private void append(ByteBuffer bytes, int from, int count) throws IOException {
         if (count == 0) return;
         if (length + count > maxLine)
             throw new IOException("an event line longer than " + maxLine + " bytes");
@@ -76,16 +78,21 @@ final class SseReader {
             line =
                     Arrays.copyOf(
                             line, Math.min(maxLine, Math.max(length + count, line.length * 2)));
-        System.arraycopy(bytes, from, line, length, count);
+        bytes.get(from, line, length, count);
         length += count;
     }
 
-    /** The line's first n bytes, strict UTF-8. */
-    private String decode(int n) throws IOException {
+    /** The line's bytes from {@code from} to {@code to}, strict UTF-8. */
+    private String decode(int from, int to) throws IOException {
+        int b = 0;
+        for (int i = from; i < to; i++) b |= line[i];
+        // ASCII (the usual event: engines escape what is not): every byte is its character
+        if (b >= 0) return new String(line, from, to - from, StandardCharsets.ISO_8859_1);
         decoder.reset();
-        if (chars.capacity() < n) chars = CharBuffer.allocate(Math.max(n, chars.capacity() * 2));
+        if (chars.capacity() < to - from)
+            chars = CharBuffer.allocate(Math.max(to - from, chars.capacity() * 2));
         chars.clear();
-        ByteBuffer in = ByteBuffer.wrap(line, 0, n);
+        ByteBuffer in = ByteBuffer.wrap(line, from, to - from);
         CoderResult r = decoder.decode(in, chars, true);
         if (!r.isError()) r = decoder.flush(chars);
         if (r.isError())
@@ -97,26 +104,40 @@ final class SseReader {
         return chars.flip().toString();
     }
 
+    private boolean starts(int n, String prefix) {
+        if (n < prefix.length()) return false;
+        for (int i = 0; i < prefix.length(); i++) if (line[i] != prefix.charAt(i)) return false;
+        return true;
+    }
+
+    /** The event's data so far, taken (none is pending after). */
+    private String takeData() {
+        String d = data;
+        data = null;
+        if (more != null) {
+            more.insert(0, d);
+            d = more.toString();
+            more = null;
+        }
+        return d;
+    }
+
     private Event line() throws IOException {
         int n = length;
         if (n > 0 && line[n - 1] == '\r') n--;
         length = 0;
-        if (n == 0) {
-            if (!hasData) return null;
-            hasData = false;
-            String d = data.toString();
-            data.setLength(0);
-            return new Event(d, false);
-        }
-        String text = decode(n);
-        if (text.startsWith("data:")) {
-            if (hasData) data.append('\n');
-            data.append(text, text.startsWith("data: ") ? 6 : 5, text.length());
-            hasData = true;
+        if (n == 0) return data == null ? null : new Event(takeData(), false);
+        if (starts(n, "data:")) {
+            String text = decode(n > 5 && line[5] == ' ' ? 6 : 5, n);
+            if (data == null) data = text;
+            else {
+                if (more == null) more = new StringBuilder();
+                more.append('\n').append(text);
+            }
             return null;
         }
-        if (text.startsWith("error:"))
-            return new Event(text.substring(text.startsWith("error: ") ? 7 : 6), true);
+        if (starts(n, "error:")) return new Event(decode(n > 6 && line[6] == ' ' ? 7 : 6, n), true);
+        decode(0, n); // checked, as every line is
         return null; // a comment, event:, id:, retry:
     }
 }

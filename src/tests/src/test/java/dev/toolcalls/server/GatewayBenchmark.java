@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Two costs of the gateway, each beside what it replaces, in one run: reading one engine event
- * ({@link EngineChunk}'s streaming read against a Gson tree of the whole event), and rendering a
+ * ({@link EngineChunk}'s single-pass read against a Gson tree of the whole event), and rendering a
  * request's prompt with Qwen3's real chat template (the template parsed once, against loading and
  * parsing it for the render). Average time per operation.
  *
