@@ -64,10 +64,20 @@ final class PythonMethods extends ELResolver {
         if (property instanceof Long || property instanceof Integer) {
             return ((Number) property).intValue();
         }
-        if (property instanceof CharSequence c && c.toString().matches("-?[0-9]{1,9}")) {
+        if (property instanceof CharSequence c && decimal(c)) {
             return Integer.parseInt(c.toString());
         }
         return null;
+    }
+
+    /** {@code -?[0-9]{1,9}}: an int, every property read asks. */
+    private static boolean decimal(CharSequence c) {
+        int from = c.length() > 0 && c.charAt(0) == '-' ? 1 : 0;
+        int digits = c.length() - from;
+        if (digits < 1 || digits > 9) return false;
+        for (int i = from; i < c.length(); i++)
+            if (c.charAt(i) < '0' || c.charAt(i) > '9') return false;
+        return true;
     }
 
     private static Object charAt(String s, int i) {
