@@ -44,7 +44,8 @@ import java.util.regex.Pattern;
  *
  * Defaults: 200 streams of 100 chunks, 20 ms apart (an engine at 50 tokens per second per stream),
  * 1 round. The output is a hermes answer with text then a tool call, cut into chunks of 1 to 6 code
- * points, each event flushed in one to three pieces. Two arrival patterns: <b>burst</b>, all N
+ * points, each event flushed in one to three pieces ({@code -Dload.wholeEvents=true}: each in one
+ * write, as vLLM's and llama.cpp's servers write them). Two arrival patterns: <b>burst</b>, all N
  * streams sent at once (the figure is mostly queueing for the cores), and <b>steady</b>, arrivals
  * spread evenly over one stream's duration, so that about N streams are open when each arrives.
  *
@@ -112,6 +113,7 @@ public final class GatewayLoad {
         long[] received = new long[streams];
         long[] engineFirst = new long[streams];
         try (StandInEngine engine = new StandInEngine()) {
+            engine.wholeEvents = Boolean.getBoolean("load.wholeEvents");
             engine.script =
                     r -> {
                         int k = id(r.get("prompt").getAsString());
@@ -157,8 +159,12 @@ public final class GatewayLoad {
                                         + k
                                         + "\"}]}";
                 System.out.printf(
-                        "streams %d, %d engine events each (%d ms apart), %d cores%n",
-                        streams, events, delay, Runtime.getRuntime().availableProcessors());
+                        "streams %d, %d engine events each (%d ms apart, %s), %d cores%n",
+                        streams,
+                        events,
+                        delay,
+                        engine.wholeEvents ? "each in one write" : "each in 1 to 3 writes",
+                        Runtime.getRuntime().availableProcessors());
                 // warm up both paths: the same number of streams, all at once
                 run(direct, engineBody, streams, 0, "\"text\":\"", received, engineFirst);
                 run(via, chatBody, streams, 0, "\"content\":\"", received, engineFirst);

@@ -76,6 +76,12 @@ final class StandInEngine implements AutoCloseable {
     /** Told each request and the {@link System#nanoTime} its first bytes were flushed at. */
     volatile BiConsumer<JsonObject, Long> firstByte = (r, t) -> {};
 
+    /**
+     * Each event in one flush, as vLLM's and llama.cpp's servers write them, rather than cut into
+     * one to three flushes.
+     */
+    volatile boolean wholeEvents;
+
     StandInEngine() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1024);
         threads =
@@ -189,10 +195,10 @@ final class StandInEngine implements AutoCloseable {
         return ("data: " + c + "\n\n").getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The bytes in one to three flushes, cut anywhere. */
-    private static void write(OutputStream out, byte[] bytes, Random random) throws IOException {
+    /** The bytes in one to three flushes, cut anywhere (or in one: {@link #wholeEvents}). */
+    private void write(OutputStream out, byte[] bytes, Random random) throws IOException {
         int at = 0;
-        int parts = 1 + random.nextInt(3);
+        int parts = wholeEvents ? 1 : 1 + random.nextInt(3);
         for (int p = 1; p < parts && at < bytes.length; p++) {
             int cut = at + random.nextInt(bytes.length - at);
             out.write(bytes, at, cut - at);
