@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * The gateway: a protocol request becomes the model's prompt (its chat template), the engine's raw
@@ -245,21 +246,24 @@ final class Gateway implements Backend {
         relays.add(relay);
         String json = Json.write(up);
         Upstream u = upstream;
-        Request r =
-                client.newRequest(upstream.completions())
-                        .method(HttpMethod.POST)
-                        .headers(
-                                h -> {
-                                    h.put(HttpHeader.ACCEPT, "text/event-stream");
-                                    if (u.apiKey() != null)
-                                        h.put(HttpHeader.AUTHORIZATION, "Bearer " + u.apiKey());
-                                })
-                        .body(
-                                new StringRequestContent(
-                                        "application/json", json, StandardCharsets.UTF_8))
-                        .idleTimeout(upstreamTimeoutMs, TimeUnit.MILLISECONDS);
+        Supplier<Request> request =
+                () ->
+                        client.newRequest(u.completions())
+                                .method(HttpMethod.POST)
+                                .headers(
+                                        h -> {
+                                            h.put(HttpHeader.ACCEPT, "text/event-stream");
+                                            if (u.apiKey() != null)
+                                                h.put(
+                                                        HttpHeader.AUTHORIZATION,
+                                                        "Bearer " + u.apiKey());
+                                        })
+                                .body(
+                                        new StringRequestContent(
+                                                "application/json", json, StandardCharsets.UTF_8))
+                                .idleTimeout(upstreamTimeoutMs, TimeUnit.MILLISECONDS);
         try {
-            relay.start(r);
+            relay.start(request);
         } catch (RuntimeException | Error e) {
             ended(relay);
             throw e;

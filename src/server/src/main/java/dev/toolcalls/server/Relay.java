@@ -21,14 +21,17 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.util.IteratingCallback;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * One request relayed to the engine: its raw completion stream read as it arrives, parsed by the
@@ -80,6 +83,8 @@ final class Relay extends IteratingCallback {
     private final Object lock = new Object();
     // guarded by lock
     private Request request;
+    private Supplier<Request> requests;
+    private boolean retried; // the one new attempt after a connection closed unanswered
     private StreamParser parser;
     private WireStream wire;
     private final StringBuilder batch = new StringBuilder();
@@ -122,11 +127,12 @@ final class Relay extends IteratingCallback {
         this.created = created;
     }
 
-    /** Sends the upstream request; everything after happens in its callbacks. */
-    void start(Request r) {
-        synchronized (lock) {
-            request = r;
-        }
+    /**
+     * Sends the upstream request (made by {@code requests}, which makes it again for the one retry
+     * on a fresh connection); everything after happens in its callbacks.
+     */
+    void start(Supplier<Request> requests) {
+        this.requests = requests;
         ex.request.addFailureListener(x -> clientGone(x));
         ex.request.addIdleTimeoutListener(
                 x -> {
@@ -134,6 +140,15 @@ final class Relay extends IteratingCallback {
                         return writing; // a stalled reader; while the engine thinks, wait for it
                     }
                 });
+        send();
+    }
+
+    private void send() {
+        Request r = requests.get();
+        synchronized (lock) {
+            if (ended) return; // the client went away meanwhile
+            request = r;
+        }
         r.onResponseHeaders(this::headers)
                 .onResponseContentAsync(this::content)
                 .send(this::complete);
@@ -207,13 +222,20 @@ final class Relay extends IteratingCallback {
 
     private void completed(Result result) {
         Throwable failure = result.getFailure();
+        boolean again = false;
         synchronized (lock) {
             if (ended) return;
             if (failure == null && status != 200) {
                 upstreamStatus();
             } else if (failure != null) {
                 if (failure instanceof ClientGone) return;
-                if (failure instanceof ShuttingDown) {
+                if (status == 0 && !retried && closedUnanswered(failure)) {
+                    // An engine closes a kept-alive connection it deems idle (uvicorn after 5 s)
+                    // just as the gateway reuses it: the request is sent again, once, on a new
+                    // connection. Nothing was answered, so nothing was generated for it.
+                    retried = true;
+                    again = true;
+                } else if (failure instanceof ShuttingDown) {
                     ended = true;
                     if (committed) sse(wire.shutdown(failure.getMessage()));
                     else answerError(503, failure.getMessage(), "shutting_down");
@@ -243,7 +265,22 @@ final class Relay extends IteratingCallback {
                 }
             }
         }
-        iterate();
+        if (again) send();
+        else iterate();
+    }
+
+    /**
+     * The connection was closed or reset before any answer: not a refused connection, a timeout, or
+     * an unknown host, which a new connection would meet again.
+     */
+    private static boolean closedUnanswered(Throwable failure) {
+        if (timeout(failure) || failure instanceof ShuttingDown) return false;
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+        if (root instanceof ConnectException
+                || root instanceof UnknownHostException
+                || root instanceof UnresolvedAddressException) return false;
+        return root instanceof IOException;
     }
 
     private static boolean timeout(Throwable t) {
@@ -258,6 +295,8 @@ final class Relay extends IteratingCallback {
         if (root instanceof ConnectException) return "connection refused";
         if (root instanceof UnknownHostException || root instanceof UnresolvedAddressException)
             return "unknown host";
+        if (root instanceof EOFException || root instanceof ClosedChannelException)
+            return "the connection was closed before an answer";
         String m = root.getMessage();
         return m == null || m.isBlank() ? root.getClass().getSimpleName() : m;
     }

@@ -13,8 +13,10 @@ import dev.toolcalls.templates.ChatTemplate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,6 +33,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The gateway when things go wrong: an engine that is down, refuses, times out, breaks its stream
@@ -333,6 +338,96 @@ class GatewayReliabilityTest {
         assertTrue(sse.contains("word"));
         assertTrue(engine.closed.await(5, TimeUnit.SECONDS), "the engine's request was aborted");
         gateway = null;
+    }
+
+    /**
+     * An engine that closes a kept-alive connection just as the gateway reuses it (uvicorn closes
+     * those it deems idle): the request goes again, once, on a new connection, and the client sees
+     * nothing of it. The engine here answers each connection's first request and closes the
+     * connection at its second, unanswered.
+     */
+    @Test
+    void aKeptAliveConnectionTheEngineClosesUnansweredIsRetriedOnANewOne() throws Exception {
+        String event =
+                "data: {\"choices\": [{\"index\": 0, \"text\": \"Hello\", \"finish_reason\": \"stop\"}]}\n\n"
+                        + "data: [DONE]\n\n";
+        byte[] answer =
+                ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: "
+                                + event.getBytes(StandardCharsets.UTF_8).length
+                                + "\r\n\r\n"
+                                + event)
+                        .getBytes(StandardCharsets.UTF_8);
+        AtomicInteger connections = new AtomicInteger();
+        AtomicInteger requests = new AtomicInteger();
+        try (ServerSocket engineSocket = new ServerSocket(0)) {
+            Thread accept =
+                    new Thread(
+                            () -> {
+                                while (!engineSocket.isClosed()) {
+                                    try {
+                                        Socket c = engineSocket.accept();
+                                        connections.incrementAndGet();
+                                        Thread t =
+                                                new Thread(
+                                                        () -> {
+                                                            try (c) {
+                                                                InputStream in = c.getInputStream();
+                                                                for (int k = 1; ; k++) {
+                                                                    if (!readRequest(in)) return;
+                                                                    requests.incrementAndGet();
+                                                                    if (k == 2) return; // closed
+                                                                    c.getOutputStream()
+                                                                            .write(answer);
+                                                                    c.getOutputStream().flush();
+                                                                }
+                                                            } catch (IOException e) {
+                                                                // the gateway closed it
+                                                            }
+                                                        });
+                                        t.setDaemon(true);
+                                        t.start();
+                                    } catch (IOException closed) {
+                                        return;
+                                    }
+                                }
+                            });
+            accept.setDaemon(true);
+            accept.start();
+            start(
+                    "http://127.0.0.1:" + engineSocket.getLocalPort() + "/v1",
+                    GatewayServer.Options.defaults());
+            for (int i = 0; i < 3; i++) {
+                HttpResponse<String> r = post(PATHS[0], body(PATHS[0], false, ""));
+                assertEquals(200, r.statusCode(), r.body());
+                assertEquals(
+                        "Hello",
+                        JsonParser.parseString(r.body())
+                                .getAsJsonObject()
+                                .getAsJsonArray("choices")
+                                .get(0)
+                                .getAsJsonObject()
+                                .getAsJsonObject("message")
+                                .get("content")
+                                .getAsString(),
+                        r.body());
+            }
+        }
+        // answered on connections 1, 2, 3; each later one after the one before closed unanswered
+        assertEquals(3, connections.get());
+        assertEquals(5, requests.get());
+    }
+
+    /** One HTTP/1.1 request with a Content-Length body; false at the end of the stream. */
+    static boolean readRequest(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        int b;
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            if ((b = in.read()) < 0) return false;
+            head.append((char) b);
+        }
+        Matcher m = Pattern.compile("(?i)content-length:\\s*(\\d+)").matcher(head.toString());
+        int length = m.find() ? Integer.parseInt(m.group(1)) : 0;
+        return in.readNBytes(length).length == length;
     }
 
     @Test
