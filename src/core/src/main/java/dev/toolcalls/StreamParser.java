@@ -87,6 +87,15 @@ public final class StreamParser {
     private final AtomicBoolean busy = new AtomicBoolean();
 
     /**
+     * The lexer was given back for another parser to reuse (this one finished without an error);
+     * what the tests ask of its work was kept.
+     */
+    private boolean released;
+
+    private long workAtEnd;
+    private long runWorkAtEnd;
+
+    /**
      * Text outside calls, or raw arguments of the open call, not yet handed on: [pendingStart,
      * pendingEnd) of the output, of pendingRole (null: none).
      */
@@ -113,7 +122,10 @@ public final class StreamParser {
         this.model = compiled.model();
         this.tools = tools;
         this.options = options;
-        this.lexer = new LexerDriver(model, options.maxTokenLength(), runs);
+        this.lexer =
+                runs
+                        ? LexerDriver.obtain(model, options.maxTokenLength())
+                        : new LexerDriver(model, options.maxTokenLength(), false);
         FormatRules rules = compiled.rules();
         this.rules = rules;
         this.content = new ContentChannel(out::content, rules.content());
@@ -349,12 +361,12 @@ public final class StreamParser {
 
     /** Code points the lexer has examined so far (tests of linear work). */
     long lexerWork() {
-        return lexer.work();
+        return released ? workAtEnd : lexer.work();
     }
 
     /** Of the lexer's work, the characters found as runs by search instead of simulated. */
     long runWork() {
-        return lexer.runWork();
+        return released ? runWorkAtEnd : lexer.runWork();
     }
 
     public Tools tools() {
@@ -376,6 +388,10 @@ public final class StreamParser {
                                     + lexer.modePath()
                                     + ")");
                 }
+                workAtEnd = lexer.work();
+                runWorkAtEnd = lexer.runWork();
+                released = true;
+                lexer.release();
             }
             return out.drain();
         } catch (ToolCallParseException e) {
