@@ -17,7 +17,7 @@ public final class EventCollector {
         ARGUMENTS
     }
 
-    private final List<ParseEvent> done = new ArrayList<>();
+    private final ArrayList<ParseEvent> done = new ArrayList<>();
     private Kind kind = Kind.NONE;
 
     /** The first piece of the current kind, kept as is: a single piece is never copied. */
@@ -38,6 +38,18 @@ public final class EventCollector {
      * whole arguments, which the end brings as one string.
      */
     private boolean wholeCall;
+
+    /** Empty, as new (for a parser that reuses this one). */
+    public void reset() {
+        done.clear();
+        more.clear();
+        kind = Kind.NONE;
+        first = null;
+        length = 0;
+        index = 0;
+        justStarted = -1;
+        wholeCall = false;
+    }
 
     public void content(String piece) {
         text(Kind.TEXT, piece);
@@ -117,7 +129,9 @@ public final class EventCollector {
         }
         flush();
         List<ParseEvent> out = List.copyOf(done);
+        int n = done.size();
         done.clear();
+        if (n > 1024) done.trimToSize(); // a long output's list is not kept for the next parser
         return out;
     }
 

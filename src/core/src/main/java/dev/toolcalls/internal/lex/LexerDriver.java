@@ -62,14 +62,6 @@ public final class LexerDriver {
 
     private int maxTokenLength;
 
-    private final LexerModel model;
-
-    /** Made to find runs by search, as every parser's lexer but the tests' simulating one. */
-    private final boolean reusable;
-
-    /** Given back to the model's spares when its parser is done (never twice). */
-    private boolean released;
-
     private long runWork;
 
     /**
@@ -87,8 +79,6 @@ public final class LexerDriver {
      *     compare)
      */
     public LexerDriver(LexerModel model, int maxTokenLength, boolean useRuns) {
-        this.model = model;
-        this.reusable = useRuns;
         this.maxTokenLength = maxTokenLength;
         this.lexer = model.factory.apply(input);
         this.simulator = new HoldBackSimulator(lexer, model, input);
@@ -98,30 +88,9 @@ public final class LexerDriver {
         lexer.removeErrorListeners();
     }
 
-    /**
-     * A lexer over an empty output, finding runs by search: one a finished parser of the same
-     * format gave back ({@link #release()}), reset, or a new one.
-     */
-    public static LexerDriver obtain(LexerModel model, int maxTokenLength) {
-        LexerDriver d = model.spares.take();
-        if (d == null) return new LexerDriver(model, maxTokenLength, true);
-        d.reset(maxTokenLength);
-        return d;
-    }
-
-    /**
-     * Gives this lexer back for another parser of the format to reuse; the caller uses it no more.
-     * A lexer that simulates everywhere (made with {@code useRuns} false) is not kept.
-     */
-    public void release() {
-        if (released || !reusable) return;
-        released = true;
-        model.spares.give(this);
-    }
-
-    private void reset(int maxTokenLength) {
+    /** Empty again, as new, for another parser (of the same format). */
+    public void reset(int maxTokenLength) {
         this.maxTokenLength = maxTokenLength;
-        released = false;
         input.reset();
         lexer.reset(); // ANTLR's state, the mode stack and the simulator (HoldBackSimulator.reset)
         lastWasRun = false;

@@ -89,9 +89,6 @@ public final class LexerModel {
 
     private final WideEdge[] wideCache = new WideEdge[1 << 13];
 
-    /** Lexers of finished parsers, for new parsers to reuse. */
-    final Spares spares = new Spares();
-
     /**
      * @throws IllegalArgumentException naming the format and every problem found
      */
