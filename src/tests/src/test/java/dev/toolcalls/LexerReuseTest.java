@@ -17,9 +17,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * A finished parser gives its lexer back for the next parser of the format to reuse. Whatever the
- * order, the options (lenient base modes, thinking modes), the errors, the parsers abandoned midway
- * and the threads, each parse gives what a parser with a lexer of its own gives.
+ * A finished parser gives its parts (its lexer, the assemblers) back for the next parser of the
+ * format to reuse. Whatever the order, the options (lenient base modes, thinking modes, tools), the
+ * errors, the parsers abandoned midway and the threads, each parse gives what a parser with parts
+ * of its own gives.
  */
 class LexerReuseTest {
     private record Run(Format format, SuiteCase c, Tools tools, String batch, String streamed) {}
