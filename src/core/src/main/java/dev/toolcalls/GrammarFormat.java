@@ -170,8 +170,7 @@ final class GrammarFormat implements Format, FormatDefinition {
         Tools t = tools == null ? Tools.none() : tools;
         ParseOptions o = options == null ? ParseOptions.defaults() : options;
         CompiledFormat c = compiled();
-        return new StreamParser(
-                this, c, t, o, new ParserParts(this, c, o, false).reset(t, o, true), null);
+        return new StreamParser(this, c, t, o, new ParserParts(this, c, o, false).bind(t, o), null);
     }
 
     @Override
@@ -180,11 +179,8 @@ final class GrammarFormat implements Format, FormatDefinition {
         ParseOptions o = options == null ? ParseOptions.defaults() : options;
         CompiledFormat c = compiled();
         ParserParts parts = spares.take();
-        parts =
-                parts == null
-                        ? new ParserParts(this, c, o, true).reset(t, o, true)
-                        : parts.reset(t, o, false);
-        return new StreamParser(this, c, t, o, parts, spares);
+        if (parts == null) parts = new ParserParts(this, c, o, true);
+        return new StreamParser(this, c, t, o, parts.bind(t, o), spares);
     }
 
     @Override

@@ -61,17 +61,25 @@ final class ParserParts {
                                         detail));
     }
 
-    /** For a new parser: empty, with this request's tools and options. */
-    ParserParts reset(Tools tools, ParseOptions options, boolean fresh) {
+    /** For a new parser (parts just made, or cleared when given back): this request's. */
+    ParserParts bind(Tools tools, ParseOptions options) {
         this.tools = tools;
-        if (!fresh) {
-            lexer.reset(options.maxTokenLength());
-            out.reset();
-            content.reset();
-            reasoning.reset();
-            arguments.begin();
-        }
+        lexer.limit(options.maxTokenLength());
         calls.reset(options.newIdGenerator(), options, tools.names());
         return this;
+    }
+
+    /**
+     * Empty, as new, when the parser is done with them: nothing of its output or its request is
+     * kept while they wait (large buffers are dropped, not only emptied).
+     */
+    void clear() {
+        tools = Tools.none();
+        lexer.reset(ParseOptions.defaults().maxTokenLength());
+        out.reset();
+        content.reset();
+        reasoning.reset();
+        arguments.reset();
+        calls.reset(null, ParseOptions.defaults(), null);
     }
 }

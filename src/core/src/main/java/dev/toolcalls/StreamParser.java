@@ -387,6 +387,7 @@ public final class StreamParser {
                 workAtEnd = lexer.work();
                 runWorkAtEnd = lexer.runWork();
                 released = true;
+                parts.clear();
                 spares.give(parts);
             }
             return events;

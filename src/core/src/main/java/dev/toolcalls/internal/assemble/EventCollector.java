@@ -24,7 +24,7 @@ public final class EventCollector {
     private String first;
 
     /** The pieces after the first, joined once when the event is made. */
-    private final List<String> more = new ArrayList<>();
+    private final ArrayList<String> more = new ArrayList<>();
 
     private int length;
 
@@ -79,9 +79,11 @@ public final class EventCollector {
         String s = first;
         if (!more.isEmpty()) {
             StringBuilder b = new StringBuilder(length).append(first);
-            for (int i = 0, n = more.size(); i < n; i++) b.append(more.get(i));
+            int n = more.size();
+            for (int i = 0; i < n; i++) b.append(more.get(i));
             s = b.toString();
             more.clear();
+            if (n > 1024) more.trimToSize(); // a long output's list is not kept for the next parser
         }
         first = null;
         length = 0;

@@ -88,6 +88,11 @@ public final class LexerDriver {
         lexer.removeErrorListeners();
     }
 
+    /** The longest token still undecided, in code points (for the next parser's options). */
+    public void limit(int maxTokenLength) {
+        this.maxTokenLength = maxTokenLength;
+    }
+
     /** Empty again, as new, for another parser (of the same format). */
     public void reset(int maxTokenLength) {
         this.maxTokenLength = maxTokenLength;
