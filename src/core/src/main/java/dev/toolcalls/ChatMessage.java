@@ -1,6 +1,7 @@
 package dev.toolcalls;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -47,20 +48,49 @@ public record ChatMessage(String content, String reasoningContent, List<ToolCall
 
     /** The message that events make: text, reasoning, and the calls that ended. */
     public static ChatMessage fromEvents(List<ParseEvent> events) {
-        List<String> content = new ArrayList<>();
-        List<String> reasoning = new ArrayList<>();
-        List<ToolCall> calls = new ArrayList<>();
-        for (ParseEvent e : events) {
-            if (e instanceof ParseEvent.Text t) content.add(t.text());
-            else if (e instanceof ParseEvent.Reasoning r) reasoning.add(r.text());
-            else if (e instanceof ParseEvent.ToolCallEnd end) calls.add(end.toolCall());
+        Pieces content = new Pieces();
+        Pieces reasoning = null;
+        ToolCall[] calls = null;
+        int n = 0;
+        for (int i = 0, size = events.size(); i < size; i++) {
+            ParseEvent e = events.get(i);
+            if (e instanceof ParseEvent.Text t) {
+                content.add(t.text());
+            } else if (e instanceof ParseEvent.Reasoning r) {
+                if (reasoning == null) reasoning = new Pieces();
+                reasoning.add(r.text());
+            } else if (e instanceof ParseEvent.ToolCallEnd end) {
+                if (calls == null) calls = new ToolCall[Math.min(size, 16)];
+                else if (n == calls.length) calls = Arrays.copyOf(calls, n * 2);
+                calls[n++] = end.toolCall();
+            }
         }
-        return new ChatMessage(orNull(joined(content)), orNull(joined(reasoning)), calls);
+        return new ChatMessage(
+                orNull(content.text()),
+                reasoning == null ? null : orNull(reasoning.text()),
+                calls == null ? List.of() : Arrays.asList(calls).subList(0, n));
     }
 
-    /** The pieces joined; a single piece as it is (a long text is not copied). */
-    private static String joined(List<String> pieces) {
-        return pieces.size() == 1 ? pieces.get(0) : String.join("", pieces);
+    /**
+     * Pieces of text joined once at the end; a single piece as it is (a long text is not copied).
+     */
+    private static final class Pieces {
+        private String first = "";
+        private StringBuilder more;
+
+        void add(String piece) {
+            if (more != null) more.append(piece);
+            else if (first.isEmpty()) first = piece;
+            else
+                more =
+                        new StringBuilder(first.length() + piece.length() + 16)
+                                .append(first)
+                                .append(piece);
+        }
+
+        String text() {
+            return more == null ? first : more.toString();
+        }
     }
 
     private static String orNull(String text) {

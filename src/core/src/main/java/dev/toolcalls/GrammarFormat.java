@@ -4,6 +4,7 @@ import dev.toolcalls.internal.format.CompiledFormat;
 import dev.toolcalls.internal.format.FormatDefinition;
 import dev.toolcalls.internal.format.FormatFile;
 import dev.toolcalls.internal.format.FormatSource;
+import dev.toolcalls.internal.lex.Spares;
 
 import java.util.List;
 import java.util.Optional;
@@ -25,6 +26,9 @@ final class GrammarFormat implements Format, FormatDefinition {
     private volatile CompiledFormat compiled;
     private volatile FormatException failure;
     private boolean fromFolder;
+
+    /** The parts of parsers that finished, for new parsers to reuse. */
+    private final Spares<ParserParts> spares = new Spares<>();
 
     /**
      * @param origin where it came from, for messages: its format file's path, or the provider
@@ -163,21 +167,20 @@ final class GrammarFormat implements Format, FormatDefinition {
      * results in tests).
      */
     StreamParser newSimulatedStream(Tools tools, ParseOptions options) {
-        return new StreamParser(
-                this,
-                compiled(),
-                tools == null ? Tools.none() : tools,
-                options == null ? ParseOptions.defaults() : options,
-                false);
+        Tools t = tools == null ? Tools.none() : tools;
+        ParseOptions o = options == null ? ParseOptions.defaults() : options;
+        CompiledFormat c = compiled();
+        return new StreamParser(this, c, t, o, new ParserParts(this, c, o, false).bind(t, o), null);
     }
 
     @Override
     public StreamParser newStream(Tools tools, ParseOptions options) {
-        return new StreamParser(
-                this,
-                compiled(),
-                tools == null ? Tools.none() : tools,
-                options == null ? ParseOptions.defaults() : options);
+        Tools t = tools == null ? Tools.none() : tools;
+        ParseOptions o = options == null ? ParseOptions.defaults() : options;
+        CompiledFormat c = compiled();
+        ParserParts parts = spares.take();
+        if (parts == null) parts = new ParserParts(this, c, o, true);
+        return new StreamParser(this, c, t, o, parts.bind(t, o), spares);
     }
 
     @Override

@@ -1,7 +1,5 @@
 package dev.toolcalls;
 
-import java.util.Random;
-
 /**
  * Source of the random part of generated call ids. One generator serves one response.
  *
@@ -24,17 +22,12 @@ public interface IdGenerator {
         return StrongIds.GENERATOR;
     }
 
-    /** The same sequence of ids for the same seed. */
+    /**
+     * The same sequence of ids for the same seed: each character is {@code ALPHANUMERIC.charAt(new
+     * java.util.Random(seed).nextInt(62))} in turn, drawn by the same generator without its atomic
+     * update (one generator serves one response, on one thread at a time).
+     */
     static IdGenerator seeded(long seed) {
-        return fromRandom(new Random(seed));
-    }
-
-    private static IdGenerator fromRandom(Random random) {
-        return length -> {
-            char[] out = new char[length];
-            for (int i = 0; i < length; i++)
-                out[i] = ALPHANUMERIC.charAt(random.nextInt(ALPHANUMERIC.length()));
-            return new String(out);
-        };
+        return new SeededIds(seed);
     }
 }

@@ -10,13 +10,15 @@ import dev.toolcalls.internal.json.Json;
 import dev.toolcalls.internal.lex.LexerDriver;
 import dev.toolcalls.internal.lex.LexerModel;
 import dev.toolcalls.internal.lex.Role;
+import dev.toolcalls.internal.lex.Spares;
 import dev.toolcalls.internal.lex.SpecialTokens;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Parses one response as it streams: feed it the output piece by piece, send the events each call
@@ -37,8 +39,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * thread at a time: concurrent calls fail fast with an {@link IllegalStateException}.
  */
 public final class StreamParser {
-    private static final int EXCERPT_RADIUS = 24;
-
     /** Roles whose tokens must be whole to mean anything. */
     private static final Set<Role> NAMING =
             EnumSet.of(Role.NAME, Role.NAME_JSON, Role.ID, Role.ID_JSON, Role.ARG_KEY);
@@ -53,12 +53,23 @@ public final class StreamParser {
                     Role.ARG_AS_STRING,
                     Role.ARG_AS_JSON);
 
+    private static final VarHandle BUSY;
+
+    static {
+        try {
+            BUSY = MethodHandles.lookup().findVarHandle(StreamParser.class, "busy", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final Format format;
     private final LexerModel model;
     private final ParseOptions options;
     private final Tools tools;
+    private final ParserParts parts;
     private final LexerDriver lexer;
-    private final EventCollector out = new EventCollector();
+    private final EventCollector out;
     private final ContentChannel content;
     private final ContentChannel reasoning;
     private final CallAssembler calls;
@@ -84,7 +95,21 @@ public final class StreamParser {
     /** Ids fed so far, for error messages. */
     private long tokenCount;
 
-    private final AtomicBoolean busy = new AtomicBoolean();
+    /** In a call now (updated through {@link #BUSY}: no object of its own per parser). */
+    @SuppressWarnings("unused")
+    private volatile boolean busy;
+
+    /** Where the parts go back when the parser has finished without an error, or null. */
+    private final Spares<ParserParts> spares;
+
+    /**
+     * The parts were given back for another parser to reuse (this one finished without an error);
+     * what the tests ask of the lexer's work was kept.
+     */
+    private boolean released;
+
+    private long workAtEnd;
+    private long runWorkAtEnd;
 
     /**
      * Text outside calls, or raw arguments of the open call, not yet handed on: [pendingStart,
@@ -95,57 +120,37 @@ public final class StreamParser {
     private int pendingStart;
     private int pendingEnd;
 
-    StreamParser(Format format, CompiledFormat compiled, Tools tools, ParseOptions options) {
-        this(format, compiled, tools, options, true);
-    }
-
     /**
-     * @param runs find plain runs by search (false: simulate the lexer everywhere; the results must
-     *     be identical)
+     * @param parts what it works with, reset for these tools and options; given back to {@code
+     *     spares} once the parser has finished without an error (null: kept by no one)
      */
     StreamParser(
             Format format,
             CompiledFormat compiled,
             Tools tools,
             ParseOptions options,
-            boolean runs) {
+            ParserParts parts,
+            Spares<ParserParts> spares) {
+        this.spares = spares;
         this.format = format;
         this.model = compiled.model();
         this.tools = tools;
         this.options = options;
-        this.lexer = new LexerDriver(model, options.maxTokenLength(), runs);
+        this.parts = parts;
+        this.lexer = parts.lexer;
+        this.out = parts.out;
+        this.content = parts.content;
+        this.reasoning = parts.reasoning;
+        this.calls = parts.calls;
+        this.arguments = parts.arguments;
         FormatRules rules = compiled.rules();
         this.rules = rules;
-        this.content = new ContentChannel(out::content, rules.content());
-        this.reasoning = new ContentChannel(out::reasoning, ContentChannel.Policy.VERBATIM);
         this.implicitCallEnd = rules.implicitCallEnd();
         boolean thinking =
                 options.thinking() != null ? options.thinking() : rules.thinkingDefault();
         if (options.lenient() && rules.lenientMode() > 0) lexer.setBaseMode(rules.lenientMode());
         if (thinking && rules.thinkingMode() > 0) lexer.startIn(rules.thinkingMode());
         if (options.specialTokensMarked()) specials = new SpecialTokens(rules.specialTokens());
-        this.calls =
-                new CallAssembler(
-                        format.name(),
-                        rules,
-                        options.newIdGenerator(),
-                        model.hasIdRole,
-                        out,
-                        at -> lexer.excerpt(at, EXCERPT_RADIUS),
-                        lexer::offset,
-                        options,
-                        tools.names());
-        this.arguments =
-                new ArgumentWriter(
-                        fragment -> calls.arguments(fragment, lexer.tokenStart()),
-                        tools::definition,
-                        rules.untypedValues(),
-                        rules.trimValueNewlines(),
-                        detail ->
-                                calls.error(
-                                        ToolCallParseException.Kind.MALFORMED_ARGUMENTS,
-                                        lexer.tokenStart(),
-                                        detail));
     }
 
     /**
@@ -176,7 +181,7 @@ public final class StreamParser {
             }
             return run(false);
         } finally {
-            busy.setRelease(false); // no fence: the next enter() is an atomic update
+            BUSY.setRelease(this, false); // no fence: the next enter() is an atomic update
         }
     }
 
@@ -198,7 +203,7 @@ public final class StreamParser {
             lexer.complete();
             return run(true);
         } finally {
-            busy.setRelease(false);
+            BUSY.setRelease(this, false);
         }
     }
 
@@ -218,7 +223,7 @@ public final class StreamParser {
             lexer.append(token);
             return run(false);
         } finally {
-            busy.setRelease(false);
+            BUSY.setRelease(this, false);
         }
     }
 
@@ -273,7 +278,7 @@ public final class StreamParser {
             tokenCount += to - from;
             return run(false);
         } finally {
-            busy.setRelease(false);
+            BUSY.setRelease(this, false);
         }
     }
 
@@ -328,17 +333,17 @@ public final class StreamParser {
             lexer.complete();
             return run(true);
         } finally {
-            busy.setRelease(false);
+            BUSY.setRelease(this, false);
         }
     }
 
     /** One response, one thread at a time: misuse fails fast instead of corrupting the output. */
     private void enter() {
-        if (!busy.compareAndSet(false, true))
+        if (!BUSY.compareAndSet(this, false, true))
             throw new IllegalStateException(
                     "stream parser used from two threads at once; use one parser per response, from one thread at a time");
         if (finished) {
-            busy.set(false);
+            busy = false;
             throw new IllegalStateException("stream parser already finished");
         }
     }
@@ -349,12 +354,12 @@ public final class StreamParser {
 
     /** Code points the lexer has examined so far (tests of linear work). */
     long lexerWork() {
-        return lexer.work();
+        return released ? workAtEnd : lexer.work();
     }
 
     /** Of the lexer's work, the characters found as runs by search instead of simulated. */
     long runWork() {
-        return lexer.runWork();
+        return released ? runWorkAtEnd : lexer.runWork();
     }
 
     public Tools tools() {
@@ -377,7 +382,15 @@ public final class StreamParser {
                                     + ")");
                 }
             }
-            return out.drain();
+            List<ParseEvent> events = out.drain();
+            if (last && spares != null) {
+                workAtEnd = lexer.work();
+                runWorkAtEnd = lexer.runWork();
+                released = true;
+                parts.clear();
+                spares.give(parts);
+            }
+            return events;
         } catch (ToolCallParseException e) {
             finished = true;
             throw e.withEvents(out.drain());

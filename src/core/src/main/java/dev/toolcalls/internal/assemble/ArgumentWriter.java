@@ -110,6 +110,21 @@ public final class ArgumentWriter {
         mode = Mode.NONE;
     }
 
+    /** As new, for another response (a large held value's buffer is dropped). */
+    public void reset() {
+        begin();
+        if (held != null && held.capacity() > 4096) held = null;
+        if (held != null) held.setLength(0);
+        types = null;
+        forcedString = null;
+        valueStarted = false;
+        pendingNewline = false;
+        depth = 0;
+        inString = false;
+        pendingComma = false;
+        literalStarted = false;
+    }
+
     public boolean used() {
         return used;
     }

@@ -36,15 +36,15 @@ public final class CallAssembler {
     private final String format;
     private final IdTemplate idStyle;
     private final Pattern nameFromId;
-    private final IdGenerator ids;
+    private IdGenerator ids;
     private final boolean idFromText;
     private final EventCollector out;
     private final IntFunction<String> excerpts;
     private final IntUnaryOperator offsets;
-    private final ParseOptions options;
+    private ParseOptions options;
 
     /** The request's function names, or null when it has none (then no name is unknown). */
-    private final Set<String> knownTools;
+    private Set<String> knownTools;
 
     private int nextIndex;
 
@@ -107,6 +107,29 @@ public final class CallAssembler {
         this.ids = ids;
         this.idFromText = idFromText;
         this.out = out;
+    }
+
+    /** No call made yet, for another response with its own ids, options and tools. */
+    public void reset(IdGenerator ids, ParseOptions options, Set<String> knownTools) {
+        this.ids = ids;
+        this.options = options;
+        this.knownTools = knownTools == null || knownTools.isEmpty() ? null : knownTools;
+        nextIndex = 0;
+        open = false;
+        hold = false;
+        name = null;
+        id = null;
+        headerSent = false;
+        sentId = null;
+        clearArgs();
+        lastPiece = "";
+        argsSent = 0;
+        argsStarted = false;
+        unknownAsText = false;
+        idDecided = false;
+        decidedId = null;
+        if (raw != null && raw.capacity() > 4096) raw = null;
+        clearRaw();
     }
 
     public boolean isOpen() {

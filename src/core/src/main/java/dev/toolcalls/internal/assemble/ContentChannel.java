@@ -34,6 +34,14 @@ public final class ContentChannel {
         this.policy = policy;
     }
 
+    /** Nothing sent or held, as new (for a parser that reuses this one). */
+    public void reset() {
+        sentAny = false;
+        segmentStarted = false;
+        if (held != null && held.capacity() > 4096) held = null;
+        clearHeld();
+    }
+
     public void add(String text) {
         if (policy == Policy.VERBATIM) {
             if (sentAny) {

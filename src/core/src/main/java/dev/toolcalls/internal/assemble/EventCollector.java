@@ -17,14 +17,14 @@ public final class EventCollector {
         ARGUMENTS
     }
 
-    private final List<ParseEvent> done = new ArrayList<>();
+    private final ArrayList<ParseEvent> done = new ArrayList<>();
     private Kind kind = Kind.NONE;
 
     /** The first piece of the current kind, kept as is: a single piece is never copied. */
     private String first;
 
     /** The pieces after the first, joined once when the event is made. */
-    private final List<String> more = new ArrayList<>();
+    private final ArrayList<String> more = new ArrayList<>();
 
     private int length;
 
@@ -38,6 +38,18 @@ public final class EventCollector {
      * whole arguments, which the end brings as one string.
      */
     private boolean wholeCall;
+
+    /** Empty, as new (for a parser that reuses this one). */
+    public void reset() {
+        done.clear();
+        more.clear();
+        kind = Kind.NONE;
+        first = null;
+        length = 0;
+        index = 0;
+        justStarted = -1;
+        wholeCall = false;
+    }
 
     public void content(String piece) {
         text(Kind.TEXT, piece);
@@ -67,9 +79,11 @@ public final class EventCollector {
         String s = first;
         if (!more.isEmpty()) {
             StringBuilder b = new StringBuilder(length).append(first);
-            for (int i = 0, n = more.size(); i < n; i++) b.append(more.get(i));
+            int n = more.size();
+            for (int i = 0; i < n; i++) b.append(more.get(i));
             s = b.toString();
             more.clear();
+            if (n > 1024) more.trimToSize(); // a long output's list is not kept for the next parser
         }
         first = null;
         length = 0;
@@ -117,7 +131,9 @@ public final class EventCollector {
         }
         flush();
         List<ParseEvent> out = List.copyOf(done);
+        int n = done.size();
         done.clear();
+        if (n > 1024) done.trimToSize(); // a long output's list is not kept for the next parser
         return out;
     }
 

@@ -81,6 +81,8 @@ public final class IdTemplate {
     }
 
     public String generate(IdGenerator ids, String name, int index) {
+        if (parts.size() == 2 && parts.get(0) instanceof String && parts.get(1) instanceof Integer)
+            return ((String) parts.get(0)).concat(ids.alphanumeric((Integer) parts.get(1)));
         StringBuilder b = new StringBuilder();
         for (Object p : parts) {
             if (p instanceof String) b.append((String) p);

@@ -33,8 +33,10 @@ final class StrictJson {
     }
 
     private void document() throws Json.NotJson {
-        // containers on an explicit stack: true = object, false = array
-        boolean[] stack = new boolean[16];
+        // containers on an explicit stack, object or array: the first 64 as bits of a long (no
+        // allocation for ordinary arguments), deeper ones in an array made when needed
+        long shallow = 0;
+        boolean[] deep = null;
         int depth = 0;
         value:
         while (true) {
@@ -45,9 +47,15 @@ final class StrictJson {
                 if (depth >= maxDepth)
                     throw new Json.TooDeep(
                             "nesting deeper than " + maxDepth + " levels at offset " + i);
-                if (depth == stack.length) stack = Arrays.copyOf(stack, depth * 2);
                 boolean object = c == '{';
-                stack[depth++] = object;
+                if (depth < 64) {
+                    shallow = object ? shallow | 1L << depth : shallow & ~(1L << depth);
+                } else {
+                    if (deep == null) deep = new boolean[64];
+                    else if (depth - 64 == deep.length) deep = Arrays.copyOf(deep, deep.length * 2);
+                    deep[depth - 64] = object;
+                }
+                depth++;
                 i++;
                 ws();
                 if (i < s.length() && s.charAt(i) == (object ? '}' : ']')) {
@@ -67,7 +75,8 @@ final class StrictJson {
                     if (i < s.length()) throw error("the end of the data after the JSON value");
                     return;
                 }
-                boolean object = stack[depth - 1];
+                boolean object =
+                        depth <= 64 ? (shallow >>> (depth - 1) & 1) != 0 : deep[depth - 65];
                 if (i >= s.length()) throw error(object ? "',' or '}'" : "',' or ']'");
                 char d = s.charAt(i);
                 if (d == ',') {

@@ -49,6 +49,21 @@ public final class HoldBackSimulator extends LexerATNSimulator {
         this.stream = stream;
     }
 
+    @Override
+    public void reset() {
+        super.reset();
+        accepted = null;
+        acceptedAt = 0;
+        truncated = false;
+        lastState = null;
+        resumeState = null;
+        resumeAccepted = null;
+        resumeStart = -1;
+        resumeIndex = 0;
+        resumeMode = 0;
+        resumeAcceptAt = 0;
+    }
+
     /**
      * Matches one token from the input's position. A token held back at the previous end of the
      * data (same start, same mode) is resumed from the DFA state and position where the data ran

@@ -60,7 +60,7 @@ public final class LexerDriver {
 
     private int stuckAt;
 
-    private final int maxTokenLength;
+    private int maxTokenLength;
 
     private long runWork;
 
@@ -86,6 +86,25 @@ public final class LexerDriver {
         this.plain = useRuns ? model.plain : null;
         lexer.setInterpreter(simulator);
         lexer.removeErrorListeners();
+    }
+
+    /** The longest token still undecided, in code points (for the next parser's options). */
+    public void limit(int maxTokenLength) {
+        this.maxTokenLength = maxTokenLength;
+    }
+
+    /** Empty again, as new, for another parser (of the same format). */
+    public void reset(int maxTokenLength) {
+        this.maxTokenLength = maxTokenLength;
+        input.reset();
+        lexer.reset(); // ANTLR's state, the mode stack and the simulator (HoldBackSimulator.reset)
+        lastWasRun = false;
+        tokenStart = 0;
+        tokenEnd = 0;
+        tokenType = 0;
+        stuckAt = 0;
+        runWork = 0;
+        baseMode = Lexer.DEFAULT_MODE;
     }
 
     public void append(String chunk) {

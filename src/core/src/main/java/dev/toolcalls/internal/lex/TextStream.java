@@ -68,6 +68,26 @@ public final class TextStream implements CharStream {
     private int[] lacksFrom;
     private int[] lacksAt;
 
+    /** Empty again, as new (a carry buffer of moderate size is kept). */
+    void reset() {
+        if (carry.length > 4096) carry = new char[64];
+        carryMasked = null;
+        carryBase = 0;
+        carryLen = 0;
+        carryPairFree = true;
+        cur = "";
+        curBase = 0;
+        p = 0;
+        keepFrom = 0;
+        complete = false;
+        consumed = 0;
+        cpMark = 0;
+        cpAtMark = 0;
+        seekN = 0;
+        limit = 0;
+        lacksChars = null;
+    }
+
     public void append(String chunk) {
         if (complete) throw new IllegalStateException("stream already finished");
         if (chunk.isEmpty()) return;
