@@ -75,12 +75,6 @@ public final class ConstraintGrammar {
         }
     }
 
-    /** A hash of {@code h} and {@code v}, spread over all bits (the fields are small numbers). */
-    private static int mix(int h, int v) {
-        int x = (h ^ v * 0x9E3779B9) * 0x85EBCA6B;
-        return x ^ (x >>> 15);
-    }
-
     /** One way a token can be read in a context. */
     private record Step(Ctx ctx, String expr, boolean swallow) {}
 
@@ -651,6 +645,12 @@ public final class ConstraintGrammar {
         int mask = (live & ModePlan.MASK) != 0 ? c.mask : 0;
         if (tool == c.tool && key == c.key && mask == c.mask) return c;
         return new Ctx(c.call, tool, key, mask, c.called);
+    }
+
+    /** A hash of {@code h} and {@code v}, spread over all bits (the fields are small numbers). */
+    private static int mix(int h, int v) {
+        int x = (h ^ v * 0x9E3779B9) * 0x85EBCA6B;
+        return x ^ (x >>> 15);
     }
 
     /** How a frame in {@code mode} ends by popping, without the fields left unread after it. */
