@@ -95,6 +95,9 @@ public final class ConstraintGrammar {
      */
     private static final Ctx OPAQUE = new Ctx(true, -3, -1, 0, false);
 
+    /** The tool of the context that stands for the calls a token begins (its rule as the key). */
+    private static final int CALLS = -4;
+
     private static final Ctx OPAQUE_END = new Ctx(false, -1, -1, 0, true);
     private static final Ctx OPAQUE_NO_END = new Ctx(true, -3, -1, 0, true);
 
@@ -128,6 +131,8 @@ public final class ConstraintGrammar {
     private final Map<String, String> idCache = new HashMap<>();
     private final Map<Key, Set<Exit>> returns = new LinkedHashMap<>();
     private final Map<Ctx, List<Step>[]> stepCache = new HashMap<>();
+    private final Map<Integer, List<Step>> callSteps = new HashMap<>();
+    private final int[] modeOfRule;
     private final Map<Key, Set<Key>> readers = new HashMap<>();
     private final ArrayDeque<Key> work = new ArrayDeque<>();
     private final Set<Key> queued = new HashSet<>();
@@ -178,6 +183,9 @@ public final class ConstraintGrammar {
         itemRules.addAll(plan.itemRules);
         textRules.addAll(plan.textRules);
         productions.put(DEAD, List.of());
+        modeOfRule = new int[model.ruleNames.length];
+        for (int m = 0; m < model.modeNames.length; m++)
+            for (int r : itemRules.get(m)) modeOfRule[r] = m;
     }
 
     /**
@@ -389,6 +397,12 @@ public final class ConstraintGrammar {
                     out.add(new Step(new Ctx(true, -1, -1, 0, true), expr(rule), false));
                 for (int t : allowedTools)
                     out.add(new Step(new Ctx(true, t, -1, 0, true), expr(rule), false));
+                if (out.size() > 1 && e.pops == 0) {
+                    // the calls a mode may begin are the same wherever they may begin: one rule
+                    callSteps.put(rule, List.copyOf(out));
+                    return List.of(
+                            new Step(new Ctx(false, CALLS, rule, 0, false), expr(rule), false));
+                }
             }
             case CALL_END -> {
                 if (!c.call) out.add(new Step(c, expr(rule), false));
@@ -611,16 +625,20 @@ public final class ConstraintGrammar {
             Set<Exit> found = new LinkedHashSet<>();
             Ctx c = normalize(k.mode, k.ctx);
             if (c == null) continue;
-            for (int r : itemRules.get(k.mode)) {
-                Effect e = effects[r];
-                for (Step s : steps(c, r)) {
-                    if (s.swallow) {
-                        if (e.pushes.isEmpty()) found.add(exit(k.mode, s.ctx, 1, -1));
-                        else stackReturns(stackOf(k.mode, e, true), s.ctx, found);
-                    } else if (e.pops > 0) found.add(exit(k.mode, s.ctx, e.pops, e.mode));
-                    else stackReturns(stackOf(k.mode, e, false), s.ctx, found);
+            if (c.tool == CALLS)
+                for (Step s : callSteps.get(c.key))
+                    stackReturns(stackOf(k.mode, effects[c.key], false), s.ctx, found);
+            else
+                for (int r : itemRules.get(k.mode)) {
+                    Effect e = effects[r];
+                    for (Step s : steps(c, r)) {
+                        if (s.swallow) {
+                            if (e.pushes.isEmpty()) found.add(exit(k.mode, s.ctx, 1, -1));
+                            else stackReturns(stackOf(k.mode, e, true), s.ctx, found);
+                        } else if (e.pops > 0) found.add(exit(k.mode, s.ctx, e.pops, e.mode));
+                        else stackReturns(stackOf(k.mode, e, false), s.ctx, found);
+                    }
                 }
-            }
             if (returns.get(k).addAll(found))
                 for (Key d : readers.getOrDefault(k, Set.of())) enqueue(d);
         }
@@ -638,7 +656,7 @@ public final class ConstraintGrammar {
 
     /** The context with only the {@code live} fields kept (outside a call, none). */
     private static Ctx strip(Ctx c, int live) {
-        if (c.tool == OPAQUE.tool) return c;
+        if (c.tool <= OPAQUE.tool) return c;
         if (!c.call) live = 0;
         int tool = (live & ModePlan.TOOL) != 0 ? c.tool : -1;
         int key = (live & ModePlan.KEY) != 0 ? c.key : -1;
@@ -669,6 +687,10 @@ public final class ConstraintGrammar {
     }
 
     private void stackReturns(List<Integer> stack, Ctx c, Set<Exit> found) {
+        if (c.tool == CALLS) {
+            found.addAll(returnsOf(modeOfRule[c.key], c));
+            return;
+        }
         if (stack.size() == 1) {
             found.addAll(returnsOf(stack.get(0), c));
             return;
@@ -711,6 +733,11 @@ public final class ConstraintGrammar {
 
     private List<List<Object>> stackAlts(List<Integer> stack, Ctx c, Exit e) {
         List<List<Object>> out = new ArrayList<>();
+        if (c.tool == CALLS) {
+            Nt calls = nt(modeOfRule[c.key], c, e);
+            if (calls != DEAD) out.add(List.of(calls));
+            return out;
+        }
         if (stack.size() == 1) {
             Nt only = nt(stack.get(0), c, e);
             if (only != DEAD) out.add(List.of(only));
@@ -745,6 +772,12 @@ public final class ConstraintGrammar {
         List<List<Object>> out = new ArrayList<>();
         Ctx c = normalize(n.mode, n.ctx);
         if (c == null) return out;
+        if (c.tool == CALLS) {
+            // what follows the token that begins a call, for each tool it may call
+            for (Step s : callSteps.get(c.key))
+                out.addAll(stackAlts(stackOf(n.mode, effects[c.key], false), s.ctx, n.exit));
+            return out;
+        }
         String run = onlyCallBegin ? null : run(n.mode, c);
         for (int r : itemRules.get(n.mode)) {
             if (onlyCallBegin && roles[r] != Role.CALL_BEGIN) continue;
