@@ -84,7 +84,9 @@ public final class ConstraintGrammar {
             JsonElement parameters,
             List<String> keys,
             List<String> required,
-            boolean extraKeys) {}
+            boolean extraKeys,
+            String args,
+            Map<String, String> argsRules) {}
 
     private static final IntervalSet ANY = IntervalSet.of(0, Gbnf.MAX_CODE_POINT);
 
@@ -300,7 +302,13 @@ public final class ConstraintGrammar {
     private Tool tool(JsonObject f) {
         String name = f.get("name").getAsString();
         JsonElement params = f.has("parameters") ? f.get("parameters") : new JsonObject();
-        new JsonSchemaRules(new Gbnf(), name, params, "check").value(params);
+        // checking the schema builds its rules: where it names its type, the very rules of the
+        // tool's JSON arguments
+        boolean typed = !params.isJsonObject() || params.getAsJsonObject().has("type");
+        Gbnf checked = new Gbnf();
+        String args =
+                new JsonSchemaRules(checked, name, params, typed ? "a" + tools.size() : "check")
+                        .value(params);
         List<String> keys = new ArrayList<>();
         List<String> required = new ArrayList<>();
         boolean extra = true;
@@ -318,7 +326,7 @@ public final class ConstraintGrammar {
                             && p.get("additionalProperties").isJsonPrimitive()
                             && !p.get("additionalProperties").getAsBoolean());
         }
-        return new Tool(name, params, keys, required, extra);
+        return new Tool(name, params, keys, required, extra, typed ? args : null, checked.rules());
     }
 
     /** The lexer actions reachable from {@code s} (a rule's commands), in ATN order. */
@@ -472,6 +480,11 @@ public final class ConstraintGrammar {
                         return "json_object";
                     }
                     Tool tl = tools.get(t);
+                    if (tl.args != null) {
+                        for (Map.Entry<String, String> e : tl.argsRules.entrySet())
+                            out.define(e.getKey(), e.getValue());
+                        return out.define("args_" + t, tl.args);
+                    }
                     JsonSchemaRules rules =
                             new JsonSchemaRules(out, tl.name, tl.parameters, "a" + t);
                     JsonElement p = tl.parameters;
