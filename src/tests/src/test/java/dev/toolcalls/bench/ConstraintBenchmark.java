@@ -16,16 +16,42 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Building a format's GBNF constraint for a set of tools (the one-time cost per request set): 20
- * tools, each with a string, an integer, an enum, a boolean and a nested object parameter, two of
- * them required. Average time per build.
+ * Building a format's GBNF constraint for a set of tools (the one-time cost per request set): 10
+ * and 20 tools, each with a string, an integer, an enum, a boolean and a nested object parameter,
+ * two of them required, for a set of formats that covers JSON arguments, key/value arguments (typed
+ * and untyped), Python calls, call ids and lists of calls. Average time per build, after warm-up.
+ *
+ * <p>Through JMH's own runner, as the other benchmarks:
  *
  * <pre>
- * mvn -B -q -Pbench -DskipTests test-compile exec:exec -Dbench.args="ConstraintBenchmark -f 1 -wi 2 -w 1s -i 3 -r 1s"
+ * mvn -B -q -o -Pbench -DskipTests test-compile exec:exec -Dbench.args="ConstraintBenchmark -f 1 -wi 2 -w 1s -i 3 -r 1s"
+ * </pre>
+ *
+ * <p>or through {@link #main}, which takes the same JMH options (the formats and tool counts with
+ * {@code -p format=a,b -p tools=20}) and prints a Markdown table of build time and grammar size per
+ * format and tool count, also written to {@code target/constraint-benchmark.md}:
+ *
+ * <pre>
+ * mvn -B -q -o -Pbench -DskipTests test-compile exec:exec -Dbench.main=dev.toolcalls.bench.ConstraintBenchmark -Dbench.args="-f 1 -wi 2 -w 1s -i 3 -r 1s"
  * </pre>
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -35,10 +61,20 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 2)
 @State(Scope.Benchmark)
 public class ConstraintBenchmark {
-    @Param({"hermes", "qwen3_coder", "glm47", "kimi_k2", "pythonic"})
+    @Param({
+        "hermes",
+        "kimi_k2",
+        "glm47",
+        "qwen3_coder",
+        "pythonic",
+        "mistral",
+        "deepseek_v3",
+        "gpt_oss",
+        "muse_glimmer"
+    })
     public String format;
 
-    @Param({"20"})
+    @Param({"10", "20"})
     public int tools;
 
     Format f;
@@ -54,7 +90,7 @@ public class ConstraintBenchmark {
     }
 
     /** {@code n} tools of the same shape, different names. */
-    static String tools(int n) {
+    public static String tools(int n) {
         StringBuilder b = new StringBuilder("[");
         for (int i = 0; i < n; i++) {
             if (i > 0) b.append(',');
@@ -73,5 +109,48 @@ public class ConstraintBenchmark {
     @Benchmark
     public String build() {
         return f.constraint(set, ConstraintOptions.defaults());
+    }
+
+    /**
+     * Runs this benchmark with the given JMH options and prints the table: per format and tool
+     * count, the time per build and the grammar's size.
+     */
+    public static void main(String[] args)
+            throws RunnerException, CommandLineOptionException, IOException {
+        CommandLineOptions cli = new CommandLineOptions(args);
+        Collection<RunResult> results =
+                new Runner(
+                                new OptionsBuilder()
+                                        .parent(cli)
+                                        .include(ConstraintBenchmark.class.getName() + ".build")
+                                        .build())
+                        .run();
+        List<String> rows = new ArrayList<>();
+        rows.add("| format | tools | ms per build | ± (99.9%) | GBNF characters | per tool |");
+        rows.add("|---|---|---|---|---|---|");
+        for (RunResult r : results) {
+            String format = r.getParams().getParam("format");
+            int n = Integer.parseInt(r.getParams().getParam("tools"));
+            Result<?> p = r.getPrimaryResult();
+            int size =
+                    Formats.get(format)
+                            .constraint(Tools.parse(tools(n)), ConstraintOptions.defaults())
+                            .length();
+            rows.add(
+                    String.format(
+                            Locale.ROOT,
+                            "| %s | %d | %.3f | %.3f | %d | %d |",
+                            format,
+                            n,
+                            p.getScore(),
+                            p.getScoreError(),
+                            size,
+                            size / n));
+        }
+        String table = String.join("\n", rows) + "\n";
+        System.out.print(table);
+        Path out = Path.of("target", "constraint-benchmark.md");
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, table, StandardCharsets.UTF_8);
     }
 }

@@ -3,11 +3,13 @@ package dev.toolcalls.internal.constraint;
 import org.antlr.v4.runtime.misc.IntervalSet;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Text made of the characters of a set that holds none of a list of markers: the language of a run
@@ -16,6 +18,11 @@ import java.util.TreeSet;
  * (the longest end of the text read so far that begins a marker).
  */
 final class AvoidRun {
+    /** The runs made, by name, characters and markers: a pure function of these. */
+    private static final Map<String, Map<String, String>> CACHE = new ConcurrentHashMap<>();
+
+    private static final int MAX_CACHED = 4096;
+
     private AvoidRun() {}
 
     private static Map<Integer, List<Integer>> byTarget(Map<Integer, Integer> edges) {
@@ -33,6 +40,20 @@ final class AvoidRun {
 
     /** Defines the rules and returns the name of the start rule. */
     static String define(Gbnf out, String name, IntervalSet chars, List<String> markers) {
+        String key = name + " " + chars + " " + markers;
+        Map<String, String> rules = CACHE.get(key);
+        if (rules == null) {
+            Gbnf g = new Gbnf();
+            defineNew(g, name, chars, markers);
+            rules = Collections.unmodifiableMap(new LinkedHashMap<>(g.rules()));
+            if (CACHE.size() >= MAX_CACHED) CACHE.clear();
+            CACHE.put(key, rules);
+        }
+        for (Map.Entry<String, String> e : rules.entrySet()) out.define(e.getKey(), e.getValue());
+        return name;
+    }
+
+    private static void defineNew(Gbnf out, String name, IntervalSet chars, List<String> markers) {
         IntervalSet set = Gbnf.clip(chars);
         List<String> relevant = new ArrayList<>();
         TreeSet<Integer> explicit = new TreeSet<>();
@@ -45,8 +66,10 @@ final class AvoidRun {
         other.addAll(set);
         for (int c : explicit) other.remove(c);
         String otherClass = other.isNil() ? null : Gbnf.charClass(other);
-        if (relevant.isEmpty())
-            return out.define(name, otherClass == null ? "\"\"" : otherClass + "*");
+        if (relevant.isEmpty()) {
+            out.define(name, otherClass == null ? "\"\"" : otherClass + "*");
+            return;
+        }
 
         Map<String, Integer> states = new LinkedHashMap<>();
         List<String> queue = new ArrayList<>();
@@ -117,6 +140,5 @@ final class AvoidRun {
         }
         String body = loopAlts.isEmpty() ? "" : "( " + String.join(" | ", loopAlts) + " )* ";
         out.define(name, body + "( " + String.join(" | ", endAlts) + " )");
-        return name;
     }
 }

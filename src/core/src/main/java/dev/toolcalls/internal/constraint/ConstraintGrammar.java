@@ -17,13 +17,11 @@ import org.antlr.v4.runtime.atn.ATN;
 import org.antlr.v4.runtime.atn.ATNState;
 import org.antlr.v4.runtime.atn.ActionTransition;
 import org.antlr.v4.runtime.atn.LexerAction;
-import org.antlr.v4.runtime.atn.LexerModeAction;
-import org.antlr.v4.runtime.atn.LexerPopModeAction;
-import org.antlr.v4.runtime.atn.LexerPushModeAction;
 import org.antlr.v4.runtime.atn.RuleTransition;
 import org.antlr.v4.runtime.atn.Transition;
 import org.antlr.v4.runtime.misc.IntervalSet;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -45,17 +43,37 @@ import java.util.Set;
  */
 public final class ConstraintGrammar {
     /** What a token does to the mode stack: pops, then a mode for the frame, then pushes. */
-    private record Effect(int pops, int mode, List<Integer> pushes, boolean command) {}
+    record Effect(int pops, int mode, List<Integer> pushes, boolean command) {}
 
     /** Where the builder is: outside or inside a call, of which tool, in which parameter. */
-    private record Ctx(boolean call, int tool, int key, int mask, boolean called) {}
+    private record Ctx(boolean call, int tool, int key, int mask, boolean called) {
+        @Override
+        public int hashCode() {
+            return mix(mix(mix((call ? 1 : 0) | (called ? 2 : 0), tool), key), mask);
+        }
+    }
 
     /** How a frame ends: at the end of the output, or by popping {@code pops} frames. */
-    private record Exit(boolean eof, Ctx ctx, int pops, int mode) {}
+    private record Exit(boolean eof, Ctx ctx, int pops, int mode) {
+        @Override
+        public int hashCode() {
+            return mix(mix(mix(eof ? 1 : 0, ctx == null ? 0 : ctx.hashCode()), pops), mode);
+        }
+    }
 
-    private record Key(int mode, Ctx ctx) {}
+    private record Key(int mode, Ctx ctx) {
+        @Override
+        public int hashCode() {
+            return mix(mode, ctx.hashCode());
+        }
+    }
 
-    private record Nt(int mode, Ctx ctx, Exit exit) {}
+    private record Nt(int mode, Ctx ctx, Exit exit) {
+        @Override
+        public int hashCode() {
+            return mix(mix(mode, ctx.hashCode()), exit.hashCode());
+        }
+    }
 
     /** One way a token can be read in a context. */
     private record Step(Ctx ctx, String expr, boolean swallow) {}
@@ -66,27 +84,27 @@ public final class ConstraintGrammar {
             JsonElement parameters,
             List<String> keys,
             List<String> required,
-            boolean extraKeys) {}
+            boolean extraKeys,
+            String args,
+            Map<String, String> argsRules) {}
 
     private static final IntervalSet ANY = IntervalSet.of(0, Gbnf.MAX_CODE_POINT);
 
-    private static final Set<Role> TEXT_ROLES = EnumSet.of(Role.CONTENT, Role.REASONING, Role.SKIP);
+    /**
+     * The one context of frames that leave the context alone (their text is the same in every
+     * context), and the two they have where the output may end inside them: where it may end
+     * outside a call there, and where not.
+     */
+    private static final Ctx OPAQUE = new Ctx(true, -3, -1, 0, false);
 
-    private static final Set<Role> RUN_ROLES =
-            EnumSet.of(
-                    Role.CONTENT,
-                    Role.REASONING,
-                    Role.SKIP,
-                    Role.INHERIT,
-                    Role.ARGS_JSON,
-                    Role.ARGS_JSON_STRING,
-                    Role.ARG_VALUE,
-                    Role.ARG_END,
-                    Role.LIT_CHARS,
-                    Role.LIT_ATOM,
-                    Role.LIT_COMMA,
-                    Role.LIT_COLON,
-                    Role.ID);
+    /** The tool of the context that stands for the calls a token begins (its rule as the key). */
+    private static final int CALLS = -4;
+
+    private static final Ctx OPAQUE_END = new Ctx(false, -1, -1, 0, true);
+    private static final Ctx OPAQUE_NO_END = new Ctx(true, -3, -1, 0, true);
+
+    /** A frame that cannot end as asked (one that leaves the context alone cannot change it). */
+    private static final Nt DEAD = new Nt(-1, OPAQUE, new Exit(false, OPAQUE, 0, -1));
 
     private final LexerModel model;
     private final FormatRules rules;
@@ -106,6 +124,7 @@ public final class ConstraintGrammar {
     private final IntervalSet[] runSets;
     private final List<List<Integer>> earlier = new ArrayList<>();
     private final TokenDifference difference;
+    private final ModePlan plan;
     private final List<List<Integer>> runRules = new ArrayList<>();
     private final List<List<Integer>> itemRules = new ArrayList<>();
     private final List<List<Integer>> textRules = new ArrayList<>();
@@ -113,7 +132,13 @@ public final class ConstraintGrammar {
     private final Map<Integer, String> schemaCache = new HashMap<>();
     private final Map<String, String> idCache = new HashMap<>();
     private final Map<Key, Set<Exit>> returns = new LinkedHashMap<>();
-    private boolean changed;
+    private final Map<Ctx, List<Step>[]> stepCache = new HashMap<>();
+    private final Map<Integer, List<Step>> callSteps = new HashMap<>();
+    private final int[] modeOfRule;
+    private final Map<Key, Set<Key>> readers = new HashMap<>();
+    private final ArrayDeque<Key> work = new ArrayDeque<>();
+    private final Set<Key> queued = new HashSet<>();
+    private Key reading;
     private final Map<Nt, List<List<Object>>> productions = new LinkedHashMap<>();
     private final Map<Nt, String> names = new HashMap<>();
     private final Map<Ctx, Integer> ctxIds = new HashMap<>();
@@ -150,49 +175,19 @@ public final class ConstraintGrammar {
         boolean think = options.thinking() != null ? options.thinking() : rules.thinkingDefault();
         this.thinking = think && rules.thinkingMode() > 0;
 
-        int n = model.ruleNames.length;
-        effects = new Effect[n];
-        roles = new Role[n];
-        exprs = new String[n];
-        runSets = new IntervalSet[n];
-        for (int r = 0; r < n; r++) earlier.add(List.of());
-        for (int m = 0; m < model.modeNames.length; m++) {
-            List<Integer> run = new ArrayList<>();
-            List<Integer> items = new ArrayList<>();
-            List<Integer> before = new ArrayList<>();
-            for (int r : model.rulesOfMode(m)) {
-                earlier.set(r, List.copyOf(before));
-                before.add(r);
-                if (effects[r] == null) {
-                    effects[r] = effect(r);
-                    roles[r] = model.roleOfRule(r);
-                    runSets[r] = languages.runSet(r);
-                }
-                if (!effects[r].command && RUN_ROLES.contains(roles[r]) && runSets[r] != null)
-                    run.add(r);
-                else items.add(r);
-            }
-            runRules.add(run);
-            itemRules.add(items);
-            textRules.add(texts(run, items));
-        }
-    }
-
-    /**
-     * The tokens of a mode of plain text (content, reasoning, skipped text) that change no mode and
-     * hold no marker: they are read as part of the mode's run, so that no sequence of them spells a
-     * marker the lexer would take. They leave the mode's items.
-     */
-    private List<Integer> texts(List<Integer> run, List<Integer> items) {
-        for (int r : run) if (!TEXT_ROLES.contains(roles[r])) return List.of();
-        List<Integer> texts = new ArrayList<>();
-        for (int r : items) if (!effects[r].command && TEXT_ROLES.contains(roles[r])) texts.add(r);
-        if (texts.isEmpty()) return texts;
-        List<Integer> markers = new ArrayList<>(items);
-        markers.removeAll(texts);
-        texts.removeIf(r -> difference.covers(r, markers));
-        items.removeAll(texts);
-        return texts;
+        this.plan = ModePlan.of(model);
+        effects = plan.effects;
+        roles = plan.roles;
+        exprs = new String[model.ruleNames.length];
+        runSets = plan.runSets;
+        earlier.addAll(plan.earlier);
+        runRules.addAll(plan.runRules);
+        itemRules.addAll(plan.itemRules);
+        textRules.addAll(plan.textRules);
+        productions.put(DEAD, List.of());
+        modeOfRule = new int[model.ruleNames.length];
+        for (int m = 0; m < model.modeNames.length; m++)
+            for (int r : itemRules.get(m)) modeOfRule[r] = m;
     }
 
     /**
@@ -307,7 +302,13 @@ public final class ConstraintGrammar {
     private Tool tool(JsonObject f) {
         String name = f.get("name").getAsString();
         JsonElement params = f.has("parameters") ? f.get("parameters") : new JsonObject();
-        new JsonSchemaRules(new Gbnf(), name, params, "check").value(params);
+        // checking the schema builds its rules: where it names its type, the very rules of the
+        // tool's JSON arguments
+        boolean typed = !params.isJsonObject() || params.getAsJsonObject().has("type");
+        Gbnf checked = new Gbnf();
+        String args =
+                new JsonSchemaRules(checked, name, params, typed ? "a" + tools.size() : "check")
+                        .value(params);
         List<String> keys = new ArrayList<>();
         List<String> required = new ArrayList<>();
         boolean extra = true;
@@ -325,39 +326,7 @@ public final class ConstraintGrammar {
                             && p.get("additionalProperties").isJsonPrimitive()
                             && !p.get("additionalProperties").getAsBoolean());
         }
-        return new Tool(name, params, keys, required, extra);
-    }
-
-    private Effect effect(int rule) {
-        List<LexerAction> actions = new ArrayList<>();
-        collectActions(atn, atn.ruleToStartState[rule], new HashSet<>(), actions);
-        int pops = 0;
-        int mode = -1;
-        List<Integer> pushes = new ArrayList<>();
-        boolean command = false;
-        for (LexerAction a : actions) {
-            if (a instanceof LexerModeAction ma) {
-                command = true;
-                if (pushes.isEmpty()) mode = ma.getMode();
-                else pushes.set(pushes.size() - 1, ma.getMode());
-            } else if (a instanceof LexerPushModeAction pa) {
-                command = true;
-                pushes.add(pa.getMode());
-            } else if (a instanceof LexerPopModeAction) {
-                command = true;
-                if (!pushes.isEmpty()) pushes.remove(pushes.size() - 1);
-                else {
-                    pops++;
-                    mode = -1;
-                }
-            }
-        }
-        // a pop followed by pushes is a mode change of the frame, then the remaining pushes
-        if (pops == 1 && !pushes.isEmpty() && mode < 0) {
-            mode = pushes.remove(0);
-            pops = 0;
-        }
-        return new Effect(pops, mode, List.copyOf(pushes), command);
+        return new Tool(name, params, keys, required, extra, typed ? args : null, checked.rules());
     }
 
     /** The lexer actions reachable from {@code s} (a rule's commands), in ATN order. */
@@ -411,19 +380,19 @@ public final class ConstraintGrammar {
      * (the lexer gives a tie to the rule listed first); the empty string when nothing is left.
      */
     private String expr(int rule) {
-        if (exprs[rule] == null) {
-            String less =
-                    difference.define(
-                            out,
-                            "x_" + TokenLanguages.sanitize(model.ruleNames[rule]),
-                            rule,
-                            earlier.get(rule));
-            exprs[rule] = less != null ? less : languages.expr(rule);
-        }
+        if (exprs[rule] == null) exprs[rule] = plan.expr(rule, out);
         return exprs[rule];
     }
 
+    /** The steps of a rule in a context, made once per context. */
     private List<Step> steps(Ctx c, int rule) {
+        @SuppressWarnings("unchecked")
+        List<Step>[] known = stepCache.computeIfAbsent(c, k -> new List[roles.length]);
+        if (known[rule] == null) known[rule] = stepsNew(c, rule);
+        return known[rule];
+    }
+
+    private List<Step> stepsNew(Ctx c, int rule) {
         Role role = roles[rule];
         List<Step> out = new ArrayList<>();
         Effect e = effects[rule];
@@ -436,6 +405,12 @@ public final class ConstraintGrammar {
                     out.add(new Step(new Ctx(true, -1, -1, 0, true), expr(rule), false));
                 for (int t : allowedTools)
                     out.add(new Step(new Ctx(true, t, -1, 0, true), expr(rule), false));
+                if (out.size() > 1 && e.pops == 0) {
+                    // the calls a mode may begin are the same wherever they may begin: one rule
+                    callSteps.put(rule, List.copyOf(out));
+                    return List.of(
+                            new Step(new Ctx(false, CALLS, rule, 0, false), expr(rule), false));
+                }
             }
             case CALL_END -> {
                 if (!c.call) out.add(new Step(c, expr(rule), false));
@@ -505,6 +480,11 @@ public final class ConstraintGrammar {
                         return "json_object";
                     }
                     Tool tl = tools.get(t);
+                    if (tl.args != null) {
+                        for (Map.Entry<String, String> e : tl.argsRules.entrySet())
+                            out.define(e.getKey(), e.getValue());
+                        return out.define("args_" + t, tl.args);
+                    }
                     JsonSchemaRules rules =
                             new JsonSchemaRules(out, tl.name, tl.parameters, "a" + t);
                     JsonElement p = tl.parameters;
@@ -626,36 +606,89 @@ public final class ConstraintGrammar {
     // ---- the returns of each frame, to a fixpoint ---------------------------------------------
 
     private Set<Exit> returnsOf(int mode, Ctx c) {
-        Key k = new Key(mode, c);
+        boolean opaque = plan.opaque[mode];
+        Key k = new Key(mode, opaque ? OPAQUE : canon(mode, c));
         Set<Exit> s = returns.get(k);
         if (s == null) {
             s = new LinkedHashSet<>();
             returns.put(k, s);
-            changed = true;
+            enqueue(k);
         }
-        return s;
+        if (reading != null) readers.computeIfAbsent(k, x -> new HashSet<>()).add(reading);
+        if (!opaque) return s;
+        // a frame that leaves the context alone ends in the context it began in
+        Set<Exit> in = new LinkedHashSet<>();
+        for (Exit x : s) in.add(new Exit(false, c, x.pops, x.mode));
+        return in;
     }
 
+    private void enqueue(Key k) {
+        if (queued.add(k)) work.add(k);
+    }
+
+    /**
+     * The returns of every frame reached, to a fixpoint: a frame is looked at again only when the
+     * returns of a frame it read have grown.
+     */
     private void summarize() {
-        do {
-            changed = false;
-            for (Key k : new ArrayList<>(returns.keySet())) {
-                Set<Exit> found = new LinkedHashSet<>();
-                Ctx c = normalize(k.mode, k.ctx);
-                if (c == null) continue;
+        while (!work.isEmpty()) {
+            Key k = work.poll();
+            queued.remove(k);
+            reading = k;
+            Set<Exit> found = new LinkedHashSet<>();
+            Ctx c = normalize(k.mode, k.ctx);
+            if (c == null) continue;
+            if (c.tool == CALLS)
+                for (Step s : callSteps.get(c.key))
+                    stackReturns(stackOf(k.mode, effects[c.key], false), s.ctx, found);
+            else
                 for (int r : itemRules.get(k.mode)) {
                     Effect e = effects[r];
                     for (Step s : steps(c, r)) {
                         if (s.swallow) {
-                            if (e.pushes.isEmpty()) found.add(new Exit(false, s.ctx, 1, -1));
+                            if (e.pushes.isEmpty()) found.add(exit(k.mode, s.ctx, 1, -1));
                             else stackReturns(stackOf(k.mode, e, true), s.ctx, found);
-                        } else if (e.pops > 0) found.add(new Exit(false, s.ctx, e.pops, e.mode));
+                        } else if (e.pops > 0) found.add(exit(k.mode, s.ctx, e.pops, e.mode));
                         else stackReturns(stackOf(k.mode, e, false), s.ctx, found);
                     }
                 }
-                if (returns.get(k).addAll(found)) changed = true;
-            }
-        } while (changed);
+            if (returns.get(k).addAll(found))
+                for (Key d : readers.getOrDefault(k, Set.of())) enqueue(d);
+        }
+        reading = null;
+    }
+
+    /**
+     * The context a frame in {@code mode} is summarized in: an ended call as such, and without the
+     * fields it cannot read any more (contexts alike but for these derive the same text).
+     */
+    private Ctx canon(int mode, Ctx c) {
+        Ctx n = normalize(mode, c);
+        return strip(n != null ? n : c, plan.live(mode, rules.implicitCallEnd()));
+    }
+
+    /** The context with only the {@code live} fields kept (outside a call, none). */
+    private static Ctx strip(Ctx c, int live) {
+        if (c.tool <= OPAQUE.tool) return c;
+        if (!c.call) live = 0;
+        int tool = (live & ModePlan.TOOL) != 0 ? c.tool : -1;
+        int key = (live & ModePlan.KEY) != 0 ? c.key : -1;
+        int mask = (live & ModePlan.MASK) != 0 ? c.mask : 0;
+        if (tool == c.tool && key == c.key && mask == c.mask) return c;
+        return new Ctx(c.call, tool, key, mask, c.called);
+    }
+
+    /** A hash of {@code h} and {@code v}, spread over all bits (the fields are small numbers). */
+    private static int mix(int h, int v) {
+        int x = (h ^ v * 0x9E3779B9) * 0x85EBCA6B;
+        return x ^ (x >>> 15);
+    }
+
+    /** How a frame in {@code mode} ends by popping, without the fields left unread after it. */
+    private Exit exit(int mode, Ctx c, int pops, int next) {
+        boolean implicit = rules.implicitCallEnd();
+        int live = next >= 0 ? plan.live(next, implicit) : plan.liveBelow(mode, implicit);
+        return new Exit(false, strip(c, live), pops, next);
     }
 
     private static List<Integer> stackOf(int mode, Effect e, boolean swallowInner) {
@@ -667,6 +700,10 @@ public final class ConstraintGrammar {
     }
 
     private void stackReturns(List<Integer> stack, Ctx c, Set<Exit> found) {
+        if (c.tool == CALLS) {
+            found.addAll(returnsOf(modeOfRule[c.key], c));
+            return;
+        }
         if (stack.size() == 1) {
             found.addAll(returnsOf(stack.get(0), c));
             return;
@@ -685,8 +722,21 @@ public final class ConstraintGrammar {
 
     // ---- productions ---------------------------------------------------------------------------
 
+    /**
+     * The frame in {@code mode} and context {@code c} that ends as {@code e}; {@link #DEAD} where
+     * its summary says it cannot end so.
+     */
     private Nt nt(int mode, Ctx c, Exit e) {
-        Nt n = new Nt(mode, c, e);
+        if (e.eof && c.call && !plan.mayEndCall[mode]) return DEAD;
+        Nt n;
+        if (!plan.opaque[mode]) n = new Nt(mode, canon(mode, c), e);
+        else if (e.eof) n = new Nt(mode, eofOk(c) ? OPAQUE_END : OPAQUE_NO_END, e);
+        else if (!e.ctx.equals(c)) return DEAD;
+        else n = new Nt(mode, OPAQUE, new Exit(false, OPAQUE, e.pops, e.mode));
+        if (!e.eof) {
+            Set<Exit> ends = returns.get(new Key(mode, n.ctx));
+            if (ends != null && !ends.contains(n.exit)) return DEAD;
+        }
         if (!productions.containsKey(n)) {
             productions.put(n, null);
             pending.add(n);
@@ -696,16 +746,26 @@ public final class ConstraintGrammar {
 
     private List<List<Object>> stackAlts(List<Integer> stack, Ctx c, Exit e) {
         List<List<Object>> out = new ArrayList<>();
+        if (c.tool == CALLS) {
+            Nt calls = nt(modeOfRule[c.key], c, e);
+            if (calls != DEAD) out.add(List.of(calls));
+            return out;
+        }
         if (stack.size() == 1) {
-            out.add(List.of(nt(stack.get(0), c, e)));
+            Nt only = nt(stack.get(0), c, e);
+            if (only != DEAD) out.add(List.of(only));
             return out;
         }
         int inner = stack.get(stack.size() - 1);
         List<Integer> rest = stack.subList(0, stack.size() - 1);
-        if (e.eof) out.add(List.of(nt(inner, c, e)));
+        if (e.eof) {
+            Nt open = nt(inner, c, e);
+            if (open != DEAD) out.add(List.of(open));
+        }
         for (Exit r : List.copyOf(returnsOf(inner, c))) {
             int more = r.pops - 1;
             Nt head = nt(inner, c, r);
+            if (head == DEAD) continue;
             if (more < rest.size()) {
                 List<Integer> next = new ArrayList<>(rest.subList(0, rest.size() - more));
                 if (r.mode >= 0) next.set(next.size() - 1, r.mode);
@@ -725,6 +785,12 @@ public final class ConstraintGrammar {
         List<List<Object>> out = new ArrayList<>();
         Ctx c = normalize(n.mode, n.ctx);
         if (c == null) return out;
+        if (c.tool == CALLS) {
+            // what follows the token that begins a call, for each tool it may call
+            for (Step s : callSteps.get(c.key))
+                out.addAll(stackAlts(stackOf(n.mode, effects[c.key], false), s.ctx, n.exit));
+            return out;
+        }
         String run = onlyCallBegin ? null : run(n.mode, c);
         for (int r : itemRules.get(n.mode)) {
             if (onlyCallBegin && roles[r] != Role.CALL_BEGIN) continue;
@@ -734,13 +800,13 @@ public final class ConstraintGrammar {
                 if (s.swallow) {
                     if (e.pushes.isEmpty())
                         tails =
-                                n.exit.equals(new Exit(false, s.ctx, 1, -1))
+                                n.exit.equals(exit(n.mode, s.ctx, 1, -1))
                                         ? List.of(List.of())
                                         : List.of();
                     else tails = stackAlts(stackOf(n.mode, e, true), s.ctx, n.exit);
                 } else if (e.pops > 0) {
                     tails =
-                            n.exit.equals(new Exit(false, s.ctx, e.pops, e.mode))
+                            n.exit.equals(exit(n.mode, s.ctx, e.pops, e.mode))
                                     ? List.of(List.of())
                                     : List.of();
                 } else tails = stackAlts(stackOf(n.mode, e, false), s.ctx, n.exit);
@@ -775,20 +841,7 @@ public final class ConstraintGrammar {
             productions.put(n, alternatives(n, false));
         }
         // keep what can derive a string
-        Set<Nt> productive = new HashSet<>();
-        boolean grew = true;
-        while (grew) {
-            grew = false;
-            for (Map.Entry<Nt, List<List<Object>>> p : productions.entrySet()) {
-                if (productive.contains(p.getKey())) continue;
-                for (List<Object> alt : p.getValue())
-                    if (allProductive(alt, productive)) {
-                        productive.add(p.getKey());
-                        grew = true;
-                        break;
-                    }
-            }
-        }
+        Set<Nt> productive = productive();
         List<String> rootAlts = new ArrayList<>();
         for (List<Object> alt : root) if (allProductive(alt, productive)) rootAlts.add(render(alt));
         if (rootAlts.isEmpty())
@@ -827,6 +880,35 @@ public final class ConstraintGrammar {
             if (!e.getKey().equals("root"))
                 b.append(e.getKey()).append(" ::= ").append(e.getValue()).append('\n');
         return b.toString();
+    }
+
+    /** An alternative of a frame, waiting for {@code left[0]} more of its frames to derive text. */
+    private record Wait(Nt head, int[] left) {}
+
+    /**
+     * The frames that can derive a string: each alternative counts down the frames it holds as they
+     * are found to derive one.
+     */
+    private Set<Nt> productive() {
+        Set<Nt> done = new HashSet<>();
+        Map<Nt, List<Wait>> waiting = new HashMap<>();
+        ArrayDeque<Nt> ready = new ArrayDeque<>();
+        for (Map.Entry<Nt, List<List<Object>>> p : productions.entrySet()) {
+            Nt head = p.getKey();
+            for (List<Object> alt : p.getValue()) {
+                Wait w = new Wait(head, new int[1]);
+                for (Object o : alt)
+                    if (o instanceof Nt n) {
+                        w.left[0]++;
+                        waiting.computeIfAbsent(n, k -> new ArrayList<>()).add(w);
+                    }
+                if (w.left[0] == 0 && done.add(head)) ready.add(head);
+            }
+        }
+        while (!ready.isEmpty())
+            for (Wait w : waiting.getOrDefault(ready.poll(), List.of()))
+                if (--w.left[0] == 0 && done.add(w.head)) ready.add(w.head);
+        return done;
     }
 
     /** Alternatives that all begin with the mode's run share it: {@code run ( a | b | "" )}. */

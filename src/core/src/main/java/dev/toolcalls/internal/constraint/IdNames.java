@@ -15,6 +15,9 @@ import java.util.regex.Pattern;
  * escapes, classes, {@code .}, groups, alternation, {@code ? * +}); outside it, no rule is given.
  */
 final class IdNames {
+    /** The characters Java counts as whitespace (what the parser strips around a name). */
+    private static final IntervalSet WHITESPACE = whitespace();
+
     private final String src;
     private final String name;
     private final IntervalSet chars;
@@ -43,14 +46,18 @@ final class IdNames {
         try {
             String body = p.alternation();
             if (p.at != p.src.length()) return null;
-            IntervalSet ws = new IntervalSet();
-            for (int c = 0; c <= 0x3000; c++) if (Character.isWhitespace(c)) ws.add(c);
-            ws = ws.and(chars);
+            IntervalSet ws = WHITESPACE.and(chars);
             String space = ws.isNil() ? "" : Gbnf.charClass(ws) + "* ";
             return "( " + space + "( " + body + " ) " + space + ")";
         } catch (IllegalArgumentException e) {
             return null;
         }
+    }
+
+    private static IntervalSet whitespace() {
+        IntervalSet ws = new IntervalSet();
+        for (int c = 0; c <= 0x3000; c++) if (Character.isWhitespace(c)) ws.add(c);
+        return ws;
     }
 
     private String alternation() {

@@ -12,11 +12,15 @@ import org.antlr.v4.runtime.misc.IntervalSet;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The language of each token rule, read from the lexer's ATN: its literal spellings when it has a
@@ -27,6 +31,12 @@ final class TokenLanguages {
     private static final int MAX_LITERALS = 64;
     private static final int MAX_LITERAL_LENGTH = 200;
     private static final int MAX_SET_FOR_LITERALS = 4;
+
+    /** The spellings of each rule, by lexer: a pure function of the lexer, found once. */
+    private static final Map<ATN, Map<Integer, Object>> LITERALS =
+            Collections.synchronizedMap(new WeakHashMap<>());
+
+    private static final Object NONE = new Object();
 
     private final ATN atn;
     private final String[] ruleNames;
@@ -53,6 +63,20 @@ final class TokenLanguages {
 
     /** Every spelling of a rule with few of them, or null. */
     List<String> literals(int rule) {
+        Object known =
+                LITERALS.computeIfAbsent(atn, k -> new ConcurrentHashMap<>())
+                        .computeIfAbsent(
+                                rule,
+                                r -> {
+                                    List<String> l = literalsNew(r);
+                                    return l == null ? NONE : List.copyOf(l);
+                                });
+        @SuppressWarnings("unchecked")
+        List<String> lits = known == NONE ? null : (List<String>) known;
+        return lits;
+    }
+
+    private List<String> literalsNew(int rule) {
         Set<String> found = new LinkedHashSet<>();
         if (!literals(
                 atn.ruleToStartState[rule],
@@ -188,6 +212,17 @@ final class TokenLanguages {
     }
 
     static String sanitize(String s) {
-        return s.replaceAll("[^A-Za-z0-9_]", "_");
+        StringBuilder b = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean ok =
+                    (c >= 'A' && c <= 'Z')
+                            || (c >= 'a' && c <= 'z')
+                            || (c >= '0' && c <= '9')
+                            || c == '_';
+            if (!ok && b == null) b = new StringBuilder(s.substring(0, i));
+            if (b != null) b.append(ok ? c : '_');
+        }
+        return b == null ? s : b.toString();
     }
 }

@@ -1,0 +1,447 @@
+package dev.toolcalls.internal.constraint;
+
+import dev.toolcalls.internal.constraint.ConstraintGrammar.Effect;
+import dev.toolcalls.internal.lex.LexerModel;
+import dev.toolcalls.internal.lex.Role;
+
+import org.antlr.v4.runtime.atn.ATN;
+import org.antlr.v4.runtime.atn.LexerAction;
+import org.antlr.v4.runtime.atn.LexerModeAction;
+import org.antlr.v4.runtime.atn.LexerPopModeAction;
+import org.antlr.v4.runtime.atn.LexerPushModeAction;
+import org.antlr.v4.runtime.misc.IntervalSet;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What a constraint grammar takes from a format's lexer alone, derived once per lexer and shared by
+ * every build for any tools (immutable once made, safe to share between threads): what each token
+ * does to the mode stack, its role, the characters of its runs, which tokens of a mode are its run,
+ * its markers and its plain text, the GBNF of each token's language, and in which modes the
+ * parameter a value belongs to can still matter.
+ */
+final class ModePlan {
+    /** Rules defined for an expression, and the expression. */
+    private record Answer(String expr, Map<String, String> rules) {}
+
+    private static final Set<Role> TEXT_ROLES = EnumSet.of(Role.CONTENT, Role.REASONING, Role.SKIP);
+
+    private static final Set<Role> RUN_ROLES =
+            EnumSet.of(
+                    Role.CONTENT,
+                    Role.REASONING,
+                    Role.SKIP,
+                    Role.INHERIT,
+                    Role.ARGS_JSON,
+                    Role.ARGS_JSON_STRING,
+                    Role.ARG_VALUE,
+                    Role.ARG_END,
+                    Role.LIT_CHARS,
+                    Role.LIT_ATOM,
+                    Role.LIT_COMMA,
+                    Role.LIT_COLON,
+                    Role.ID);
+
+    /** Roles whose tokens read or change the context of the call. */
+    private static final Set<Role> CONTEXT_ROLES =
+            EnumSet.of(
+                    Role.CALL_BEGIN,
+                    Role.CALL_END,
+                    Role.NAME,
+                    Role.NAME_JSON,
+                    Role.ARG_KEY,
+                    Role.ARGS_JSON,
+                    Role.ID);
+
+    /** Roles of runs that are replaced by what the context allows. */
+    private static final Set<Role> CONTEXT_RUNS =
+            EnumSet.of(Role.ARGS_JSON, Role.ARG_VALUE, Role.ID);
+
+    /** The tool of the call, a field of the context a build threads through the frames. */
+    static final int TOOL = 1;
+
+    /** The parameter whose value is read. */
+    static final int KEY = 2;
+
+    /** The required parameters written. */
+    static final int MASK = 4;
+
+    static final int ALL = TOOL | KEY | MASK;
+
+    private static final Map<LexerModel, ModePlan> CACHE =
+            Collections.synchronizedMap(new WeakHashMap<>());
+
+    private final ATN atn;
+    private final String[] ruleNames;
+    private final TokenDifference difference;
+
+    final Effect[] effects;
+    final Role[] roles;
+    final IntervalSet[] runSets;
+    final List<List<Integer>> earlier = new ArrayList<>();
+    final List<List<Integer>> runRules = new ArrayList<>();
+    final List<List<Integer>> itemRules = new ArrayList<>();
+    final List<List<Integer>> textRules = new ArrayList<>();
+
+    /** Each mode's name as it appears in rule names. */
+    final String[] modeIds;
+
+    /** Whether arguments are written as JSON (no parameter-name tokens). */
+    final boolean jsonArgs;
+
+    /**
+     * Per mode, for formats whose calls end explicitly ([0]) and implicitly ([1]): the fields of
+     * the context ({@link #TOOL}, {@link #KEY}, {@link #MASK}) that a frame in it may still read
+     * before a token sets them; contexts that differ only in the others derive the same text.
+     */
+    private final int[][] live = new int[2][];
+
+    /** The same for the frame that a frame in the mode returns to, where it pops. */
+    private final int[][] liveBelow = new int[2][];
+
+    /**
+     * Per mode (not the default one): whether a frame in it, and every frame it pushes, neither
+     * reads nor changes the context (the tool, the parameter, the call): it then ends in the
+     * context it began in, and derives the same text in every context.
+     */
+    final boolean[] opaque;
+
+    /**
+     * Per mode: whether the output may end after a frame in it began inside a call, that is,
+     * whether from it (without popping it) a token ending the call, or the default mode, is
+     * reached.
+     */
+    final boolean[] mayEndCall;
+
+    private final Map<Integer, Answer> exprs = new ConcurrentHashMap<>();
+
+    private ModePlan(LexerModel model) {
+        this.atn = model.atn;
+        this.ruleNames = model.ruleNames;
+        TokenLanguages languages = new TokenLanguages(atn, ruleNames, new Gbnf());
+        this.difference = new TokenDifference(atn);
+        int n = ruleNames.length;
+        int modes = model.modeNames.length;
+        effects = new Effect[n];
+        roles = new Role[n];
+        runSets = new IntervalSet[n];
+        modeIds = new String[modes];
+        for (int r = 0; r < n; r++) earlier.add(List.of());
+        for (int m = 0; m < modes; m++) {
+            modeIds[m] = TokenLanguages.sanitize(model.modeNames[m]);
+            List<Integer> run = new ArrayList<>();
+            List<Integer> items = new ArrayList<>();
+            List<Integer> before = new ArrayList<>();
+            for (int r : model.rulesOfMode(m)) {
+                earlier.set(r, List.copyOf(before));
+                before.add(r);
+                if (effects[r] == null) {
+                    effects[r] = effect(r);
+                    roles[r] = model.roleOfRule(r);
+                    runSets[r] = languages.runSet(r);
+                }
+                if (!effects[r].command() && RUN_ROLES.contains(roles[r]) && runSets[r] != null)
+                    run.add(r);
+                else items.add(r);
+            }
+            List<Integer> texts = texts(run, items);
+            runRules.add(List.copyOf(run));
+            itemRules.add(List.copyOf(items));
+            textRules.add(List.copyOf(texts));
+        }
+        boolean json = true;
+        for (Role r : roles) if (r == Role.ARG_KEY) json = false;
+        jsonArgs = json;
+        List<Set<Integer>> below = frameBelow(modes);
+        for (int implicit = 0; implicit < 2; implicit++) {
+            live[implicit] = new int[modes];
+            liveBelow[implicit] = new int[modes];
+            if (below == null) {
+                Arrays.fill(live[implicit], ALL);
+                Arrays.fill(liveBelow[implicit], ALL);
+            } else liveness(below, implicit == 1, live[implicit], liveBelow[implicit]);
+        }
+        opaque = new boolean[modes];
+        opacity();
+        mayEndCall = new boolean[modes];
+        endings(below);
+    }
+
+    static ModePlan of(LexerModel model) {
+        ModePlan p = CACHE.get(model);
+        if (p != null) return p;
+        p = new ModePlan(model);
+        ModePlan raced = CACHE.putIfAbsent(model, p);
+        return raced != null ? raced : p;
+    }
+
+    /**
+     * The tokens of a mode of plain text (content, reasoning, skipped text) that change no mode and
+     * hold no marker: they are read as part of the mode's run, so that no sequence of them spells a
+     * marker the lexer would take. They leave the mode's items.
+     */
+    private List<Integer> texts(List<Integer> run, List<Integer> items) {
+        for (int r : run) if (!TEXT_ROLES.contains(roles[r])) return List.of();
+        List<Integer> texts = new ArrayList<>();
+        for (int r : items)
+            if (!effects[r].command() && TEXT_ROLES.contains(roles[r])) texts.add(r);
+        if (texts.isEmpty()) return texts;
+        List<Integer> markers = new ArrayList<>(items);
+        markers.removeAll(texts);
+        texts.removeIf(r -> difference.covers(r, markers));
+        items.removeAll(texts);
+        return texts;
+    }
+
+    private Effect effect(int rule) {
+        List<LexerAction> actions = new ArrayList<>();
+        ConstraintGrammar.collectActions(atn, atn.ruleToStartState[rule], new HashSet<>(), actions);
+        int pops = 0;
+        int mode = -1;
+        List<Integer> pushes = new ArrayList<>();
+        boolean command = false;
+        for (LexerAction a : actions) {
+            if (a instanceof LexerModeAction ma) {
+                command = true;
+                if (pushes.isEmpty()) mode = ma.getMode();
+                else pushes.set(pushes.size() - 1, ma.getMode());
+            } else if (a instanceof LexerPushModeAction pa) {
+                command = true;
+                pushes.add(pa.getMode());
+            } else if (a instanceof LexerPopModeAction) {
+                command = true;
+                if (!pushes.isEmpty()) pushes.remove(pushes.size() - 1);
+                else {
+                    pops++;
+                    mode = -1;
+                }
+            }
+        }
+        // a pop followed by pushes is a mode change of the frame, then the remaining pushes
+        if (pops == 1 && !pushes.isEmpty() && mode < 0) {
+            mode = pushes.remove(0);
+            pops = 0;
+        }
+        return new Effect(pops, mode, List.copyOf(pushes), command);
+    }
+
+    /** The fields of the context live in a frame of the mode. */
+    int live(int mode, boolean implicitCallEnd) {
+        return live[implicitCallEnd ? 1 : 0][mode];
+    }
+
+    /** The fields of the context live in the frame below a frame of the mode. */
+    int liveBelow(int mode, boolean implicitCallEnd) {
+        return liveBelow[implicitCallEnd ? 1 : 0][mode];
+    }
+
+    /**
+     * The modes the frame below a frame of each mode may be in; null where that cannot be told (a
+     * token popping several frames).
+     */
+    private List<Set<Integer>> frameBelow(int modes) {
+        List<Set<Integer>> below = new ArrayList<>();
+        for (int m = 0; m < modes; m++) below.add(new HashSet<>());
+        // the frames pushed: the mode of the frame each is pushed on
+        for (int m = 0; m < modes; m++)
+            for (int r : itemRules.get(m)) {
+                Effect e = effects[r];
+                if (e.pops() > 1 || (e.pops() > 0 && !e.pushes().isEmpty())) return null;
+                int under = e.mode() >= 0 ? e.mode() : m;
+                for (int p : e.pushes()) {
+                    below.get(p).add(under);
+                    under = p;
+                }
+            }
+        // the reasoning frame a build may begin in sits on the default mode
+        for (int m = 1; m < modes; m++) below.get(m).add(0);
+        // a frame that changes mode keeps the frame below; a pop that sets the mode of the frame
+        // below makes that mode a frame on what that frame sat on
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (int m = 0; m < modes; m++)
+                for (int r : itemRules.get(m)) {
+                    Effect e = effects[r];
+                    if (e.mode() < 0) continue;
+                    if (e.pops() == 0) grew |= below.get(e.mode()).addAll(below.get(m));
+                    else
+                        for (int b : List.copyOf(below.get(m)))
+                            grew |= below.get(e.mode()).addAll(below.get(b));
+                }
+        }
+        return below;
+    }
+
+    /** The fields a token of the rule reads. */
+    private int reads(int rule) {
+        int state =
+                jsonArgs ? 0 : TOOL | MASK; // whether the call's required parameters are all set
+        return switch (roles[rule]) {
+            case CALL_BEGIN, CALL_END -> state;
+            case ARG_KEY -> TOOL | MASK;
+            case NAME, NAME_JSON, ARGS_JSON, ID -> TOOL;
+            default -> 0;
+        };
+    }
+
+    /** The fields a token of the rule sets (a call's beginning and end set them all). */
+    private int sets(int rule) {
+        return switch (roles[rule]) {
+            case CALL_BEGIN, CALL_END -> ALL;
+            case ARG_KEY -> KEY;
+            default -> 0;
+        };
+    }
+
+    /**
+     * The fields each mode may read. A mode reads the tool and the parameter where its run is
+     * replaced by what they allow, and what its tokens read; it passes on, through every token,
+     * what the token does not set and the modes that token leads to read: the frame's new mode and
+     * the modes it pushes, or, where it pops, the mode the frame below is in then. The default mode
+     * of a format whose calls end implicitly reads whether the call's parameters are set.
+     */
+    private void liveness(List<Set<Integer>> below, boolean implicit, int[] live, int[] under) {
+        int modes = live.length;
+        for (int m = 0; m < modes; m++)
+            for (int r : runRules.get(m))
+                switch (roles[r]) {
+                    case ARG_VALUE -> live[m] |= TOOL | KEY;
+                    case ARGS_JSON, ID -> live[m] |= TOOL;
+                    default -> {}
+                }
+        if (implicit) live[0] |= TOOL | MASK;
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (int m = 0; m < modes; m++) {
+                int u = 0;
+                for (int b : below.get(m)) u |= live[b];
+                if ((u | under[m]) != under[m]) {
+                    under[m] |= u;
+                    grew = true;
+                }
+                int l = live[m];
+                for (int r : itemRules.get(m)) {
+                    Effect e = effects[r];
+                    int next;
+                    if (e.pops() > 0) next = e.mode() >= 0 ? live[e.mode()] : under[m];
+                    else {
+                        next = live[e.mode() >= 0 ? e.mode() : m];
+                        for (int p : e.pushes()) next |= live[p];
+                        // a token whose inner mode is read as one JSON value ends the frame
+                        if (e.pushes().isEmpty() && e.mode() >= 0) next |= under[m];
+                    }
+                    l |= reads(r) | (next & ~sets(r));
+                }
+                if (l != live[m]) {
+                    live[m] = l;
+                    grew = true;
+                }
+            }
+        }
+    }
+
+    /**
+     * Which modes may end a call without being popped: those with a token ending it, the default
+     * mode, and those that lead to one of them: by a token changing the frame's mode or pushing
+     * one, or by a frame pushed on it popping with a mode for it.
+     */
+    private void endings(List<Set<Integer>> below) {
+        int modes = mayEndCall.length;
+        if (below == null) {
+            Arrays.fill(mayEndCall, true);
+            return;
+        }
+        List<Set<Integer>> next = new ArrayList<>();
+        for (int m = 0; m < modes; m++) next.add(new HashSet<>());
+        for (int m = 0; m < modes; m++)
+            for (int r : itemRules.get(m)) {
+                Effect e = effects[r];
+                if (roles[r] == Role.CALL_END) mayEndCall[m] = true;
+                if (e.pops() == 0) {
+                    next.get(m).add(e.mode() >= 0 ? e.mode() : m);
+                    next.get(m).addAll(e.pushes());
+                } else if (e.mode() >= 0) for (int b : below.get(m)) next.get(b).add(e.mode());
+            }
+        mayEndCall[0] = true;
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (int m = 0; m < modes; m++) {
+                if (mayEndCall[m]) continue;
+                for (int n : next.get(m))
+                    if (mayEndCall[n]) {
+                        mayEndCall[m] = true;
+                        grew = true;
+                        break;
+                    }
+            }
+        }
+    }
+
+    private void opacity() {
+        int modes = opaque.length;
+        for (int m = 1; m < modes; m++) {
+            boolean neutral = true;
+            for (int r : runRules.get(m)) neutral &= !CONTEXT_RUNS.contains(roles[r]);
+            for (int r : itemRules.get(m))
+                neutral &= !CONTEXT_ROLES.contains(roles[r]) && effects[r].pops() <= 1;
+            opaque[m] = neutral;
+        }
+        boolean shrank = true;
+        while (shrank) {
+            shrank = false;
+            for (int m = 1; m < modes; m++) {
+                if (!opaque[m]) continue;
+                for (int r : itemRules.get(m)) {
+                    Effect e = effects[r];
+                    boolean ok = e.pops() > 0 || opaque[e.mode() >= 0 ? e.mode() : m];
+                    for (int p : e.pushes()) ok &= opaque[p];
+                    if (!ok) {
+                        opaque[m] = false;
+                        shrank = true;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The GBNF of the tokens the rule produces in its mode (its language less what an earlier rule
+     * of the mode matches); its rules are defined in {@code out}.
+     */
+    String expr(int rule, Gbnf out) {
+        Answer a =
+                exprs.computeIfAbsent(
+                        rule,
+                        r -> {
+                            Gbnf g = new Gbnf();
+                            String less =
+                                    difference.define(
+                                            g,
+                                            "x_" + TokenLanguages.sanitize(ruleNames[r]),
+                                            r,
+                                            earlier.get(r));
+                            String e =
+                                    less != null
+                                            ? less
+                                            : new TokenLanguages(atn, ruleNames, g).expr(r);
+                            return new Answer(
+                                    e, Collections.unmodifiableMap(new LinkedHashMap<>(g.rules())));
+                        });
+        for (Map.Entry<String, String> e : a.rules.entrySet()) out.define(e.getKey(), e.getValue());
+        return a.expr;
+    }
+}
