@@ -88,6 +88,10 @@ public final class ConstraintGrammar {
                     Role.LIT_COLON,
                     Role.ID);
 
+    /** The type names of JSON Schema. */
+    private static final Set<String> JSON_TYPES =
+            Set.of("string", "integer", "number", "boolean", "null", "object", "array");
+
     private final LexerModel model;
     private final FormatRules rules;
     private final ATN atn;
@@ -522,6 +526,7 @@ public final class ConstraintGrammar {
                 t.parameters.getAsJsonObject().getAsJsonObject("properties").get(t.keys.get(key));
         String name = "v_" + tool + "_" + key;
         if (out.has(name)) return name;
+        if (!jsonSchemaTypes(prop)) return null;
         Set<SchemaTypes.Type> types = SchemaTypes.of(prop);
         if (types.isEmpty() || types.contains(SchemaTypes.Type.STRING)) {
             JsonObject p = prop != null && prop.isJsonObject() ? prop.getAsJsonObject() : null;
@@ -562,6 +567,25 @@ public final class ConstraintGrammar {
                 "[ \\t\\r\\n]* ("
                         + String.join(" | ", new LinkedHashSet<>(alts))
                         + ") [ \\t\\r\\n]*");
+    }
+
+    /**
+     * Whether every {@code type} the property names (in it, or in its {@code anyOf} / {@code oneOf}
+     * branches) is one of JSON Schema's: the parser reads other names ({@code int64}) as aliases
+     * and keeps a value that fails them as a string, so such a value is left untyped.
+     */
+    private static boolean jsonSchemaTypes(JsonElement prop) {
+        if (prop == null || !prop.isJsonObject()) return true;
+        JsonObject p = prop.getAsJsonObject();
+        JsonElement t = p.get("type");
+        if (t != null && t.isJsonPrimitive() && !JSON_TYPES.contains(t.getAsString())) return false;
+        if (t != null && t.isJsonArray())
+            for (JsonElement e : t.getAsJsonArray())
+                if (!e.isJsonPrimitive() || !JSON_TYPES.contains(e.getAsString())) return false;
+        for (String k : List.of("anyOf", "oneOf"))
+            if (p.has(k) && p.get(k).isJsonArray())
+                for (JsonElement b : p.getAsJsonArray(k)) if (!jsonSchemaTypes(b)) return false;
+        return true;
     }
 
     /**
