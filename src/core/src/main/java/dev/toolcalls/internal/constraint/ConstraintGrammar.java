@@ -114,6 +114,7 @@ public final class ConstraintGrammar {
     private final List<List<Integer>> itemRules = new ArrayList<>();
     private final List<List<Integer>> textRules = new ArrayList<>();
     private final Map<String, String> runCache = new HashMap<>();
+    private final Map<String, Integer> avoidedRuns = new HashMap<>();
     private final Map<Integer, String> schemaCache = new HashMap<>();
     private final Map<String, String> idCache = new HashMap<>();
     private final Map<Key, Set<Exit>> returns = new LinkedHashMap<>();
@@ -641,10 +642,34 @@ public final class ConstraintGrammar {
                     if (patterns || !texts.isEmpty()) {
                         String avoided =
                                 difference.avoid(out, name, chars, texts, itemRules.get(mode));
-                        if (avoided != null) return avoided;
+                        if (avoided != null) {
+                            avoidedRuns.put(avoided, mode);
+                            return avoided;
+                        }
                     }
                     return AvoidRun.define(out, name, chars, markers);
                 });
+    }
+
+    /**
+     * The run followed by a token of {@code rule}, where the token completes no marker that the
+     * run's end has partly read (the lexer would take that marker from inside the run); null where
+     * no such marker can be completed, or the run is not one of text avoiding markers.
+     */
+    private String runThen(String run, int rule, String token) {
+        Integer mode = avoidedRuns.get(run);
+        if (mode == null || !token.equals(expr(rule))) return null;
+        IntervalSet chars = new IntervalSet();
+        for (int r : runRules.get(mode)) chars.addAll(runSets[r]);
+        return difference.avoidThen(
+                out,
+                run,
+                chars,
+                textRules.get(mode),
+                itemRules.get(mode),
+                rule,
+                earlier.get(rule),
+                token);
     }
 
     // ---- the returns of each frame, to a fixpoint ---------------------------------------------
@@ -768,10 +793,14 @@ public final class ConstraintGrammar {
                                     ? List.of(List.of())
                                     : List.of();
                 } else tails = stackAlts(stackOf(n.mode, e, false), s.ctx, n.exit);
+                String then = run == null || tails.isEmpty() ? null : runThen(run, r, s.expr);
                 for (List<Object> tail : tails) {
                     List<Object> alt = new ArrayList<>();
-                    if (run != null) alt.add(run);
-                    alt.add(s.expr);
+                    if (then != null) alt.add(then);
+                    else {
+                        if (run != null) alt.add(run);
+                        alt.add(s.expr);
+                    }
                     alt.addAll(tail);
                     out.add(alt);
                 }
