@@ -55,7 +55,8 @@ public final class ConstraintGrammar {
 
     private record Key(int mode, Ctx ctx) {}
 
-    private record Nt(int mode, Ctx ctx, Exit exit) {}
+    /** A frame's rule; {@code after}: the run it begins with follows a token (-1: any run). */
+    private record Nt(int mode, Ctx ctx, Exit exit, int after) {}
 
     /** One way a token can be read in a context. */
     private record Step(Ctx ctx, String expr, boolean swallow) {}
@@ -115,6 +116,8 @@ public final class ConstraintGrammar {
     private final List<List<Integer>> textRules = new ArrayList<>();
     private final Map<String, String> runCache = new HashMap<>();
     private final Map<String, Integer> avoidedRuns = new HashMap<>();
+    private final Map<String, Integer> afterIds = new HashMap<>();
+    private final List<String> afterRuns = new ArrayList<>();
     private final Map<Integer, String> schemaCache = new HashMap<>();
     private final Map<String, String> idCache = new HashMap<>();
     private final Map<Key, Set<Exit>> returns = new LinkedHashMap<>();
@@ -672,6 +675,51 @@ public final class ConstraintGrammar {
                 token);
     }
 
+    /**
+     * The run of mode {@code next} after the token of {@code rule} (of {@code mode}) spelled {@code
+     * lit}, where it completes none of the longer tokens of {@code mode} that the spelling leaves
+     * partly read (the lexer would read that token instead): its index in {@link #afterRuns}, or -1
+     * when the spelling leaves none, or the run is not one of text avoiding markers.
+     */
+    private int after(int mode, int rule, String lit, int next, Ctx c) {
+        String base = run(next, c);
+        if (base == null) return -1;
+        String key = mode + " " + rule + " " + lit + " " + next + " " + base;
+        Integer known = afterIds.get(key);
+        if (known != null) return known;
+        int id = -1;
+        String name = base;
+        IntervalSet chars = new IntervalSet();
+        for (int r : runRules.get(next)) chars.addAll(runSets[r]);
+        if (!avoidedRuns.containsKey(base)) {
+            // a run of literal markers: the same run, written by the automaton the rest needs
+            String plain = runCache.get("run_" + TokenLanguages.sanitize(model.modeNames[next]));
+            name = base.equals(plain) ? base + "_d" : null;
+        }
+        if (name != null) {
+            List<Integer> rivals = new ArrayList<>();
+            for (int r : model.rulesOfMode(mode)) if (r != rule) rivals.add(r);
+            String a =
+                    difference.avoidAfter(
+                            out,
+                            name,
+                            chars,
+                            textRules.get(next),
+                            itemRules.get(next),
+                            rivals,
+                            lit);
+            if (a != null) {
+                id = afterRuns.indexOf(a);
+                if (id < 0) {
+                    id = afterRuns.size();
+                    afterRuns.add(a);
+                }
+            }
+        }
+        afterIds.put(key, id);
+        return id;
+    }
+
     // ---- the returns of each frame, to a fixpoint ---------------------------------------------
 
     private Set<Exit> returnsOf(int mode, Ctx c) {
@@ -735,7 +783,11 @@ public final class ConstraintGrammar {
     // ---- productions ---------------------------------------------------------------------------
 
     private Nt nt(int mode, Ctx c, Exit e) {
-        Nt n = new Nt(mode, c, e);
+        return nt(mode, c, e, -1);
+    }
+
+    private Nt nt(int mode, Ctx c, Exit e, int after) {
+        Nt n = new Nt(mode, c, e, after);
         if (!productions.containsKey(n)) {
             productions.put(n, null);
             pending.add(n);
@@ -774,7 +826,7 @@ public final class ConstraintGrammar {
         List<List<Object>> out = new ArrayList<>();
         Ctx c = normalize(n.mode, n.ctx);
         if (c == null) return out;
-        String run = onlyCallBegin ? null : run(n.mode, c);
+        String run = onlyCallBegin ? null : n.after >= 0 ? afterRuns.get(n.after) : run(n.mode, c);
         for (int r : itemRules.get(n.mode)) {
             if (onlyCallBegin && roles[r] != Role.CALL_BEGIN) continue;
             Effect e = effects[r];
@@ -794,9 +846,45 @@ public final class ConstraintGrammar {
                                     : List.of();
                 } else tails = stackAlts(stackOf(n.mode, e, false), s.ctx, n.exit);
                 String then = run == null || tails.isEmpty() ? null : runThen(run, r, s.expr);
+                // spellings of the token that leave a longer token partly read: the run after
+                // them must not complete it
+                List<String> lits =
+                        s.swallow || e.pops > 0 || !s.expr.equals(expr(r))
+                                ? null
+                                : languages.literals(r);
+                int next =
+                        !e.pushes.isEmpty()
+                                ? e.pushes.get(e.pushes.size() - 1)
+                                : e.mode >= 0 ? e.mode : n.mode;
                 for (List<Object> tail : tails) {
+                    List<String> plain = null;
+                    if (lits != null && !tail.isEmpty() && tail.get(0) instanceof Nt head) {
+                        plain = new ArrayList<>();
+                        for (String lit : lits) {
+                            int k = after(n.mode, r, lit, next, head.ctx);
+                            if (k < 0) {
+                                plain.add(lit);
+                                continue;
+                            }
+                            List<Object> alt = new ArrayList<>();
+                            if (run != null) alt.add(run);
+                            alt.add(Gbnf.literal(lit));
+                            alt.add(nt(next, head.ctx, head.exit, k));
+                            alt.addAll(tail.subList(1, tail.size()));
+                            out.add(alt);
+                        }
+                        if (plain.isEmpty()) continue;
+                    }
                     List<Object> alt = new ArrayList<>();
-                    if (then != null) alt.add(then);
+                    if (plain != null && plain.size() < lits.size()) {
+                        if (run != null) alt.add(run);
+                        List<String> alts = new ArrayList<>();
+                        for (String lit : plain) alts.add(Gbnf.literal(lit));
+                        alt.add(
+                                alts.size() == 1
+                                        ? alts.get(0)
+                                        : "( " + String.join(" | ", alts) + " )");
+                    } else if (then != null) alt.add(then);
                     else {
                         if (run != null) alt.add(run);
                         alt.add(s.expr);
@@ -821,7 +909,7 @@ public final class ConstraintGrammar {
         if (stack.size() > 1) returnsOf(stack.get(1), start);
         summarize();
         List<List<Object>> root;
-        if (lazy) root = alternatives(new Nt(0, start, eof), true);
+        if (lazy) root = alternatives(new Nt(0, start, eof, -1), true);
         else root = stackAlts(stack, start, eof);
         while (!pending.isEmpty()) {
             Nt n = pending.remove(pending.size() - 1);
@@ -931,7 +1019,8 @@ public final class ConstraintGrammar {
                             + "_c"
                             + ctxId(k.ctx)
                             + "_"
-                            + exit;
+                            + exit
+                            + (k.after >= 0 ? "_a" + k.after : "");
                 });
     }
 

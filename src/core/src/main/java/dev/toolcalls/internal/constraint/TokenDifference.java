@@ -465,6 +465,184 @@ final class TokenDifference {
         return out.define(then, loop(d, name) + "( " + String.join(" | ", end) + " )");
     }
 
+    /**
+     * Defines a run (as {@link #avoid} does, sharing its rules) that follows a token spelled {@code
+     * literal} of a mode whose other rules are {@code rivals}, where the run completes none of the
+     * rivals that the token leaves partly read: the lexer would read that rival, the longest match,
+     * instead of the token ({@code <} then {@code tool_call>} is {@code <tool_call>}). Returns the
+     * rule, or null when the token leaves no rival partly read, or the automaton is too large.
+     */
+    String avoidAfter(
+            Gbnf out,
+            String name,
+            IntervalSet chars,
+            List<Integer> texts,
+            List<Integer> markers,
+            List<Integer> rivals,
+            String literal) {
+        Set<Cfg> seeds = new HashSet<>();
+        for (int r : rivals) seeds.add(new Cfg(atn.ruleToStartState[r], null));
+        Set<Cfg> left = closure(seeds);
+        for (int i = 0; i < literal.length() && !left.isEmpty(); ) {
+            int ch = literal.codePointAt(i);
+            left = step(left, ch);
+            i += Character.charCount(ch);
+        }
+        Set<Cfg> rest = reading(left);
+        if (rest.isEmpty()) return null;
+        // spellings that leave the same rivals share the rules
+        List<String> parts = new ArrayList<>();
+        for (Cfg c : rest) parts.add(c.toString());
+        Collections.sort(parts);
+        String key = "r " + name + " " + chars + " " + texts + " " + markers + " " + parts;
+        Map<String, Object> cache = cache();
+        Object id;
+        synchronized (cache) {
+            id = cache.computeIfAbsent("id " + key, k -> cache.size());
+        }
+        String prefix = name + "_a" + id;
+        Object a =
+                cache.computeIfAbsent(
+                        key,
+                        k ->
+                                answer(
+                                        g ->
+                                                avoidAfterNew(
+                                                        g, name, chars, texts, markers, rest,
+                                                        prefix)));
+        return replay(out, a);
+    }
+
+    private String avoidAfterNew(
+            Gbnf out,
+            String name,
+            IntervalSet chars,
+            List<Integer> texts,
+            List<Integer> markers,
+            Set<Cfg> left,
+            String prefix) {
+        RunDfa d = runDfa(chars, texts, markers);
+        if (d == null) return null;
+        Map<Run, Integer> normal = new HashMap<>();
+        for (int q = 0; q < d.states.size(); q++) normal.put(d.states.get(q), q);
+        Set<Cfg> start = closure(markerSeeds(markers));
+        Set<Cfg> textStart = closure(textSeeds(texts));
+        IntervalSet set = Gbnf.clip(chars);
+        record Pending(Run run, Set<Cfg> rivals) {}
+        Map<Pending, Integer> ids = new LinkedHashMap<>();
+        List<Pending> states = new ArrayList<>();
+        List<Map<String, IntervalSet>> edges = new ArrayList<>();
+        Pending first = new Pending(d.states.get(0), left);
+        ids.put(first, 0);
+        states.add(first);
+        for (int i = 0; i < states.size(); i++) {
+            Pending p = states.get(i);
+            Run st = p.run;
+            boolean boundary = st.home || accepts(st.text);
+            Set<Cfg> active = new LinkedHashSet<>(st.markers);
+            active.addAll(start);
+            Set<Cfg> text = new LinkedHashSet<>(st.text);
+            if (boundary) text.addAll(textStart);
+            List<IntervalSet> labels = new ArrayList<>();
+            labels.add(set);
+            for (Cfg c : active) addLabels(c, labels);
+            for (Cfg c : text) addLabels(c, labels);
+            for (Cfg c : p.rivals) addLabels(c, labels);
+            Map<String, IntervalSet> e = new LinkedHashMap<>();
+            edges.add(e);
+            for (IntervalSet piece : pieces(labels)) {
+                int ch = piece.getMinElement();
+                boolean runChar = boundary && set.contains(ch);
+                Set<Cfg> nextText = step(text, ch);
+                if (!runChar && nextText.isEmpty()) continue;
+                Set<Cfg> next = step(active, ch);
+                if (accepts(next)) continue;
+                Set<Cfg> rivalsNext = step(p.rivals, ch);
+                if (accepts(rivalsNext)) continue;
+                Run to = new Run(runChar, nextText, next);
+                String target;
+                if (rivalsNext.isEmpty()) {
+                    Integer q = normal.get(to);
+                    if (q == null) return null;
+                    target = q == 0 ? name : (d.back[q] ? name + "_s" + q + " " + name : null);
+                    if (q != 0 && d.ends[q])
+                        target =
+                                target == null
+                                        ? name + "_e" + q
+                                        : "( " + target + " | " + name + "_e" + q + " )";
+                    if (target == null) continue;
+                } else {
+                    Pending np = new Pending(to, rivalsNext);
+                    Integer id = ids.get(np);
+                    if (id == null) {
+                        if (states.size() >= MAX_STATES) return null;
+                        id = states.size();
+                        ids.put(np, id);
+                        states.add(np);
+                    }
+                    target = prefix + "_" + id;
+                }
+                e.computeIfAbsent(target, k -> new IntervalSet()).addAll(piece);
+            }
+        }
+        // the pending states that can end, or lead into the run's own states
+        int n = states.size();
+        boolean[] live = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            Run st = states.get(i).run;
+            live[i] = st.home || accepts(st.text);
+            for (String t : edges.get(i).keySet()) live[i] |= !t.startsWith(prefix + "_");
+        }
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (int i = 0; i < n; i++) {
+                if (live[i]) continue;
+                for (String t : edges.get(i).keySet())
+                    if (t.startsWith(prefix + "_")
+                            && live[Integer.parseInt(t.substring(prefix.length() + 1))]) {
+                        live[i] = true;
+                        grew = true;
+                        break;
+                    }
+            }
+        }
+        if (!live[0]) return null;
+        // the run's own rules, which the pending states lead into
+        avoidNew(out, name, chars, texts, markers);
+        for (int i = 0; i < n; i++) {
+            if (!live[i]) continue;
+            List<String> alts = new ArrayList<>();
+            Run st = states.get(i).run;
+            if (st.home || accepts(st.text)) alts.add("\"\"");
+            for (Map.Entry<String, IntervalSet> e : edges.get(i).entrySet()) {
+                String t = e.getKey();
+                if (t.startsWith(prefix + "_")
+                        && !live[Integer.parseInt(t.substring(prefix.length() + 1))]) continue;
+                alts.add(Gbnf.charClass(e.getValue()) + " " + t);
+            }
+            out.define(prefix + "_" + i, String.join(" | ", alts));
+        }
+        return prefix + "_0";
+    }
+
+    /** The configurations that still read (not those at a rule's end). */
+    private static Set<Cfg> reading(Set<Cfg> set) {
+        Set<Cfg> out = new LinkedHashSet<>();
+        for (Cfg c : set) if (!(c.state instanceof RuleStopState && c.ret == null)) out.add(c);
+        return out;
+    }
+
+    private Set<Cfg> markerSeeds(List<Integer> rules) {
+        Set<Cfg> seeds = new HashSet<>();
+        for (int m : rules) seeds.add(new Cfg(atn.ruleToStartState[m], null));
+        return seeds;
+    }
+
+    private Set<Cfg> textSeeds(List<Integer> rules) {
+        return markerSeeds(rules);
+    }
+
     /** The edges to live ends, one per class of their targets. */
     private static List<String> endEdges(
             Map<Integer, IntervalSet> edges, boolean[] live, int[] cls, String then) {
