@@ -474,26 +474,12 @@ public final class ConstraintGrammar {
                                         Gbnf.literal(t.keys.get(k)),
                                         false));
                     }
-                    if (t.extraKeys) {
-                        // a parameter's own name is that parameter, typed by it
-                        String other =
-                                difference.lessWords(
-                                        this.out,
-                                        "xk_"
-                                                + TokenLanguages.sanitize(model.ruleNames[rule])
-                                                + "_"
-                                                + c.tool,
-                                        rule,
-                                        earlier.get(rule),
-                                        t.keys);
-                        if (other == null) other = expr(rule);
-                        if (!other.isEmpty())
-                            out.add(
-                                    new Step(
-                                            new Ctx(true, c.tool, -2, c.mask, c.called),
-                                            other,
-                                            false));
-                    }
+                    if (t.extraKeys)
+                        out.add(
+                                new Step(
+                                        new Ctx(true, c.tool, -2, c.mask, c.called),
+                                        expr(rule),
+                                        false));
                 } else
                     out.add(
                             new Step(
