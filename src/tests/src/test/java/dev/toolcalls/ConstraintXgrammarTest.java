@@ -18,13 +18,13 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -37,16 +37,17 @@ import java.util.concurrent.Future;
  * name, a call cut open, a missing required argument and a wrong-typed value (the last two through
  * the tools: a required parameter added, or a present one's type changed). Cases without tools get
  * tools written from their calls for the mutations. A case that calls a function not among its
- * tools is expected to be rejected: under a constraint an unknown tool cannot be written.
+ * tools, or holds a value of a type its parameter's schema does not name (the parser keeps it as a
+ * string), is expected to be rejected: under a constraint neither can be written.
  *
  * <p>Asserted: every grammar compiles, and every output the strict parser accepts with the case's
  * tools (or none) is accepted, under {@code auto}, {@code none} (no call) and parallel calls off
  * (one call). The mutations, and acceptance under tools written from the calls, are counted per
  * format in {@link #TABLE}, with each one the grammar let through listed.
  *
- * <p>The grammars are compiled once each and the strings checked against one grammar go to the same
- * Node process, many grammars per process; a grammar that aborts xgrammar's runtime takes only its
- * process down, and the rest of that batch is run again in a new one.
+ * <p>The grammars are built in parallel and compiled once each, and the strings checked against one
+ * grammar go to the same Node process, many grammars per process; a grammar that aborts xgrammar's
+ * runtime takes only its process down, and the rest of that batch is run again in a new one.
  */
 class ConstraintXgrammarTest {
     static final Path TABLE = Path.of("src/tests/target/constraint-table.md");
@@ -65,10 +66,20 @@ class ConstraintXgrammarTest {
             const xg = m.exports;
             (async () => {
               const jobs = JSON.parse(fs.readFileSync(0, 'utf8'));
+              // Testings.isGrammarAcceptString, with each grammar compiled once for all its strings
+              const info = await xg.TokenizerInfo.createTokenizerInfo([]);
+              const compiler = await xg.GrammarCompiler.createGrammarCompiler(info, false);
               for (const job of jobs) {
                 const g = await xg.Grammar.fromEBNF(job.grammar, 'root');
+                const compiled = await compiler.compileGrammar(g);
                 const out = [];
-                for (const s of job.strings) out.push(await xg.Testings.isGrammarAcceptString(g, s));
+                for (const s of job.strings) {
+                  const matcher = await xg.GrammarMatcher.createGrammarMatcher(compiled, undefined, true);
+                  out.push(matcher._acceptString(s, false) && matcher.isTerminated());
+                  matcher.dispose();
+                }
+                compiled.dispose();
+                g.dispose();
                 process.stdout.write('@@' + JSON.stringify(out) + '\\n');
               }
             })().catch(e => { console.error(String(e)); process.exit(3); });
@@ -76,15 +87,23 @@ class ConstraintXgrammarTest {
 
     /**
      * Cases per format whose mutations through the tools are checked (each such check compiles a
-     * grammar of its own); the acceptance and the tool-choice checks run on every case.
+     * grammar of its own); the acceptance and the tool-choice checks run on every case. {@code
+     * -Dconstraint.toolMutationCases=N} changes it (a large N: every case).
      */
-    static final int TOOL_MUTATION_CASES = 2;
+    static final int TOOL_MUTATION_CASES = Integer.getInteger("constraint.toolMutationCases", 2);
+
+    /** Grammars compiled per Node process. */
+    static final int BATCH = 100;
+
+    /** The type names of JSON Schema. */
+    private static final Set<String> JSON_TYPES =
+            Set.of("string", "integer", "number", "boolean", "null", "object", "array");
 
     /** Mutations checked and rejected, by kind. */
     private static final Map<String, int[]> KINDS = new TreeMap<>();
 
-    /** Grammars built so far, by format, tools and options. */
-    private static final Map<String, String> GRAMMARS = new HashMap<>();
+    /** The grammars to build, by format, tools and options, and the checks against each. */
+    private static final Map<String, Request> REQUESTS = new LinkedHashMap<>();
 
     /** {@code -Dconstraint.formats=a,b} checks those formats only (while working on them). */
     static final String ONLY = System.getProperty("constraint.formats", "");
@@ -92,6 +111,8 @@ class ConstraintXgrammarTest {
     record Check(String format, String caseName, String what, String text, boolean accept) {}
 
     record Job(String grammar, List<Check> checks) {}
+
+    record Request(Format format, Tools tools, ConstraintOptions options, List<Check> checks) {}
 
     static final class Tally {
         int cases;
@@ -104,7 +125,6 @@ class ConstraintXgrammarTest {
 
     @Test
     void everyCaseAcceptedEveryMutationRejected() throws Exception {
-        Map<String, Job> jobs = new LinkedHashMap<>();
         Map<String, Tally> tallies = new TreeMap<>();
         for (Map.Entry<String, List<SuiteCase>> e :
                 SuiteCase.load(Path.of("tests-data")).entrySet()) {
@@ -130,14 +150,19 @@ class ConstraintXgrammarTest {
                     continue; // not strictly parsed
                 }
                 tally.cases++;
+                // a call to a tool that is not among the tools, or a value its schema does not
+                // type (the parser keeps it as a string), cannot be written under the constraint
                 boolean known =
                         tools.size() == 0
-                                || calls.stream().allMatch(k -> tools.names().contains(k.name()));
+                                || calls.stream()
+                                        .allMatch(
+                                                k ->
+                                                        tools.names().contains(k.name())
+                                                                && fits(tools, k));
                 ConstraintOptions base = ConstraintOptions.defaults().withThinking(c.thinking());
-                add(jobs, format, c, tools, base, "as written", c.input(), known);
+                add(format, c, tools, base, "as written", c.input(), known);
                 if (calls.isEmpty()) {
                     add(
-                            jobs,
                             format,
                             c,
                             tools,
@@ -146,7 +171,6 @@ class ConstraintXgrammarTest {
                             c.input(),
                             false);
                     add(
-                            jobs,
                             format,
                             c,
                             tools,
@@ -157,7 +181,6 @@ class ConstraintXgrammarTest {
                     continue;
                 }
                 add(
-                        jobs,
                         format,
                         c,
                         tools,
@@ -166,9 +189,7 @@ class ConstraintXgrammarTest {
                         c.input(),
                         false);
                 if (!known) continue;
-                boolean mutate = mutated < TOOL_MUTATION_CASES;
                 add(
-                        jobs,
                         format,
                         c,
                         tools,
@@ -176,12 +197,11 @@ class ConstraintXgrammarTest {
                         calls.size() + " call(s) under parallel false",
                         c.input(),
                         calls.size() == 1);
-                if (!mutate) continue;
+                if (mutated >= TOOL_MUTATION_CASES) continue;
                 mutated++;
                 Tools typed = tools.size() > 0 ? tools : toolsFrom(calls);
                 if (tools.size() == 0)
                     add(
-                            jobs,
                             format,
                             c,
                             typed,
@@ -192,11 +212,10 @@ class ConstraintXgrammarTest {
                 ParseEvent.ToolCallEnd last = calls.get(calls.size() - 1);
                 String renamed = renamed(format, c, last.name());
                 if (renamed != null)
-                    add(jobs, format, c, typed, base, "unknown tool name", renamed, false);
+                    add(format, c, typed, base, "unknown tool name", renamed, false);
                 String cut = cutOpen(format, c, last.name());
-                if (cut != null) add(jobs, format, c, typed, base, "call cut open", cut, false);
+                if (cut != null) add(format, c, typed, base, "call cut open", cut, false);
                 add(
-                        jobs,
                         format,
                         c,
                         mutate(typed, last.name(), null),
@@ -208,7 +227,6 @@ class ConstraintXgrammarTest {
                 if (typedLiterals && !args.keySet().isEmpty()) {
                     String key = args.keySet().iterator().next();
                     add(
-                            jobs,
                             format,
                             c,
                             mutate(typed, last.name(), key),
@@ -219,10 +237,27 @@ class ConstraintXgrammarTest {
                 }
             }
         }
+        // build the grammars in parallel; requests that give the same grammar share its job
+        Map<String, String> built = new ConcurrentHashMap<>();
+        REQUESTS.entrySet().parallelStream()
+                .forEach(
+                        r ->
+                                built.put(
+                                        r.getKey(),
+                                        r.getValue()
+                                                .format()
+                                                .constraint(
+                                                        r.getValue().tools(),
+                                                        r.getValue().options())));
+        Map<String, Job> jobs = new LinkedHashMap<>();
+        for (Map.Entry<String, Request> r : REQUESTS.entrySet())
+            jobs.computeIfAbsent(built.get(r.getKey()), g -> new Job(g, new ArrayList<>()))
+                    .checks
+                    .addAll(r.getValue().checks());
         List<Job> all = new ArrayList<>(jobs.values());
         List<List<Job>> batches = new ArrayList<>();
-        for (int i = 0; i < all.size(); i += 40)
-            batches.add(all.subList(i, Math.min(all.size(), i + 40)));
+        for (int i = 0; i < all.size(); i += BATCH)
+            batches.add(all.subList(i, Math.min(all.size(), i + BATCH)));
         ExecutorService pool = Executors.newFixedThreadPool(2);
         List<Future<List<List<Boolean>>>> futures = new ArrayList<>();
         for (List<Job> b : batches) futures.add(pool.submit(() -> run(b)));
@@ -306,6 +341,51 @@ class ConstraintXgrammarTest {
         assertTrue(mutations > 0 && caught > 0, "no mutation was checked");
     }
 
+    /** Whether every argument of the call has a value of the type its parameter's schema names. */
+    static boolean fits(Tools tools, ParseEvent.ToolCallEnd call) {
+        JsonObject fn =
+                JsonParser.parseString(tools.functionJson(call.name()).orElseThrow())
+                        .getAsJsonObject();
+        JsonElement params = fn.get("parameters");
+        if (params == null || !params.isJsonObject()) return true;
+        JsonElement props = params.getAsJsonObject().get("properties");
+        if (props == null || !props.isJsonObject()) return true;
+        JsonObject args = JsonParser.parseString(call.arguments()).getAsJsonObject();
+        for (Map.Entry<String, JsonElement> a : args.entrySet()) {
+            JsonElement p = props.getAsJsonObject().get(a.getKey());
+            if (p != null && !fits(p, a.getValue())) return false;
+        }
+        return true;
+    }
+
+    /**
+     * Whether a value has a type (and an {@code enum} value) that the schema names; a schema that
+     * names a type outside JSON Schema's (int64) takes any value.
+     */
+    static boolean fits(JsonElement schema, JsonElement v) {
+        if (!schema.isJsonObject()) return true;
+        JsonObject s = schema.getAsJsonObject();
+        if (s.has("enum") && s.get("enum").isJsonArray()) {
+            boolean in = false;
+            for (JsonElement e : s.getAsJsonArray("enum")) in |= e.equals(v);
+            if (!in) return false;
+        }
+        for (String k : List.of("anyOf", "oneOf"))
+            if (s.has(k) && s.get(k).isJsonArray()) {
+                boolean any = false;
+                for (JsonElement b : s.getAsJsonArray(k)) any |= fits(b, v);
+                if (!any) return false;
+            }
+        if (!s.has("type")) return true;
+        List<String> types = new ArrayList<>();
+        if (s.get("type").isJsonArray())
+            for (JsonElement t : s.getAsJsonArray("type")) types.add(t.getAsString());
+        else types.add(s.get("type").getAsString());
+        if (!JSON_TYPES.containsAll(types)) return true;
+        String t = typeOf(v);
+        return types.contains(t) || (t.equals("integer") && types.contains("number"));
+    }
+
     /** The kind of a mutation, from its description. */
     static String kind(String what) {
         if (what.contains("under parallel false")) return "second call under parallel false";
@@ -355,7 +435,6 @@ class ConstraintXgrammarTest {
     }
 
     private static void add(
-            Map<String, Job> jobs,
             Format format,
             SuiteCase c,
             Tools tools,
@@ -372,9 +451,8 @@ class ConstraintXgrammarTest {
                         + options.toolChoice()
                         + options.parallelToolCalls()
                         + options.thinking();
-        String grammar = GRAMMARS.computeIfAbsent(key, k -> format.constraint(tools, options));
-        jobs.computeIfAbsent(grammar, g -> new Job(g, new ArrayList<>()))
-                .checks
+        REQUESTS.computeIfAbsent(key, k -> new Request(format, tools, options, new ArrayList<>()))
+                .checks()
                 .add(new Check(format.name(), c.name(), what, text, accept));
     }
 

@@ -68,10 +68,11 @@ public final class ConstraintGrammar {
         }
     }
 
-    private record Nt(int mode, Ctx ctx, Exit exit) {
+    /** A frame's rule; {@code after}: the run it begins with follows a token (-1: any run). */
+    private record Nt(int mode, Ctx ctx, Exit exit, int after) {
         @Override
         public int hashCode() {
-            return mix(mix(mode, ctx.hashCode()), exit.hashCode());
+            return mix(mix(mix(mode, ctx.hashCode()), exit.hashCode()), after);
         }
     }
 
@@ -104,7 +105,11 @@ public final class ConstraintGrammar {
     private static final Ctx OPAQUE_NO_END = new Ctx(true, -3, -1, 0, true);
 
     /** A frame that cannot end as asked (one that leaves the context alone cannot change it). */
-    private static final Nt DEAD = new Nt(-1, OPAQUE, new Exit(false, OPAQUE, 0, -1));
+    private static final Nt DEAD = new Nt(-1, OPAQUE, new Exit(false, OPAQUE, 0, -1), -1);
+
+    /** The type names of JSON Schema. */
+    private static final Set<String> JSON_TYPES =
+            Set.of("string", "integer", "number", "boolean", "null", "object", "array");
 
     private final LexerModel model;
     private final FormatRules rules;
@@ -129,6 +134,9 @@ public final class ConstraintGrammar {
     private final List<List<Integer>> itemRules = new ArrayList<>();
     private final List<List<Integer>> textRules = new ArrayList<>();
     private final Map<String, String> runCache = new HashMap<>();
+    private final Map<String, Integer> avoidedRuns = new HashMap<>();
+    private final Map<String, Integer> afterIds = new HashMap<>();
+    private final List<String> afterRuns = new ArrayList<>();
     private final Map<Integer, String> schemaCache = new HashMap<>();
     private final Map<String, String> idCache = new HashMap<>();
     private final Map<Key, Set<Exit>> returns = new LinkedHashMap<>();
@@ -502,6 +510,7 @@ public final class ConstraintGrammar {
                 t.parameters.getAsJsonObject().getAsJsonObject("properties").get(t.keys.get(key));
         String name = "v_" + tool + "_" + key;
         if (out.has(name)) return name;
+        if (!jsonSchemaTypes(prop)) return null;
         Set<SchemaTypes.Type> types = SchemaTypes.of(prop);
         if (types.isEmpty() || types.contains(SchemaTypes.Type.STRING)) {
             JsonObject p = prop != null && prop.isJsonObject() ? prop.getAsJsonObject() : null;
@@ -542,6 +551,25 @@ public final class ConstraintGrammar {
                 "[ \\t\\r\\n]* ("
                         + String.join(" | ", new LinkedHashSet<>(alts))
                         + ") [ \\t\\r\\n]*");
+    }
+
+    /**
+     * Whether every {@code type} the property names (in it, or in its {@code anyOf} / {@code oneOf}
+     * branches) is one of JSON Schema's: the parser reads other names ({@code int64}) as aliases
+     * and keeps a value that fails them as a string, so such a value is left untyped.
+     */
+    private static boolean jsonSchemaTypes(JsonElement prop) {
+        if (prop == null || !prop.isJsonObject()) return true;
+        JsonObject p = prop.getAsJsonObject();
+        JsonElement t = p.get("type");
+        if (t != null && t.isJsonPrimitive() && !JSON_TYPES.contains(t.getAsString())) return false;
+        if (t != null && t.isJsonArray())
+            for (JsonElement e : t.getAsJsonArray())
+                if (!e.isJsonPrimitive() || !JSON_TYPES.contains(e.getAsString())) return false;
+        for (String k : List.of("anyOf", "oneOf"))
+            if (p.has(k) && p.get(k).isJsonArray())
+                for (JsonElement b : p.getAsJsonArray(k)) if (!jsonSchemaTypes(b)) return false;
+        return true;
     }
 
     /**
@@ -597,10 +625,79 @@ public final class ConstraintGrammar {
                     if (patterns || !texts.isEmpty()) {
                         String avoided =
                                 difference.avoid(out, name, chars, texts, itemRules.get(mode));
-                        if (avoided != null) return avoided;
+                        if (avoided != null) {
+                            avoidedRuns.put(avoided, mode);
+                            return avoided;
+                        }
                     }
                     return AvoidRun.define(out, name, chars, markers);
                 });
+    }
+
+    /**
+     * The run followed by a token of {@code rule}, where the token completes no marker that the
+     * run's end has partly read (the lexer would take that marker from inside the run); null where
+     * no such marker can be completed, or the run is not one of text avoiding markers.
+     */
+    private String runThen(String run, int rule, String token) {
+        Integer mode = avoidedRuns.get(run);
+        if (mode == null || !token.equals(expr(rule))) return null;
+        IntervalSet chars = new IntervalSet();
+        for (int r : runRules.get(mode)) chars.addAll(runSets[r]);
+        return difference.avoidThen(
+                out,
+                run,
+                chars,
+                textRules.get(mode),
+                itemRules.get(mode),
+                rule,
+                earlier.get(rule),
+                token);
+    }
+
+    /**
+     * The run of mode {@code next} after the token of {@code rule} (of {@code mode}) spelled {@code
+     * lit}, where it completes none of the longer tokens of {@code mode} that the spelling leaves
+     * partly read (the lexer would read that token instead): its index in {@link #afterRuns}, or -1
+     * when the spelling leaves none, or the run is not one of text avoiding markers.
+     */
+    private int after(int mode, int rule, String lit, int next, Ctx c) {
+        String base = run(next, c);
+        if (base == null) return -1;
+        String key = mode + " " + rule + " " + lit + " " + next + " " + base;
+        Integer known = afterIds.get(key);
+        if (known != null) return known;
+        int id = -1;
+        String name = base;
+        IntervalSet chars = new IntervalSet();
+        for (int r : runRules.get(next)) chars.addAll(runSets[r]);
+        if (!avoidedRuns.containsKey(base)) {
+            // a run of literal markers: the same run, written by the automaton the rest needs
+            String plain = runCache.get("run_" + TokenLanguages.sanitize(model.modeNames[next]));
+            name = base.equals(plain) ? base + "_d" : null;
+        }
+        if (name != null) {
+            List<Integer> rivals = new ArrayList<>();
+            for (int r : model.rulesOfMode(mode)) if (r != rule) rivals.add(r);
+            String a =
+                    difference.avoidAfter(
+                            out,
+                            name,
+                            chars,
+                            textRules.get(next),
+                            itemRules.get(next),
+                            rivals,
+                            lit);
+            if (a != null) {
+                id = afterRuns.indexOf(a);
+                if (id < 0) {
+                    id = afterRuns.size();
+                    afterRuns.add(a);
+                }
+            }
+        }
+        afterIds.put(key, id);
+        return id;
     }
 
     // ---- the returns of each frame, to a fixpoint ---------------------------------------------
@@ -727,12 +824,16 @@ public final class ConstraintGrammar {
      * its summary says it cannot end so.
      */
     private Nt nt(int mode, Ctx c, Exit e) {
+        return nt(mode, c, e, -1);
+    }
+
+    private Nt nt(int mode, Ctx c, Exit e, int after) {
         if (e.eof && c.call && !plan.mayEndCall[mode]) return DEAD;
         Nt n;
-        if (!plan.opaque[mode]) n = new Nt(mode, canon(mode, c), e);
-        else if (e.eof) n = new Nt(mode, eofOk(c) ? OPAQUE_END : OPAQUE_NO_END, e);
+        if (!plan.opaque[mode]) n = new Nt(mode, canon(mode, c), e, after);
+        else if (e.eof) n = new Nt(mode, eofOk(c) ? OPAQUE_END : OPAQUE_NO_END, e, after);
         else if (!e.ctx.equals(c)) return DEAD;
-        else n = new Nt(mode, OPAQUE, new Exit(false, OPAQUE, e.pops, e.mode));
+        else n = new Nt(mode, OPAQUE, new Exit(false, OPAQUE, e.pops, e.mode), after);
         if (!e.eof) {
             Set<Exit> ends = returns.get(new Key(mode, n.ctx));
             if (ends != null && !ends.contains(n.exit)) return DEAD;
@@ -791,7 +892,7 @@ public final class ConstraintGrammar {
                 out.addAll(stackAlts(stackOf(n.mode, effects[c.key], false), s.ctx, n.exit));
             return out;
         }
-        String run = onlyCallBegin ? null : run(n.mode, c);
+        String run = onlyCallBegin ? null : n.after >= 0 ? afterRuns.get(n.after) : run(n.mode, c);
         for (int r : itemRules.get(n.mode)) {
             if (onlyCallBegin && roles[r] != Role.CALL_BEGIN) continue;
             Effect e = effects[r];
@@ -810,10 +911,53 @@ public final class ConstraintGrammar {
                                     ? List.of(List.of())
                                     : List.of();
                 } else tails = stackAlts(stackOf(n.mode, e, false), s.ctx, n.exit);
+                String then = run == null || tails.isEmpty() ? null : runThen(run, r, s.expr);
+                // spellings of the token that leave a longer token partly read: the run after
+                // them must not complete it
+                List<String> lits =
+                        s.swallow || e.pops > 0 || !s.expr.equals(expr(r))
+                                ? null
+                                : languages.literals(r);
+                int next =
+                        !e.pushes.isEmpty()
+                                ? e.pushes.get(e.pushes.size() - 1)
+                                : e.mode >= 0 ? e.mode : n.mode;
                 for (List<Object> tail : tails) {
+                    List<String> plain = null;
+                    if (lits != null
+                            && !tail.isEmpty()
+                            && tail.get(0) instanceof Nt head
+                            && head.ctx.tool != CALLS) {
+                        plain = new ArrayList<>();
+                        for (String lit : lits) {
+                            int k = after(n.mode, r, lit, next, head.ctx);
+                            if (k < 0) {
+                                plain.add(lit);
+                                continue;
+                            }
+                            List<Object> alt = new ArrayList<>();
+                            if (run != null) alt.add(run);
+                            alt.add(Gbnf.literal(lit));
+                            alt.add(nt(next, head.ctx, head.exit, k));
+                            alt.addAll(tail.subList(1, tail.size()));
+                            out.add(alt);
+                        }
+                        if (plain.isEmpty()) continue;
+                    }
                     List<Object> alt = new ArrayList<>();
-                    if (run != null) alt.add(run);
-                    alt.add(s.expr);
+                    if (plain != null && plain.size() < lits.size()) {
+                        if (run != null) alt.add(run);
+                        List<String> alts = new ArrayList<>();
+                        for (String lit : plain) alts.add(Gbnf.literal(lit));
+                        alt.add(
+                                alts.size() == 1
+                                        ? alts.get(0)
+                                        : "( " + String.join(" | ", alts) + " )");
+                    } else if (then != null) alt.add(then);
+                    else {
+                        if (run != null) alt.add(run);
+                        alt.add(s.expr);
+                    }
                     alt.addAll(tail);
                     out.add(alt);
                 }
@@ -834,7 +978,7 @@ public final class ConstraintGrammar {
         if (stack.size() > 1) returnsOf(stack.get(1), start);
         summarize();
         List<List<Object>> root;
-        if (lazy) root = alternatives(new Nt(0, start, eof), true);
+        if (lazy) root = alternatives(new Nt(0, start, eof, -1), true);
         else root = stackAlts(stack, start, eof);
         while (!pending.isEmpty()) {
             Nt n = pending.remove(pending.size() - 1);
@@ -960,7 +1104,8 @@ public final class ConstraintGrammar {
                             + "_c"
                             + ctxId(k.ctx)
                             + "_"
-                            + exit;
+                            + exit
+                            + (k.after >= 0 ? "_a" + k.after : "");
                 });
     }
 

@@ -8,12 +8,16 @@ import com.google.gson.JsonPrimitive;
 import dev.toolcalls.ConstraintException;
 import dev.toolcalls.internal.json.Json;
 
+import org.antlr.v4.runtime.misc.IntervalSet;
+
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * GBNF for JSON values that a tool's JSON schema allows: types, {@code enum} / {@code const},
@@ -201,7 +205,10 @@ final class JsonSchemaRules {
             members.add(m);
         }
         String extraMember =
-                extra ? out.define(base + "_x", "json_string ws \":\" ws " + extraValue) : null;
+                extra
+                        ? out.define(
+                                base + "_x", otherKey(base, names) + " ws \":\" ws " + extraValue)
+                        : null;
         int full = (1 << required.size()) - 1;
         // base_mN: after the members seen so far (the required ones in mask N)
         for (int mask = 0; mask <= full; mask++) {
@@ -225,6 +232,54 @@ final class JsonSchemaRules {
         }
         if (extraMember != null) first.add(extraMember + " ws " + base + "_m0");
         return out.define(base, "\"{\" ws ( " + String.join(" | ", first) + " )");
+    }
+
+    /**
+     * A key that is none of {@code names} as written (a declared property's value is typed by its
+     * schema, never by the schema of further keys): a matcher of the names' JSON spellings.
+     */
+    private String otherKey(String base, List<String> names) {
+        List<String> words = new ArrayList<>();
+        for (String n : names) {
+            String w = Json.write(new JsonPrimitive(n));
+            w = w.substring(1, w.length() - 1);
+            if (w.indexOf('\\') >= 0) return "json_string";
+            words.add(w);
+        }
+        if (words.isEmpty()) return "json_string";
+        defineGeneric(out);
+        out.define("json_key_rest", "json_char* \"\\\"\"");
+        Map<String, String> ids = new LinkedHashMap<>();
+        List<String> queue = new ArrayList<>();
+        ids.put("", base + "_k0");
+        queue.add("");
+        for (int q = 0; q < queue.size(); q++) {
+            String p = queue.get(q);
+            List<String> alts = new ArrayList<>();
+            if (!words.contains(p)) alts.add("\"\\\"\"");
+            IntervalSet other = IntervalSet.of(0x20, Gbnf.MAX_CODE_POINT);
+            other.remove('"');
+            other.remove('\\');
+            Set<Integer> next = new TreeSet<>();
+            for (String w : words)
+                if (w.length() > p.length() && w.startsWith(p)) next.add(w.codePointAt(p.length()));
+            for (int c : next) {
+                other.remove(c);
+                String np = p + new String(Character.toChars(c));
+                String id = ids.get(np);
+                if (id == null) {
+                    id = base + "_k" + ids.size();
+                    ids.put(np, id);
+                    queue.add(np);
+                }
+                alts.add(Gbnf.literal(new String(Character.toChars(c))) + " " + id);
+            }
+            alts.add(Gbnf.charClass(other) + " json_key_rest");
+            alts.add(
+                    "\"\\\\\" ( [\"\\\\/bfnrt] | \"u\" [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] ) json_key_rest");
+            out.define(ids.get(p), String.join(" | ", alts));
+        }
+        return out.define(base + "_k", "\"\\\"\" " + base + "_k0");
     }
 
     private String ref(String ref, int depth) {

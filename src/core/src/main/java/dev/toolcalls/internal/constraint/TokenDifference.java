@@ -189,14 +189,23 @@ final class TokenDifference {
         return prefix + "_0";
     }
 
+    /** The automaton of a run: its states, edges, and which states lead back home or to an end. */
+    private record RunDfa(
+            List<Run> states,
+            List<Map<Integer, IntervalSet>> edges,
+            boolean[] back,
+            boolean[] ends) {
+        boolean endsHere(int q) {
+            return states.get(q).home || accepts(states.get(q).text);
+        }
+    }
+
     /**
-     * Defines a run of characters of {@code chars} that holds no string of the markers' languages
-     * (where one begins, the lexer takes the marker), for markers that are patterns rather than a
-     * few strings: one state per set of markers partly read. Returns the run's rule, or null when
-     * the automaton is too large.
+     * The run of characters of {@code chars} and tokens of {@code texts} that holds no string of
+     * the markers' languages, as an automaton; null when it is too large or a marker or a text
+     * token matches the empty string.
      */
-    private String avoidNew(
-            Gbnf out, String name, IntervalSet chars, List<Integer> texts, List<Integer> markers) {
+    private RunDfa runDfa(IntervalSet chars, List<Integer> texts, List<Integer> markers) {
         IntervalSet set = Gbnf.clip(chars);
         Set<Cfg> seeds = new HashSet<>();
         for (int m : markers) seeds.add(new Cfg(atn.ruleToStartState[m], null));
@@ -276,34 +285,456 @@ final class TokenDifference {
                     }
             }
         }
+        return new RunDfa(states, edges, back, ends);
+    }
+
+    /** The loop of a run: what keeps or leads back to its start, {@code ( a | b )* }, or "". */
+    private static String loop(RunDfa d, String name) {
         List<String> loop = new ArrayList<>();
-        List<String> end = new ArrayList<>();
-        end.add("\"\"");
-        for (Map.Entry<Integer, IntervalSet> e : edges.get(0).entrySet()) {
+        for (Map.Entry<Integer, IntervalSet> e : d.edges.get(0).entrySet()) {
             String cls = Gbnf.charClass(e.getValue());
             if (e.getKey() == 0) loop.add(0, cls);
-            else {
-                if (back[e.getKey()]) loop.add(cls + " " + name + "_s" + e.getKey());
-                if (ends[e.getKey()]) end.add(cls + " " + name + "_e" + e.getKey());
-            }
+            else if (d.back[e.getKey()]) loop.add(cls + " " + name + "_s" + e.getKey());
         }
-        for (int q = 1; q < n; q++) {
+        return loop.isEmpty() ? "" : "( " + String.join(" | ", loop) + " )* ";
+    }
+
+    /**
+     * Defines a run of characters of {@code chars} that holds no string of the markers' languages
+     * (where one begins, the lexer takes the marker), for markers that are patterns rather than a
+     * few strings: one state per set of markers partly read. Returns the run's rule, or null when
+     * the automaton is too large.
+     */
+    private String avoidNew(
+            Gbnf out, String name, IntervalSet chars, List<Integer> texts, List<Integer> markers) {
+        RunDfa d = runDfa(chars, texts, markers);
+        if (d == null) return null;
+        List<String> end = new ArrayList<>();
+        end.add("\"\"");
+        for (Map.Entry<Integer, IntervalSet> e : d.edges.get(0).entrySet())
+            if (e.getKey() != 0 && d.ends[e.getKey()])
+                end.add(Gbnf.charClass(e.getValue()) + " " + name + "_e" + e.getKey());
+        for (int q = 1; q < d.states.size(); q++) {
             List<String> seg = new ArrayList<>();
             List<String> fin = new ArrayList<>();
-            if (states.get(q).home || accepts(states.get(q).text)) fin.add("\"\"");
-            for (Map.Entry<Integer, IntervalSet> e : edges.get(q).entrySet()) {
+            if (d.endsHere(q)) fin.add("\"\"");
+            for (Map.Entry<Integer, IntervalSet> e : d.edges.get(q).entrySet()) {
                 String cls = Gbnf.charClass(e.getValue());
                 if (e.getKey() == 0) seg.add(0, cls);
                 else {
-                    if (back[e.getKey()]) seg.add(cls + " " + name + "_s" + e.getKey());
-                    if (ends[e.getKey()]) fin.add(cls + " " + name + "_e" + e.getKey());
+                    if (d.back[e.getKey()]) seg.add(cls + " " + name + "_s" + e.getKey());
+                    if (d.ends[e.getKey()]) fin.add(cls + " " + name + "_e" + e.getKey());
                 }
             }
-            if (back[q]) out.define(name + "_s" + q, String.join(" | ", seg));
-            if (ends[q]) out.define(name + "_e" + q, String.join(" | ", fin));
+            if (d.back[q]) out.define(name + "_s" + q, String.join(" | ", seg));
+            if (d.ends[q]) out.define(name + "_e" + q, String.join(" | ", fin));
         }
-        String body = loop.isEmpty() ? "" : "( " + String.join(" | ", loop) + " )* ";
-        return out.define(name, body + "( " + String.join(" | ", end) + " )");
+        return out.define(name, loop(d, name) + "( " + String.join(" | ", end) + " )");
+    }
+
+    /**
+     * Defines a run (as {@link #avoid} does, sharing its rules) followed by a token of {@code rule}
+     * (less the strings of {@code earlier}), where the token never completes a marker that the
+     * run's end has partly read: the lexer would read that marker, the longest match, from inside
+     * the run (text then {@code <|message|>} is one header when the text ends in {@code to=x}).
+     * Returns the rule, or null when no end of the run leaves a marker that a token of the rule can
+     * complete (then the run and {@code token} stay as they are).
+     */
+    String avoidThen(
+            Gbnf out,
+            String name,
+            IntervalSet chars,
+            List<Integer> texts,
+            List<Integer> markers,
+            int rule,
+            List<Integer> earlier,
+            String token) {
+        Object a =
+                cache().computeIfAbsent(
+                                "t " + name + " " + chars + " " + texts + " " + markers + " " + rule
+                                        + " " + earlier + " " + token,
+                                k ->
+                                        answer(
+                                                g ->
+                                                        avoidThenNew(
+                                                                g, name, chars, texts, markers,
+                                                                rule, earlier, token)));
+        return replay(out, a);
+    }
+
+    private String avoidThenNew(
+            Gbnf out,
+            String name,
+            IntervalSet chars,
+            List<Integer> texts,
+            List<Integer> markers,
+            int rule,
+            List<Integer> earlier,
+            String token) {
+        RunDfa d = runDfa(chars, texts, markers);
+        if (d == null) return null;
+        String then = name + "_t" + rule;
+        Map<Set<Cfg>, String> tokens = new HashMap<>();
+        Map<String, String> bySignature = new HashMap<>();
+        String[] after = new String[d.states.size()];
+        boolean conflict = false;
+        for (int q = 0; q < d.states.size(); q++) {
+            if (!d.ends[q] || !d.endsHere(q)) continue;
+            Set<Cfg> partial = d.states.get(q).markers;
+            if (partial.isEmpty()) {
+                after[q] = token;
+                continue;
+            }
+            String t = tokens.get(partial);
+            if (t == null) {
+                // the same tokens are left after many ends: one set of rules each
+                Gbnf g = new Gbnf();
+                t = tokenLess(g, "\u0001", rule, earlier, partial);
+                if (t == null) return null;
+                if (t.startsWith("\u0001")) {
+                    String signature = g.rules().toString();
+                    String known = bySignature.get(signature);
+                    if (known == null) {
+                        known = then + "_k" + bySignature.size();
+                        bySignature.put(signature, known);
+                        for (Map.Entry<String, String> r : g.rules().entrySet())
+                            out.define(
+                                    r.getKey().replace("\u0001", known),
+                                    r.getValue().replace("\u0001", known));
+                    }
+                    t = t.replace("\u0001", known);
+                }
+                tokens.put(partial, t);
+            }
+            if (t.isEmpty()) t = token;
+            else conflict = true;
+            after[q] = t.equals("!") ? null : t;
+        }
+        if (!conflict) return null;
+        // the states from which the run can still end before a token that is left
+        int n = d.states.size();
+        boolean[] live = new boolean[n];
+        for (int q = 0; q < n; q++) live[q] = after[q] != null;
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (int q = 1; q < n; q++) {
+                if (live[q]) continue;
+                for (int t : d.edges.get(q).keySet())
+                    if (t != 0 && live[t]) {
+                        live[q] = true;
+                        grew = true;
+                        break;
+                    }
+            }
+        }
+        // one rule per class of ends that behave alike (the same tokens after them, now and later)
+        int[] cls = new int[n];
+        Map<String, Integer> classes = new HashMap<>();
+        for (int q = 1; q < n; q++)
+            if (live[q])
+                cls[q] = classes.computeIfAbsent(String.valueOf(after[q]), k -> classes.size());
+        for (int size = -1; size != classes.size(); ) {
+            size = classes.size();
+            classes.clear();
+            int[] next = new int[n];
+            for (int q = 1; q < n; q++) {
+                if (!live[q]) continue;
+                StringBuilder sig = new StringBuilder(String.valueOf(after[q]));
+                for (Map.Entry<Integer, IntervalSet> e : d.edges.get(q).entrySet())
+                    if (e.getKey() != 0 && live[e.getKey()])
+                        sig.append(' ').append(e.getValue()).append('>').append(cls[e.getKey()]);
+                next[q] = classes.computeIfAbsent(sig.toString(), k -> classes.size());
+            }
+            cls = next;
+        }
+        List<String> end = new ArrayList<>();
+        if (after[0] != null) end.add(after[0]);
+        end.addAll(endEdges(d.edges.get(0), live, cls, then));
+        Set<Integer> written = new HashSet<>();
+        for (int q = 1; q < n; q++) {
+            if (!live[q] || !written.add(cls[q])) continue;
+            List<String> fin = new ArrayList<>();
+            if (after[q] != null) fin.add(after[q]);
+            fin.addAll(endEdges(d.edges.get(q), live, cls, then));
+            out.define(then + "_e" + cls[q], String.join(" | ", fin));
+        }
+        if (end.isEmpty()) return null;
+        // the loop's segments are the run's own rules
+        avoidNew(out, name, chars, texts, markers);
+        return out.define(then, loop(d, name) + "( " + String.join(" | ", end) + " )");
+    }
+
+    /**
+     * Defines a run (as {@link #avoid} does, sharing its rules) that follows a token spelled {@code
+     * literal} of a mode whose other rules are {@code rivals}, where the run completes none of the
+     * rivals that the token leaves partly read: the lexer would read that rival, the longest match,
+     * instead of the token ({@code <} then {@code tool_call>} is {@code <tool_call>}). Returns the
+     * rule, or null when the token leaves no rival partly read, or the automaton is too large.
+     */
+    String avoidAfter(
+            Gbnf out,
+            String name,
+            IntervalSet chars,
+            List<Integer> texts,
+            List<Integer> markers,
+            List<Integer> rivals,
+            String literal) {
+        Set<Cfg> seeds = new HashSet<>();
+        for (int r : rivals) seeds.add(new Cfg(atn.ruleToStartState[r], null));
+        Set<Cfg> left = closure(seeds);
+        for (int i = 0; i < literal.length() && !left.isEmpty(); ) {
+            int ch = literal.codePointAt(i);
+            left = step(left, ch);
+            i += Character.charCount(ch);
+        }
+        Set<Cfg> rest = reading(left);
+        if (rest.isEmpty()) return null;
+        // spellings that leave the same rivals share the rules
+        List<String> parts = new ArrayList<>();
+        for (Cfg c : rest) parts.add(c.toString());
+        Collections.sort(parts);
+        String key = "r " + name + " " + chars + " " + texts + " " + markers + " " + parts;
+        Map<String, Object> cache = cache();
+        Object id;
+        synchronized (cache) {
+            id = cache.computeIfAbsent("id " + key, k -> cache.size());
+        }
+        String prefix = name + "_a" + id;
+        Object a =
+                cache.computeIfAbsent(
+                        key,
+                        k ->
+                                answer(
+                                        g ->
+                                                avoidAfterNew(
+                                                        g, name, chars, texts, markers, rest,
+                                                        prefix)));
+        return replay(out, a);
+    }
+
+    private String avoidAfterNew(
+            Gbnf out,
+            String name,
+            IntervalSet chars,
+            List<Integer> texts,
+            List<Integer> markers,
+            Set<Cfg> left,
+            String prefix) {
+        RunDfa d = runDfa(chars, texts, markers);
+        if (d == null) return null;
+        Map<Run, Integer> normal = new HashMap<>();
+        for (int q = 0; q < d.states.size(); q++) normal.put(d.states.get(q), q);
+        Set<Cfg> start = closure(markerSeeds(markers));
+        Set<Cfg> textStart = closure(textSeeds(texts));
+        IntervalSet set = Gbnf.clip(chars);
+        record Pending(Run run, Set<Cfg> rivals) {}
+        Map<Pending, Integer> ids = new LinkedHashMap<>();
+        List<Pending> states = new ArrayList<>();
+        List<Map<String, IntervalSet>> edges = new ArrayList<>();
+        Pending first = new Pending(d.states.get(0), left);
+        ids.put(first, 0);
+        states.add(first);
+        for (int i = 0; i < states.size(); i++) {
+            Pending p = states.get(i);
+            Run st = p.run;
+            boolean boundary = st.home || accepts(st.text);
+            Set<Cfg> active = new LinkedHashSet<>(st.markers);
+            active.addAll(start);
+            Set<Cfg> text = new LinkedHashSet<>(st.text);
+            if (boundary) text.addAll(textStart);
+            List<IntervalSet> labels = new ArrayList<>();
+            labels.add(set);
+            for (Cfg c : active) addLabels(c, labels);
+            for (Cfg c : text) addLabels(c, labels);
+            for (Cfg c : p.rivals) addLabels(c, labels);
+            Map<String, IntervalSet> e = new LinkedHashMap<>();
+            edges.add(e);
+            for (IntervalSet piece : pieces(labels)) {
+                int ch = piece.getMinElement();
+                boolean runChar = boundary && set.contains(ch);
+                Set<Cfg> nextText = step(text, ch);
+                if (!runChar && nextText.isEmpty()) continue;
+                Set<Cfg> next = step(active, ch);
+                if (accepts(next)) continue;
+                Set<Cfg> rivalsNext = step(p.rivals, ch);
+                if (accepts(rivalsNext)) continue;
+                Run to = new Run(runChar, nextText, next);
+                String target;
+                if (rivalsNext.isEmpty()) {
+                    Integer q = normal.get(to);
+                    if (q == null) return null;
+                    target = q == 0 ? name : (d.back[q] ? name + "_s" + q + " " + name : null);
+                    if (q != 0 && d.ends[q])
+                        target =
+                                target == null
+                                        ? name + "_e" + q
+                                        : "( " + target + " | " + name + "_e" + q + " )";
+                    if (target == null) continue;
+                } else {
+                    Pending np = new Pending(to, rivalsNext);
+                    Integer id = ids.get(np);
+                    if (id == null) {
+                        if (states.size() >= MAX_STATES) return null;
+                        id = states.size();
+                        ids.put(np, id);
+                        states.add(np);
+                    }
+                    target = prefix + "_" + id;
+                }
+                e.computeIfAbsent(target, k -> new IntervalSet()).addAll(piece);
+            }
+        }
+        // the pending states that can end, or lead into the run's own states
+        int n = states.size();
+        boolean[] live = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            Run st = states.get(i).run;
+            live[i] = st.home || accepts(st.text);
+            for (String t : edges.get(i).keySet()) live[i] |= !t.startsWith(prefix + "_");
+        }
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (int i = 0; i < n; i++) {
+                if (live[i]) continue;
+                for (String t : edges.get(i).keySet())
+                    if (t.startsWith(prefix + "_")
+                            && live[Integer.parseInt(t.substring(prefix.length() + 1))]) {
+                        live[i] = true;
+                        grew = true;
+                        break;
+                    }
+            }
+        }
+        if (!live[0]) return null;
+        // the run's own rules, which the pending states lead into
+        avoidNew(out, name, chars, texts, markers);
+        for (int i = 0; i < n; i++) {
+            if (!live[i]) continue;
+            List<String> alts = new ArrayList<>();
+            Run st = states.get(i).run;
+            if (st.home || accepts(st.text)) alts.add("\"\"");
+            for (Map.Entry<String, IntervalSet> e : edges.get(i).entrySet()) {
+                String t = e.getKey();
+                if (t.startsWith(prefix + "_")
+                        && !live[Integer.parseInt(t.substring(prefix.length() + 1))]) continue;
+                alts.add(Gbnf.charClass(e.getValue()) + " " + t);
+            }
+            out.define(prefix + "_" + i, String.join(" | ", alts));
+        }
+        return prefix + "_0";
+    }
+
+    /** The configurations that still read (not those at a rule's end). */
+    private static Set<Cfg> reading(Set<Cfg> set) {
+        Set<Cfg> out = new LinkedHashSet<>();
+        for (Cfg c : set) if (!(c.state instanceof RuleStopState && c.ret == null)) out.add(c);
+        return out;
+    }
+
+    private Set<Cfg> markerSeeds(List<Integer> rules) {
+        Set<Cfg> seeds = new HashSet<>();
+        for (int m : rules) seeds.add(new Cfg(atn.ruleToStartState[m], null));
+        return seeds;
+    }
+
+    private Set<Cfg> textSeeds(List<Integer> rules) {
+        return markerSeeds(rules);
+    }
+
+    /** The edges to live ends, one per class of their targets. */
+    private static List<String> endEdges(
+            Map<Integer, IntervalSet> edges, boolean[] live, int[] cls, String then) {
+        Map<Integer, IntervalSet> byClass = new LinkedHashMap<>();
+        for (Map.Entry<Integer, IntervalSet> e : edges.entrySet())
+            if (e.getKey() != 0 && live[e.getKey()])
+                byClass.computeIfAbsent(cls[e.getKey()], k -> new IntervalSet())
+                        .addAll(e.getValue());
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<Integer, IntervalSet> e : byClass.entrySet())
+            out.add(Gbnf.charClass(e.getValue()) + " " + then + "_e" + e.getKey());
+        return out;
+    }
+
+    /**
+     * The tokens of {@code rule}, less the strings of {@code earlier}, that complete none of the
+     * {@code partial} markers: their rules, prefixed {@code prefix}; the empty string when no token
+     * of the rule completes one (the token stays whole), {@code "!"} when every token does; null
+     * when the automaton is too large.
+     */
+    private String tokenLess(
+            Gbnf out, String prefix, int rule, List<Integer> earlier, Set<Cfg> partial) {
+        record Triple(Set<Cfg> rule, Set<Cfg> earlier, Set<Cfg> markers) {}
+        Set<Cfg> seeds = new HashSet<>();
+        for (int e : earlier) seeds.add(new Cfg(atn.ruleToStartState[e], null));
+        Triple start =
+                new Triple(
+                        closure(Set.of(new Cfg(atn.ruleToStartState[rule], null))),
+                        closure(seeds),
+                        partial);
+        Map<Triple, Integer> ids = new LinkedHashMap<>();
+        List<Triple> states = new ArrayList<>();
+        List<Map<Integer, IntervalSet>> edges = new ArrayList<>();
+        ids.put(start, 0);
+        states.add(start);
+        boolean completes = false;
+        for (int i = 0; i < states.size(); i++) {
+            Triple p = states.get(i);
+            Map<Integer, IntervalSet> e = new LinkedHashMap<>();
+            edges.add(e);
+            List<IntervalSet> labels = new ArrayList<>();
+            for (Cfg c : p.rule) addLabels(c, labels);
+            for (IntervalSet piece : pieces(labels)) {
+                int ch = piece.getMinElement();
+                Set<Cfg> nr = step(p.rule, ch);
+                if (nr.isEmpty()) continue;
+                Set<Cfg> nm = step(p.markers, ch);
+                if (accepts(nm)) {
+                    completes = true;
+                    continue;
+                }
+                Triple next = new Triple(nr, step(p.earlier, ch), nm);
+                Integer id = ids.get(next);
+                if (id == null) {
+                    if (states.size() >= MAX_STATES) return null;
+                    id = states.size();
+                    ids.put(next, id);
+                    states.add(next);
+                }
+                e.computeIfAbsent(id, k -> new IntervalSet()).addAll(piece);
+            }
+        }
+        if (!completes) return "";
+        int n = states.size();
+        boolean[] live = new boolean[n];
+        for (int i = 0; i < n; i++)
+            live[i] = accepts(states.get(i).rule) && !accepts(states.get(i).earlier);
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (int i = 0; i < n; i++) {
+                if (live[i]) continue;
+                for (int t : edges.get(i).keySet())
+                    if (live[t]) {
+                        live[i] = true;
+                        grew = true;
+                        break;
+                    }
+            }
+        }
+        if (!live[0]) return "!";
+        for (int i = 0; i < n; i++) {
+            if (!live[i]) continue;
+            List<String> alts = new ArrayList<>();
+            for (Map.Entry<Integer, IntervalSet> e : edges.get(i).entrySet())
+                if (live[e.getKey()])
+                    alts.add(Gbnf.charClass(e.getValue()) + " " + prefix + "_" + e.getKey());
+            Triple p = states.get(i);
+            if (accepts(p.rule) && !accepts(p.earlier)) alts.add("\"\"");
+            out.define(prefix + "_" + i, String.join(" | ", alts));
+        }
+        return prefix + "_0";
     }
 
     /**
