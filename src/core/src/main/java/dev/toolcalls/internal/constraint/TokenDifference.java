@@ -23,6 +23,7 @@ import java.util.TreeSet;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.IntPredicate;
 
 /**
  * The tokens a lexer rule can really produce in its mode: its language less the strings an earlier
@@ -158,35 +159,12 @@ final class TokenDifference {
         }
         if (!overlap) return null;
         // states from which a string of the rule alone can still end
-        int n = states.size();
-        boolean[] live = new boolean[n];
-        boolean grew = true;
-        for (int i = 0; i < n; i++)
-            live[i] = accepts(states.get(i).rule) && !accepts(states.get(i).earlier);
-        while (grew) {
-            grew = false;
-            for (int i = 0; i < n; i++) {
-                if (live[i]) continue;
-                for (int t : edges.get(i).keySet())
-                    if (live[t]) {
-                        live[i] = true;
-                        grew = true;
-                        break;
-                    }
-            }
-        }
-        if (!live[0]) return "";
-        for (int i = 0; i < n; i++) {
-            if (!live[i]) continue;
-            List<String> alts = new ArrayList<>();
-            for (Map.Entry<Integer, IntervalSet> e : edges.get(i).entrySet())
-                if (live[e.getKey()])
-                    alts.add(Gbnf.charClass(e.getValue()) + " " + prefix + "_" + e.getKey());
-            Pair p = states.get(i);
-            if (accepts(p.rule) && !accepts(p.earlier)) alts.add("\"\"");
-            out.define(prefix + "_" + i, String.join(" | ", alts));
-        }
-        return prefix + "_0";
+        return writeLive(
+                out,
+                prefix,
+                edges,
+                i -> accepts(states.get(i).rule) && !accepts(states.get(i).earlier),
+                "");
     }
 
     /** The automaton of a run: its states, edges, and which states lead back home or to an end. */
@@ -706,10 +684,27 @@ final class TokenDifference {
             }
         }
         if (!completes) return "";
-        int n = states.size();
+        return writeLive(
+                out,
+                prefix,
+                edges,
+                i -> accepts(states.get(i).rule) && !accepts(states.get(i).earlier),
+                "!");
+    }
+
+    /**
+     * Writes an automaton's rules, {@code prefix_i} per state, keeping only the states from which
+     * an accepting one can be reached: {@code prefix_0}, or {@code dead} when the start cannot.
+     */
+    private static String writeLive(
+            Gbnf out,
+            String prefix,
+            List<Map<Integer, IntervalSet>> edges,
+            IntPredicate accepting,
+            String dead) {
+        int n = edges.size();
         boolean[] live = new boolean[n];
-        for (int i = 0; i < n; i++)
-            live[i] = accepts(states.get(i).rule) && !accepts(states.get(i).earlier);
+        for (int i = 0; i < n; i++) live[i] = accepting.test(i);
         boolean grew = true;
         while (grew) {
             grew = false;
@@ -723,15 +718,14 @@ final class TokenDifference {
                     }
             }
         }
-        if (!live[0]) return "!";
+        if (!live[0]) return dead;
         for (int i = 0; i < n; i++) {
             if (!live[i]) continue;
             List<String> alts = new ArrayList<>();
             for (Map.Entry<Integer, IntervalSet> e : edges.get(i).entrySet())
                 if (live[e.getKey()])
                     alts.add(Gbnf.charClass(e.getValue()) + " " + prefix + "_" + e.getKey());
-            Triple p = states.get(i);
-            if (accepts(p.rule) && !accepts(p.earlier)) alts.add("\"\"");
+            if (accepting.test(i)) alts.add("\"\"");
             out.define(prefix + "_" + i, String.join(" | ", alts));
         }
         return prefix + "_0";
