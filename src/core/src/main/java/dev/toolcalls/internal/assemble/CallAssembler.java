@@ -117,19 +117,9 @@ public final class CallAssembler {
         nextIndex = 0;
         open = false;
         hold = false;
-        name = null;
-        id = null;
-        headerSent = false;
         sentId = null;
-        clearArgs();
-        lastPiece = "";
-        argsSent = 0;
-        argsStarted = false;
-        unknownAsText = false;
-        idDecided = false;
-        decidedId = null;
         if (raw != null && raw.capacity() > 4096) raw = null;
-        clearRaw();
+        clearCall();
     }
 
     public boolean isOpen() {
@@ -185,6 +175,11 @@ public final class CallAssembler {
         open = true;
         beginIndex = offset;
         beginOffset = offsets.applyAsInt(offset);
+        clearCall();
+    }
+
+    /** What one call holds, cleared for the next. */
+    private void clearCall() {
         name = null;
         id = null;
         headerSent = false;
