@@ -234,35 +234,11 @@ final class TokenDifference {
         // which states can come back to the start (a segment of the loop ends there)
         boolean[] back = new boolean[n];
         back[0] = true;
-        boolean grew = true;
-        while (grew) {
-            grew = false;
-            for (int q = 1; q < n; q++) {
-                if (back[q]) continue;
-                for (int t : edges.get(q).keySet())
-                    if (back[t]) {
-                        back[q] = true;
-                        grew = true;
-                        break;
-                    }
-            }
-        }
+        reachBack(edges, back, false);
         // which states can end the run (at a boundary of its text)
         boolean[] ends = new boolean[n];
         for (int q = 0; q < n; q++) ends[q] = states.get(q).home || accepts(states.get(q).text);
-        grew = true;
-        while (grew) {
-            grew = false;
-            for (int q = 0; q < n; q++) {
-                if (ends[q]) continue;
-                for (int t : edges.get(q).keySet())
-                    if (ends[t]) {
-                        ends[q] = true;
-                        grew = true;
-                        break;
-                    }
-            }
-        }
+        reachBack(edges, ends, false);
         return new RunDfa(states, edges, back, ends);
     }
 
@@ -393,19 +369,7 @@ final class TokenDifference {
         int n = d.states.size();
         boolean[] live = new boolean[n];
         for (int q = 0; q < n; q++) live[q] = after[q] != null;
-        boolean grew = true;
-        while (grew) {
-            grew = false;
-            for (int q = 1; q < n; q++) {
-                if (live[q]) continue;
-                for (int t : d.edges.get(q).keySet())
-                    if (t != 0 && live[t]) {
-                        live[q] = true;
-                        grew = true;
-                        break;
-                    }
-            }
-        }
+        reachBack(d.edges, live, true);
         // one rule per class of ends that behave alike (the same tokens after them, now and later)
         int[] cls = new int[n];
         Map<String, Integer> classes = new HashMap<>();
@@ -693,6 +657,27 @@ final class TokenDifference {
     }
 
     /**
+     * Marks, to a fixed point, every state with an edge to a marked state; with {@code avoidStart},
+     * the start (state 0) is neither marked nor passed through.
+     */
+    private static void reachBack(
+            List<Map<Integer, IntervalSet>> edges, boolean[] mark, boolean avoidStart) {
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (int q = avoidStart ? 1 : 0; q < mark.length; q++) {
+                if (mark[q]) continue;
+                for (int t : edges.get(q).keySet())
+                    if ((!avoidStart || t != 0) && mark[t]) {
+                        mark[q] = true;
+                        grew = true;
+                        break;
+                    }
+            }
+        }
+    }
+
+    /**
      * Writes an automaton's rules, {@code prefix_i} per state, keeping only the states from which
      * an accepting one can be reached: {@code prefix_0}, or {@code dead} when the start cannot.
      */
@@ -705,19 +690,7 @@ final class TokenDifference {
         int n = edges.size();
         boolean[] live = new boolean[n];
         for (int i = 0; i < n; i++) live[i] = accepting.test(i);
-        boolean grew = true;
-        while (grew) {
-            grew = false;
-            for (int i = 0; i < n; i++) {
-                if (live[i]) continue;
-                for (int t : edges.get(i).keySet())
-                    if (live[t]) {
-                        live[i] = true;
-                        grew = true;
-                        break;
-                    }
-            }
-        }
+        reachBack(edges, live, false);
         if (!live[0]) return dead;
         for (int i = 0; i < n; i++) {
             if (!live[i]) continue;
