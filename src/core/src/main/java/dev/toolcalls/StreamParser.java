@@ -173,16 +173,17 @@ public final class StreamParser {
     public List<ParseEvent> feed(String text) {
         enter();
         try {
-            if (specials == null) {
-                lexer.append(text);
-            } else {
-                String t = specials.ordinary(text);
-                lexer.append(t, specials.masked());
-            }
+            appendOrdinary(text);
             return run(false);
         } finally {
             BUSY.setRelease(this, false); // no fence: the next enter() is an atomic update
         }
+    }
+
+    /** Text given as text: with special tokens by text, the markers in it masked as ordinary. */
+    private void appendOrdinary(String text) {
+        if (specials == null) lexer.append(text);
+        else lexer.append(specials.ordinary(text), specials.masked());
     }
 
     /**
@@ -193,13 +194,8 @@ public final class StreamParser {
     List<ParseEvent> feedWhole(String text) {
         enter();
         try {
-            if (specials == null) {
-                lexer.append(text);
-            } else {
-                String t = specials.ordinary(text);
-                lexer.append(t, specials.masked());
-                lexer.append(specials.flush());
-            }
+            appendOrdinary(text);
+            if (specials != null) lexer.append(specials.flush());
             lexer.complete();
             return run(true);
         } finally {
@@ -298,10 +294,7 @@ public final class StreamParser {
                 next = tokens.ordinary(ids, i, to, tokenText, tokenCount + i - from);
                 text = tokenText.length() > 0 ? tokenText.toString() : null;
             }
-            if (text != null) {
-                String t = specials.ordinary(text);
-                lexer.append(t, specials.masked());
-            }
+            if (text != null) appendOrdinary(text);
             if (next < to) {
                 String piece = tokens.added(ids[next], tokenCount + next - from);
                 lexer.append(specials.flush());
