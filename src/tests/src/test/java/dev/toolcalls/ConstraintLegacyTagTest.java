@@ -72,19 +72,10 @@ class ConstraintLegacyTagTest {
             Format format = Formats.get(e.getKey());
             Tally tally = tallies.computeIfAbsent(format.name(), k -> new Tally());
             for (SuiteCase c : e.getValue()) {
-                if (c.lenient() || c.expected().has("error") || c.expected().has("_problem"))
-                    continue;
-                Tools given =
-                        c.expected().has("tools")
-                                ? Tools.parse(c.expected().get("tools").toString())
-                                : Tools.none();
-                List<ParseEvent.ToolCallEnd> calls = new ArrayList<>();
-                try {
-                    for (ParseEvent ev : format.parseEvents(c.input(), given, c.options()))
-                        if (ev instanceof ParseEvent.ToolCallEnd end) calls.add(end);
-                } catch (ToolCallParseException ex) {
-                    continue;
-                }
+                Tools given = ConstraintXgrammarTest.tools(c);
+                List<ParseEvent.ToolCallEnd> calls =
+                        ConstraintXgrammarTest.strictCalls(format, c, given);
+                if (calls == null) continue;
                 if (given.size() == 0 && calls.isEmpty()) continue;
                 Tools tools = given.size() > 0 ? given : ConstraintXgrammarTest.toolsFrom(calls);
                 if (!calls.stream().allMatch(k -> tools.names().contains(k.name()))) continue;

@@ -136,19 +136,9 @@ class ConstraintXgrammarTest {
                     format.constraint(Tools.none(), ConstraintOptions.defaults()).length();
             boolean typedLiterals = !hasLiteralValues(format);
             for (SuiteCase c : e.getValue()) {
-                if (c.lenient() || c.expected().has("error") || c.expected().has("_problem"))
-                    continue;
-                Tools tools =
-                        c.expected().has("tools")
-                                ? Tools.parse(c.expected().get("tools").toString())
-                                : Tools.none();
-                List<ParseEvent.ToolCallEnd> calls = new ArrayList<>();
-                try {
-                    for (ParseEvent ev : format.parseEvents(c.input(), tools, c.options()))
-                        if (ev instanceof ParseEvent.ToolCallEnd end) calls.add(end);
-                } catch (ToolCallParseException ex) {
-                    continue; // not strictly parsed
-                }
+                Tools tools = tools(c);
+                List<ParseEvent.ToolCallEnd> calls = strictCalls(format, c, tools);
+                if (calls == null) continue; // not strictly parsed
                 tally.cases++;
                 // a call to a tool that is not among the tools, or a value its schema does not
                 // type (the parser keeps it as a string), cannot be written under the constraint
@@ -637,5 +627,28 @@ class ConstraintXgrammarTest {
         Files.createDirectories(TABLE.getParent());
         Files.writeString(TABLE, b.toString());
         System.out.println(b);
+    }
+
+    /** The tools a case gives, or none. */
+    static Tools tools(SuiteCase c) {
+        return c.expected().has("tools")
+                ? Tools.parse(c.expected().get("tools").toString())
+                : Tools.none();
+    }
+
+    /**
+     * The calls of a case the strict parser reads whole with these tools; null for a lenient case,
+     * one that expects an error, or one the strict parser rejects.
+     */
+    static List<ParseEvent.ToolCallEnd> strictCalls(Format format, SuiteCase c, Tools tools) {
+        if (c.lenient() || c.expected().has("error") || c.expected().has("_problem")) return null;
+        List<ParseEvent.ToolCallEnd> calls = new ArrayList<>();
+        try {
+            for (ParseEvent ev : format.parseEvents(c.input(), tools, c.options()))
+                if (ev instanceof ParseEvent.ToolCallEnd end) calls.add(end);
+        } catch (ToolCallParseException ex) {
+            return null;
+        }
+        return calls;
     }
 }
