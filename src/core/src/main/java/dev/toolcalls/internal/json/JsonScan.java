@@ -48,20 +48,21 @@ public final class JsonScan {
             return i;
         }
         boolean wide = to - from > BLOCK && wideAtStart(s);
-        byte[] buf = new byte[Math.min(BLOCK, (to - from + 7) & ~7) * (wide ? 2 : 1)];
+        byte[] buf = null;
         CharBuffer view = null;
         char[] chars = null;
         for (int at = from; at < to; at += BLOCK) {
             int end = Math.min(to, at + BLOCK);
             int found;
             if (wide) {
-                if (view == null) {
-                    if (buf.length < 2 * BLOCK) buf = new byte[2 * BLOCK];
+                if (view == null) { // two bytes a character
+                    buf = new byte[2 * BLOCK];
                     view = ByteBuffer.wrap(buf).order(ByteOrder.LITTLE_ENDIAN).asCharBuffer();
                     chars = new char[BLOCK];
                 }
                 found = controlInWideBlock(s, at, end, chars, view, buf);
             } else {
+                if (buf == null) buf = new byte[Math.min(BLOCK, (to - from + 7) & ~7)];
                 found = controlInBlock(s, at, end, buf);
                 if (found < 0) { // the block holds a character above U+00FF: the string is UTF-16
                     wide = true;
