@@ -92,19 +92,46 @@ class AllocationTest {
         assertTrue(call <= 4096, "a parse of one short call allocates " + call + " bytes");
     }
 
+    @Test
+    void aLongArgumentIsCopiedOnce() {
+        // a Latin-1 string argument of 200 000 characters: its one copy (the arguments string) is
+        // a byte per character; a raw copy of the call kept for a fallback that strict mode never
+        // takes would add a builder that doubles its way up to the call's size, and its string
+        String value = "plain words and more ".repeat(10_000);
+        for (String call :
+                List.of(
+                        "{\"name\": \"f\", \"arguments\": {\"a\": \"" + value + "\"}}",
+                        "{\"arguments\": {\"a\": \"" + value + "\"}, \"name\": \"f\"}")) {
+            double bytes = bytesPerParse("<tool_call>" + call + "</tool_call>", 10);
+            assertTrue(
+                    bytes < 1.5 * value.length(),
+                    "a parse of a call with a "
+                            + value.length()
+                            + "-character argument allocates "
+                            + bytes
+                            + " bytes: "
+                            + call.substring(0, 20));
+        }
+    }
+
     /** Bytes one batch parse of {@code text} by hermes allocates: the least of 30 rounds of 200. */
     private static double bytesPerParse(String text) {
+        return bytesPerParse(text, 200);
+    }
+
+    /** The least of 30 rounds of {@code perRound} parses, per parse. */
+    private static double bytesPerParse(String text, int perRound) {
         Allocated threads = new Allocated();
         Format f = Formats.get("hermes");
         long best = Long.MAX_VALUE;
         int sink = 0;
         for (int round = 0; round < 30; round++) {
             long start = threads.bytes();
-            for (int i = 0; i < 200; i++) sink += f.parse(text).toolCalls().size();
+            for (int i = 0; i < perRound; i++) sink += f.parse(text).toolCalls().size();
             best = Math.min(best, threads.bytes() - start);
         }
         assertTrue(sink >= 0);
-        return best / 200.0;
+        return (double) best / perRound;
     }
 
     /**

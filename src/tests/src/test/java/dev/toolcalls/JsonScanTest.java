@@ -62,6 +62,28 @@ class JsonScanTest {
     }
 
     @Test
+    void longUtf16TextsAgreeWithALoop() {
+        // read whole characters from the start (a character above U+00FF near the start) or from
+        // the first block checked one by one that shows one; controls anywhere, or none
+        Random random = new Random(13);
+        for (int trial = 0; trial < 60; trial++) {
+            StringBuilder b = new StringBuilder();
+            if (trial % 2 == 0) b.append("{\"city\": \"\u6771\u4eac\", \"note\": \"");
+            else b.append("a".repeat(300 + random.nextInt(9000)));
+            while (b.length() < 30_000) {
+                int r = random.nextInt(60);
+                b.append(r == 0 ? '\u010a' : r < 20 && trial % 4 < 2 ? '\u4e0a' : 'x');
+            }
+            if (random.nextBoolean())
+                b.setCharAt(300 + random.nextInt(b.length() - 300), (char) random.nextInt(0x20));
+            String s = b.toString();
+            int from = random.nextInt(100);
+            int to = s.length() - random.nextInt(100);
+            assertEquals(controlSlow(s, from, to), JsonScan.control(s, from, to), "trial " + trial);
+        }
+    }
+
+    @Test
     void aLatin1TextWithoutControlsIsReadToItsEnd() {
         String s = "plain text, no controls. ".repeat(2000);
         assertEquals(s.length(), JsonScan.control(s, 0, s.length()));

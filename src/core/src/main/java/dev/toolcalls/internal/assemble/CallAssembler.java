@@ -76,6 +76,13 @@ public final class CallAssembler {
     /** Text of the call while nothing is emitted (made on first use). */
     private StringBuilder raw;
 
+    /**
+     * A call's raw text can be read: lenient mode gives a malformed call back as it, and so does an
+     * unknown tool under {@link ParseOptions.UnknownTool#TEXT}. Otherwise none is kept (a long
+     * argument is not copied for nothing).
+     */
+    private boolean keepRaw;
+
     private boolean unknownAsText; // a call to an unknown tool, to be given back as text
     private boolean hold; // nothing of a call is sent before its end
 
@@ -107,6 +114,12 @@ public final class CallAssembler {
         this.ids = ids;
         this.idFromText = idFromText;
         this.out = out;
+        this.keepRaw = keepsRaw(options, this.knownTools);
+    }
+
+    private static boolean keepsRaw(ParseOptions options, Set<String> knownTools) {
+        return options.lenient()
+                || knownTools != null && options.unknownTool() == ParseOptions.UnknownTool.TEXT;
     }
 
     /** No call made yet, for another response with its own ids, options and tools. */
@@ -114,6 +127,7 @@ public final class CallAssembler {
         this.ids = ids;
         this.options = options;
         this.knownTools = knownTools == null || knownTools.isEmpty() ? null : knownTools;
+        this.keepRaw = keepsRaw(options, this.knownTools);
         nextIndex = 0;
         open = false;
         hold = false;
@@ -143,7 +157,10 @@ public final class CallAssembler {
         return beginOffset;
     }
 
-    /** Raw text of the open call so far (kept only while nothing of it has been emitted). */
+    /**
+     * Raw text of the open call so far (kept only while nothing of it has been emitted, and only
+     * where the options can give it back as text).
+     */
     public String raw() {
         return raw == null ? "" : raw.toString();
     }
@@ -154,13 +171,13 @@ public final class CallAssembler {
      * without making a string of it.
      */
     public StringBuilder rawSink() {
-        if (!open || headerSent) return null;
+        if (!open || headerSent || !keepRaw) return null;
         if (raw == null) raw = new StringBuilder();
         return raw;
     }
 
     public void text(String tokenText) {
-        if (open && !headerSent) {
+        if (open && !headerSent && keepRaw) {
             if (raw == null) raw = new StringBuilder();
             raw.append(tokenText);
         }
