@@ -7,7 +7,6 @@ module dev.toolcalls.server {
     requires dev.toolcalls;
     requires com.google.gson;
     requires transitive dev.toolcalls.templates;
-    requires org.eclipse.jetty.client;
     requires org.eclipse.jetty.server;
     requires org.eclipse.jetty.http;
     requires org.eclipse.jetty.io;

@@ -12,13 +12,8 @@ import dev.toolcalls.protocol.Protocol;
 import dev.toolcalls.templates.ChatInput;
 import dev.toolcalls.templates.TemplateException;
 
-import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.client.Request;
-import org.eclipse.jetty.client.StringRequestContent;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.http.HttpMethod;
-
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,9 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 
 /**
  * The gateway: a protocol request becomes the model's prompt (its chat template), the engine's raw
@@ -47,7 +40,7 @@ final class Gateway implements Backend {
     private static final Gson GSON = new Gson();
 
     private final Map<String, Upstream> models = new LinkedHashMap<>();
-    private final HttpClient client;
+    private final EngineClient client;
     private final int maxStreams;
     private final long upstreamTimeoutMs;
     private final PrintStream log;
@@ -57,7 +50,7 @@ final class Gateway implements Backend {
 
     Gateway(
             List<Upstream> upstreams,
-            HttpClient client,
+            EngineClient client,
             int maxStreams,
             long upstreamTimeoutMs,
             Constraints constraints,
@@ -94,7 +87,7 @@ final class Gateway implements Backend {
 
     /** Runs work that may take long (a whole output's parse) on the server's pool. */
     void execute(Runnable work) {
-        client.getExecutor().execute(work);
+        client.executor().execute(work);
     }
 
     void log(String line) {
@@ -244,26 +237,19 @@ final class Gateway implements Backend {
             return;
         }
         relays.add(relay);
-        String json = Json.write(up);
-        Upstream u = upstream;
-        Supplier<Request> request =
-                () ->
-                        client.newRequest(u.completions())
-                                .method(HttpMethod.POST)
-                                .headers(
-                                        h -> {
-                                            h.put(HttpHeader.ACCEPT, "text/event-stream");
-                                            if (u.apiKey() != null)
-                                                h.put(
-                                                        HttpHeader.AUTHORIZATION,
-                                                        "Bearer " + u.apiKey());
-                                        })
-                                .body(
-                                        new StringRequestContent(
-                                                "application/json", json, StandardCharsets.UTF_8))
-                                .idleTimeout(upstreamTimeoutMs, TimeUnit.MILLISECONDS);
+        byte[] json = Json.write(up).getBytes(StandardCharsets.UTF_8);
+        URI uri = upstream.completions();
+        byte[] head =
+                EngineClient.head(
+                        uri,
+                        "Accept: text/event-stream",
+                        "Content-Type: application/json",
+                        "Content-Length: " + json.length,
+                        upstream.apiKey() == null
+                                ? ""
+                                : "Authorization: Bearer " + upstream.apiKey());
         try {
-            relay.start(request);
+            relay.start(receiver -> client.call(uri, head, json, receiver));
         } catch (RuntimeException | Error e) {
             ended(relay);
             throw e;

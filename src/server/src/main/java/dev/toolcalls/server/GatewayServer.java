@@ -1,13 +1,10 @@
 package dev.toolcalls.server;
 
-import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 import org.eclipse.jetty.util.thread.Scheduler;
@@ -26,12 +23,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the request's protocol, streamed or not, as the replay server speaks them.
  *
  * <p>The same front as {@link ReplayServer} ({@link Routes}, {@link BodyReader}, {@link Deadlines},
- * the same {@link ReplayServer.Limits} and JSON errors); behind it, Jetty's HTTP client on the same
- * threads. A client that goes away stops the engine's generation (its request is aborted, which
- * closes its connection); an engine that is down or refuses is a 502, one that times out a 504,
- * each in the protocol's error shape; a failure mid-stream is the protocol's error event after what
- * was certain. At most {@link Options#maxStreams} requests are relayed at once; more are answered
- * 503. Ids are random per response. Prompts, outputs and keys are never logged.
+ * the same {@link ReplayServer.Limits} and JSON errors); behind it, an HTTP/1.1 client of its own
+ * ({@link EngineClient}) on Jetty's selectors and the same threads. A client that goes away stops
+ * the engine's generation (its request is aborted, which closes its connection); an engine that is
+ * down or refuses is a 502, one that times out a 504, each in the protocol's error shape; a failure
+ * mid-stream is the protocol's error event after what was certain. At most {@link
+ * Options#maxStreams} requests are relayed at once; more are answered 503. Ids are random per
+ * response. Prompts, outputs and keys are never logged.
  */
 public final class GatewayServer implements AutoCloseable {
     /**
@@ -64,7 +62,6 @@ public final class GatewayServer implements AutoCloseable {
     private final PrintStream log;
     private final Server server;
     private final ServerConnector connector;
-    private final HttpClient client;
     private final Deadlines deadlines;
     private final Gateway gateway;
     private final Routes routes;
@@ -99,19 +96,14 @@ public final class GatewayServer implements AutoCloseable {
         // client's writes complete through callbacks), so they run on the selector's thread that
         // read them, with no hand-off to a pool thread per chunk (a batch answer's whole parse at
         // the end is handed to the pool: Relay). One selector per two cores.
-        HttpClientTransportOverHTTP transport =
-                new HttpClientTransportOverHTTP(
-                        Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
-        transport.setInvocationType(Invocable.InvocationType.NON_BLOCKING);
-        client = new HttpClient(transport);
-        client.setExecutor(pool);
-        client.setScheduler(scheduler);
-        client.setMaxConnectionsPerDestination(options.maxStreams());
-        client.setMaxRequestsQueuedPerDestination(options.maxStreams());
-        client.setConnectTimeout(options.connectTimeoutMs());
-        client.setIdleTimeout(options.upstreamTimeoutMs());
-        client.setFollowRedirects(false);
-        client.setUserAgentField(null);
+        EngineClient client =
+                new EngineClient(
+                        pool,
+                        scheduler,
+                        Math.max(1, Runtime.getRuntime().availableProcessors() / 2),
+                        options.connectTimeoutMs(),
+                        options.upstreamTimeoutMs(),
+                        options.maxStreams());
 
         this.gateway =
                 new Gateway(

@@ -14,11 +14,7 @@ import dev.toolcalls.protocol.Protocol;
 import dev.toolcalls.protocol.WireEvent;
 import dev.toolcalls.protocol.WireStream;
 
-import org.eclipse.jetty.client.Request;
-import org.eclipse.jetty.client.Response;
-import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.util.IteratingCallback;
 
 import java.io.EOFException;
@@ -31,7 +27,6 @@ import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Supplier;
 
 /**
  * One request relayed to the engine: its raw completion stream read as it arrives, parsed by the
@@ -46,7 +41,7 @@ import java.util.function.Supplier;
  * (502, or 504 for a timeout); after that, a failure ends the stream with the protocol's error
  * event after what was certain.
  */
-final class Relay extends IteratingCallback {
+final class Relay extends IteratingCallback implements EngineClient.Receiver {
     /** The client went away: the cause of the upstream abort. */
     static final class ClientGone extends IOException {
         ClientGone(Throwable cause) {
@@ -82,8 +77,8 @@ final class Relay extends IteratingCallback {
 
     private final Object lock = new Object();
     // guarded by lock
-    private Request request;
-    private Supplier<Request> requests;
+    private EngineClient.Call call;
+    private Calls calls;
     private boolean retried; // the one new attempt after a connection closed unanswered
     private StreamParser parser;
     private WireStream wire;
@@ -98,7 +93,7 @@ final class Relay extends IteratingCallback {
     private boolean writing;
     private boolean answered; // ex is answered whole (a body or an error), not by the pump
     private boolean stopEngine; // ended by a failure: the engine's request is aborted
-    private Runnable demander; // the engine's next chunk, asked for once the writes drain
+    private boolean demandLater; // the engine's next chunk, asked for once the writes drain
     private String finishReason;
     private Usage usage;
 
@@ -127,12 +122,17 @@ final class Relay extends IteratingCallback {
         this.created = created;
     }
 
+    /** Makes the engine's request (again for the one retry) for a receiver. */
+    interface Calls {
+        EngineClient.Call newCall(EngineClient.Receiver receiver);
+    }
+
     /**
-     * Sends the upstream request (made by {@code requests}, which makes it again for the one retry
-     * on a fresh connection); everything after happens in its callbacks.
+     * Sends the upstream request (made by {@code calls}, again for the one retry on a new
+     * connection); everything after happens in its callbacks.
      */
-    void start(Supplier<Request> requests) {
-        this.requests = requests;
+    void start(Calls calls) {
+        this.calls = calls;
         ex.request.addFailureListener(x -> clientGone(x));
         ex.request.addIdleTimeoutListener(
                 x -> {
@@ -140,26 +140,25 @@ final class Relay extends IteratingCallback {
                         return writing; // a stalled reader; while the engine thinks, wait for it
                     }
                 });
-        send();
+        send(false);
     }
 
-    private void send() {
-        Request r = requests.get();
+    private void send(boolean fresh) {
+        EngineClient.Call c = calls.newCall(this);
         synchronized (lock) {
             if (ended) return; // the client went away meanwhile
-            request = r;
+            call = c;
         }
-        r.onResponseHeaders(this::headers)
-                .onResponseContentAsync(this::content)
-                .send(this::complete);
+        c.send(fresh);
     }
 
     // ---- the engine's side
 
-    private void headers(Response response) {
+    @Override
+    public void headers(int engineStatus) {
         synchronized (lock) {
             if (ended) return;
-            status = response.getStatus();
+            status = engineStatus;
             if (status != 200) {
                 errorBody = new StringBuilder();
                 return;
@@ -178,9 +177,9 @@ final class Relay extends IteratingCallback {
         iterate();
     }
 
-    private void content(Response response, Content.Chunk chunk, Runnable demand) {
-        ByteBuffer b = chunk.getByteBuffer();
-        Runnable now = null;
+    @Override
+    public void content(ByteBuffer b) {
+        boolean now = false;
         boolean pump = false;
         boolean abort;
         synchronized (lock) {
@@ -206,22 +205,31 @@ final class Relay extends IteratingCallback {
             }
             abort = stopEngine;
             if (committed) pump = true;
-            if (committed && !ended) demander = demand; // once the writes drain
-            else if (!abort) now = demand; // reading on, or draining what follows the end
+            if (committed && !ended) demandLater = true; // once the writes drain
+            else if (!abort) now = true; // reading on, or draining what follows the end
         }
         if (abort) abortUpstream(null);
         if (pump) iterate();
-        if (now != null) now.run();
+        if (now) demand();
     }
 
-    private void complete(Result result) {
+    /** Reads the engine's answer on. */
+    private void demand() {
+        EngineClient.Call c;
+        synchronized (lock) {
+            c = call;
+        }
+        if (c != null) c.demand();
+    }
+
+    @Override
+    public void complete(Throwable failure) {
         // on the selector's thread: a batch answer's parse of the whole output goes to the pool
-        if (!stream && result.getFailure() == null) gateway.execute(() -> completed(result));
-        else completed(result);
+        if (!stream && failure == null) gateway.execute(() -> completed(null));
+        else completed(failure);
     }
 
-    private void completed(Result result) {
-        Throwable failure = result.getFailure();
+    private void completed(Throwable failure) {
         boolean again = false;
         synchronized (lock) {
             if (ended) return;
@@ -246,10 +254,15 @@ final class Relay extends IteratingCallback {
                                     ? "the upstream sent nothing for "
                                             + gateway.upstreamTimeoutMs()
                                             + " ms (serve --upstream-timeout-ms)"
-                                    : "the upstream at "
-                                            + upstream.baseUrl()
-                                            + " cannot be reached: "
-                                            + describe(failure),
+                                    : failure instanceof ResponseReader.Malformed
+                                            ? "the upstream at "
+                                                    + upstream.baseUrl()
+                                                    + " sent a malformed HTTP answer: "
+                                                    + failure.getMessage()
+                                            : "the upstream at "
+                                                    + upstream.baseUrl()
+                                                    + " cannot be reached: "
+                                                    + describe(failure),
                             timeout ? 504 : 502);
                 }
             } else {
@@ -265,7 +278,7 @@ final class Relay extends IteratingCallback {
                 }
             }
         }
-        if (again) send();
+        if (again) send(true);
         else iterate();
     }
 
@@ -274,7 +287,9 @@ final class Relay extends IteratingCallback {
      * an unknown host, which a new connection would meet again.
      */
     private static boolean closedUnanswered(Throwable failure) {
-        if (timeout(failure) || failure instanceof ShuttingDown) return false;
+        if (timeout(failure)
+                || failure instanceof ShuttingDown
+                || failure instanceof ResponseReader.Malformed) return false;
         Throwable root = failure;
         while (root.getCause() != null && root.getCause() != root) root = root.getCause();
         if (root instanceof ConnectException
@@ -491,18 +506,18 @@ final class Relay extends IteratingCallback {
     }
 
     private void abortUpstream(Throwable cause) {
-        Request r;
+        EngineClient.Call c;
         synchronized (lock) {
-            r = request;
+            c = call;
         }
-        if (r != null) r.abort(cause == null ? new IOException("the response has ended") : cause);
+        if (c != null) c.abort(cause == null ? new IOException("the response has ended") : cause);
     }
 
     @Override
     protected Action process() {
         ByteBuffer text;
         boolean last;
-        Runnable demand = null;
+        boolean demand = false;
         synchronized (lock) {
             writing = false;
             if (!committed) return Action.IDLE; // answered whole by ex.send / ex.error, if at all
@@ -516,15 +531,15 @@ final class Relay extends IteratingCallback {
             } else {
                 text = null;
                 last = false;
-                demand = demander;
-                demander = null;
+                demand = demandLater;
+                demandLater = false;
             }
         }
         if (text != null) {
             ex.response.write(last, text, this);
             return Action.SCHEDULED;
         }
-        if (demand != null) demand.run();
+        if (demand) demand();
         return Action.IDLE;
     }
 

@@ -78,6 +78,9 @@ public record Upstream(
             throw new IllegalArgumentException("model '" + name + "' needs a format");
         if (template == null)
             throw new IllegalArgumentException("model '" + name + "' needs a chat template");
+        if (apiKey != null && apiKey.chars().anyMatch(c -> c < 0x20 || c == 0x7F))
+            throw new IllegalArgumentException(
+                    "model '" + name + "': the upstream key has a control character");
         if (kind == null) kind = Kind.OPENAI;
         defaults = defaults == null ? Map.of() : Map.copyOf(defaults);
     }

@@ -359,43 +359,19 @@ class GatewayReliabilityTest {
                         .getBytes(StandardCharsets.UTF_8);
         AtomicInteger connections = new AtomicInteger();
         AtomicInteger requests = new AtomicInteger();
-        try (ServerSocket engineSocket = new ServerSocket(0)) {
-            Thread accept =
-                    new Thread(
-                            () -> {
-                                while (!engineSocket.isClosed()) {
-                                    try {
-                                        Socket c = engineSocket.accept();
-                                        connections.incrementAndGet();
-                                        Thread t =
-                                                new Thread(
-                                                        () -> {
-                                                            try (c) {
-                                                                InputStream in = c.getInputStream();
-                                                                for (int k = 1; ; k++) {
-                                                                    if (!readRequest(in)) return;
-                                                                    requests.incrementAndGet();
-                                                                    if (k == 2) return; // closed
-                                                                    c.getOutputStream()
-                                                                            .write(answer);
-                                                                    c.getOutputStream().flush();
-                                                                }
-                                                            } catch (IOException e) {
-                                                                // the gateway closed it
-                                                            }
-                                                        });
-                                        t.setDaemon(true);
-                                        t.start();
-                                    } catch (IOException closed) {
-                                        return;
-                                    }
-                                }
-                            });
-            accept.setDaemon(true);
-            accept.start();
-            start(
-                    "http://127.0.0.1:" + engineSocket.getLocalPort() + "/v1",
-                    GatewayServer.Options.defaults());
+        try (ServerSocket engineSocket =
+                socketEngine(
+                        c -> {
+                            connections.incrementAndGet();
+                            InputStream in = c.getInputStream();
+                            for (int k = 1; ; k++) {
+                                if (!readRequest(in)) return;
+                                requests.incrementAndGet();
+                                if (k == 2) return; // closed
+                                c.getOutputStream().write(answer);
+                                c.getOutputStream().flush();
+                            }
+                        })) {
             for (int i = 0; i < 3; i++) {
                 HttpResponse<String> r = post(PATHS[0], body(PATHS[0], false, ""));
                 assertEquals(200, r.statusCode(), r.body());
@@ -415,6 +391,71 @@ class GatewayReliabilityTest {
         // answered on connections 1, 2, 3; each later one after the one before closed unanswered
         assertEquals(3, connections.get());
         assertEquals(5, requests.get());
+    }
+
+    /** An engine whose answer is not HTTP/1.x: a 502 naming what was wrong, not sent again. */
+    @Test
+    void anEngineThatAnswersSomethingElseThanHttpIsA502SayingSo() throws Exception {
+        AtomicInteger requests = new AtomicInteger();
+        try (ServerSocket engineSocket =
+                socketEngine(
+                        c -> {
+                            if (!readRequest(c.getInputStream())) return;
+                            requests.incrementAndGet();
+                            c.getOutputStream()
+                                    .write(
+                                            "SSH-2.0-OpenSSH_9.6\r\n\r\n"
+                                                    .getBytes(StandardCharsets.UTF_8));
+                            c.getOutputStream().flush();
+                        })) {
+            HttpResponse<String> r = post(PATHS[0], body(PATHS[0], true, ""));
+            assertEquals(502, r.statusCode(), r.body());
+            assertTrue(
+                    r.body().contains("malformed HTTP answer") && r.body().contains("not HTTP/1.x"),
+                    r.body());
+        }
+        assertEquals(1, requests.get(), "not sent again");
+    }
+
+    /** What a socket engine does with one connection (closed after). */
+    interface ConnectionHandler {
+        void handle(Socket connection) throws IOException;
+    }
+
+    /**
+     * An engine written on a socket, each connection handled on a thread of its own, and the
+     * gateway started in front of it.
+     */
+    ServerSocket socketEngine(ConnectionHandler handler) throws Exception {
+        ServerSocket engineSocket = new ServerSocket(0);
+        Thread accept =
+                new Thread(
+                        () -> {
+                            while (!engineSocket.isClosed()) {
+                                try {
+                                    Socket c = engineSocket.accept();
+                                    Thread t =
+                                            new Thread(
+                                                    () -> {
+                                                        try (c) {
+                                                            handler.handle(c);
+                                                        } catch (IOException e) {
+                                                            // the gateway closed it
+                                                        }
+                                                    });
+                                    t.setDaemon(true);
+                                    t.start();
+                                } catch (IOException closed) {
+                                    return;
+                                }
+                            }
+                        });
+        accept.setDaemon(true);
+        accept.start();
+        start(
+                "http://127.0.0.1:" + engineSocket.getLocalPort() + "/v1",
+                GatewayServer.Options.defaults());
+        return engineSocket;
     }
 
     /** One HTTP/1.1 request with a Content-Length body; false at the end of the stream. */
