@@ -152,6 +152,7 @@ public final class ConstraintGrammar {
     private final Map<Ctx, Integer> ctxIds = new HashMap<>();
     private final List<Nt> pending = new ArrayList<>();
     private Boolean jsonArgs;
+    private Boolean valuesWhole;
 
     private ConstraintGrammar(
             CompiledFormat format, List<JsonObject> functions, ConstraintOptions options) {
@@ -449,12 +450,26 @@ public final class ConstraintGrammar {
                                         Gbnf.literal(t.keys.get(k)),
                                         false));
                     }
-                    if (t.extraKeys)
-                        out.add(
-                                new Step(
-                                        new Ctx(true, c.tool, -2, c.mask, c.called),
-                                        expr(rule),
-                                        false));
+                    if (t.extraKeys) {
+                        // a parameter's own name is that parameter, typed by it
+                        String other =
+                                difference.lessWords(
+                                        this.out,
+                                        "xk_"
+                                                + TokenLanguages.sanitize(model.ruleNames[rule])
+                                                + "_"
+                                                + c.tool,
+                                        rule,
+                                        earlier.get(rule),
+                                        t.keys);
+                        if (other == null) other = expr(rule);
+                        if (!other.isEmpty())
+                            out.add(
+                                    new Step(
+                                            new Ctx(true, c.tool, -2, c.mask, c.called),
+                                            other,
+                                            false));
+                    }
                 } else
                     out.add(
                             new Step(
@@ -510,7 +525,7 @@ public final class ConstraintGrammar {
                 t.parameters.getAsJsonObject().getAsJsonObject("properties").get(t.keys.get(key));
         String name = "v_" + tool + "_" + key;
         if (out.has(name)) return name;
-        if (!jsonSchemaTypes(prop)) return null;
+        if (!jsonSchemaTypes(prop) || !valuesWhole()) return null;
         Set<SchemaTypes.Type> types = SchemaTypes.of(prop);
         if (types.isEmpty() || types.contains(SchemaTypes.Type.STRING)) {
             JsonObject p = prop != null && prop.isJsonObject() ? prop.getAsJsonObject() : null;
@@ -551,6 +566,22 @@ public final class ConstraintGrammar {
                 "[ \\t\\r\\n]* ("
                         + String.join(" | ", new LinkedHashSet<>(alts))
                         + ") [ \\t\\r\\n]*");
+    }
+
+    /**
+     * Whether a raw value is always the run of one mode: no token read as part of a value is one of
+     * its mode's other tokens (a value's first character read by a token that changes the mode,
+     * then the rest as a run). A value read by several tokens is left untyped: the run alone is not
+     * the value, and typing it would reject values the parser accepts.
+     */
+    private boolean valuesWhole() {
+        if (valuesWhole == null) {
+            boolean whole = true;
+            for (List<Integer> items : itemRules)
+                for (int r : items) whole &= roles[r] != Role.ARG_VALUE;
+            valuesWhole = whole;
+        }
+        return valuesWhole;
     }
 
     /**
