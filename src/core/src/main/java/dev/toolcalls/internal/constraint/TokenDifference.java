@@ -114,6 +114,14 @@ final class TokenDifference {
                 cache().computeIfAbsent("c " + rule + " " + markers, k -> coversNew(rule, markers));
     }
 
+    /** Whether {@code s} is in the rule's language. */
+    boolean matches(int rule, String s) {
+        Set<Cfg> at = closure(Set.of(new Cfg(atn.ruleToStartState[rule], null)));
+        for (int i = 0; i < s.length() && !at.isEmpty(); i += Character.charCount(s.codePointAt(i)))
+            at = step(at, s.codePointAt(i));
+        return accepts(at);
+    }
+
     /**
      * Defines the rules of {@code rule}'s language less {@code earlier}'s and returns the start
      * rule's name; null when no string is in both (nothing to take away) or the automaton is too
