@@ -156,6 +156,11 @@ public final class ConstraintGrammar {
     private Boolean argsTracked;
     private final Boolean[] heldModes;
     private final Map<String, String> heldRules = new HashMap<>();
+    private final Map<Integer, StringHeldRules> heldSpellings = new HashMap<>();
+
+    /** The parameter names of tools, one id per list (tools alike share their rules). */
+    private final Map<List<String>, Integer> otherKeys = new HashMap<>();
+
     private final Set<String> heldRuns = new HashSet<>();
 
     private ConstraintGrammar(
@@ -530,7 +535,8 @@ public final class ConstraintGrammar {
                                         "xk_"
                                                 + TokenLanguages.sanitize(model.ruleNames[rule])
                                                 + "_"
-                                                + c.tool,
+                                                + otherKeys.computeIfAbsent(
+                                                        t.keys, k -> otherKeys.size()),
                                         rule,
                                         earlier.get(rule),
                                         t.keys);
@@ -798,19 +804,9 @@ public final class ConstraintGrammar {
         return heldRules.computeIfAbsent(
                 mode + " " + tool,
                 k -> {
-                    IntervalSet raw = new IntervalSet();
-                    for (int r : runRules.get(mode)) raw.addAll(runSets[r]);
-                    List<Integer> escapes = new ArrayList<>();
-                    for (int r : itemRules.get(mode)) if (stays(mode, r)) escapes.add(r);
-                    StringBuilder letters = new StringBuilder();
-                    for (char l : "\"\\/bfnrt".toCharArray())
-                        if (reads(escapes, "\\" + l)) letters.append(l);
-                    boolean lower = reads(escapes, "\\u00e9");
-                    boolean upper = reads(escapes, "\\u00E9");
-                    if (lower != upper) return null;
+                    StringHeldRules h = spellings(mode);
+                    if (h == null) return null;
                     String args = schema(tool);
-                    StringHeldRules h =
-                            new StringHeldRules(out, "h" + mode, raw, letters.toString(), lower);
                     String object = h.rule(args);
                     String ws = h.rule("ws");
                     if (object == null || ws == null) return null;
@@ -820,6 +816,29 @@ public final class ConstraintGrammar {
                     String name = out.define("held_" + mode + "_" + tool, body);
                     heldRuns.add(name);
                     return name;
+                });
+    }
+
+    /**
+     * How the held mode's string spells a character: raw where its run reads it, and the escapes
+     * its other tokens read; null where they read only one case of the hex digits of {@code \}
+     * {@code uXXXX}.
+     */
+    private StringHeldRules spellings(int mode) {
+        return heldSpellings.computeIfAbsent(
+                mode,
+                m -> {
+                    IntervalSet raw = new IntervalSet();
+                    for (int r : runRules.get(m)) raw.addAll(runSets[r]);
+                    List<Integer> escapes = new ArrayList<>();
+                    for (int r : itemRules.get(m)) if (stays(m, r)) escapes.add(r);
+                    StringBuilder letters = new StringBuilder();
+                    for (char l : "\"\\/bfnrt".toCharArray())
+                        if (reads(escapes, "\\" + l)) letters.append(l);
+                    boolean lower = reads(escapes, "\\u00e9");
+                    boolean upper = reads(escapes, "\\u00E9");
+                    if (lower != upper) return null;
+                    return new StringHeldRules(out, "h" + m, raw, letters.toString(), lower);
                 });
     }
 

@@ -6,6 +6,7 @@ import org.antlr.v4.runtime.misc.IntervalSet;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -32,6 +33,8 @@ final class StringHeldRules {
     private final String letters;
     private final boolean unicode;
     private final String prefix;
+    private final Map<String, String> literals = new HashMap<>();
+    private final Map<String, String> classes = new HashMap<>();
 
     /**
      * @param raw the characters the string holds unescaped
@@ -185,7 +188,14 @@ final class StringHeldRules {
             if (one == null) return null;
             parts.add(one);
         }
-        return parts.size() == 1 ? parts.get(0) : "( " + String.join(" ", parts) + " )";
+        if (parts.size() == 1) return parts.get(0);
+        // one rule per literal: tools that share a property name share its spellings
+        String known = literals.get(s);
+        if (known == null) {
+            known = out.define(prefix + "_l" + literals.size(), String.join(" ", parts));
+            literals.put(s, known);
+        }
+        return known;
     }
 
     /** The rule of the spellings of one character. */
@@ -225,6 +235,18 @@ final class StringHeldRules {
     /** A class's characters: each listed by its spellings, or, for many, any escape. */
     private String chars(IntervalSet set) {
         if (set.isNil()) return null;
+        String key = set.toString();
+        if (classes.containsKey(key)) return classes.get(key);
+        String c = charsNew(set);
+        classes.put(
+                key,
+                c == null || !c.startsWith("(")
+                        ? c
+                        : out.define(prefix + "_k" + classes.size(), c));
+        return classes.get(key);
+    }
+
+    private String charsNew(IntervalSet set) {
         if (set.size() <= LISTED) {
             List<String> alts = new ArrayList<>();
             for (Interval iv : set.getIntervals())
