@@ -579,7 +579,7 @@ public final class ConstraintGrammar {
             default -> {
                 // the token that ends a string holding the arguments
                 int m = modeOfRule[rule];
-                boolean held = jsonArgs() && heldMode(m) && !stays(m, rule);
+                boolean held = heldMode(m) && !stays(m, rule);
                 out.add(new Step(held ? argsWritten(c) : c, expr(rule), false));
             }
         }
@@ -733,7 +733,7 @@ public final class ConstraintGrammar {
             args |= roles[r] == Role.ARGS_JSON;
             value |= roles[r] == Role.ARG_VALUE;
         }
-        if (c.call && jsonArgs() && heldMode(mode)) {
+        if (c.call && heldMode(mode)) {
             String h = held(mode, c.tool);
             if (h != null) return h;
         }
