@@ -152,6 +152,16 @@ public final class ConstraintGrammar {
     private final Map<Ctx, Integer> ctxIds = new HashMap<>();
     private final List<Nt> pending = new ArrayList<>();
     private Boolean jsonArgs;
+    private Boolean valuesWhole;
+    private Boolean argsTracked;
+    private final Boolean[] heldModes;
+    private final Map<String, String> heldRules = new HashMap<>();
+    private final Map<Integer, StringHeldRules> heldSpellings = new HashMap<>();
+
+    /** The parameter names of tools, one id per list (tools alike share their rules). */
+    private final Map<List<String>, Integer> otherKeys = new HashMap<>();
+
+    private final Set<String> heldRuns = new HashSet<>();
 
     private ConstraintGrammar(
             CompiledFormat format, List<JsonObject> functions, ConstraintOptions options) {
@@ -193,6 +203,7 @@ public final class ConstraintGrammar {
         itemRules.addAll(plan.itemRules);
         textRules.addAll(plan.textRules);
         productions.put(DEAD, List.of());
+        heldModes = new Boolean[model.modeNames.length];
         modeOfRule = new int[model.ruleNames.length];
         for (int m = 0; m < model.modeNames.length; m++)
             for (int r : itemRules.get(m)) modeOfRule[r] = m;
@@ -356,8 +367,69 @@ public final class ConstraintGrammar {
     }
 
     private boolean maskComplete(Ctx c) {
-        if (!c.call || c.tool < 0 || jsonArgs()) return true;
+        if (!c.call) return true;
+        if (jsonArgs()) return c.mask == 1 || !argsTracked();
+        if (c.tool < 0) return true;
         return c.mask == (1 << tools.get(c.tool).required.size()) - 1;
+    }
+
+    /**
+     * The mask a call of the tool begins with: for JSON arguments, set (1) where the call may write
+     * none, that is, the tool requires nothing (or any tool may be called).
+     */
+    private int maskAtBegin(int tool) {
+        if (!jsonArgs() || !argsTracked()) return 0;
+        return tool < 0 || tools.get(tool).required.isEmpty() ? 1 : 0;
+    }
+
+    /**
+     * Whether a call's JSON arguments are read by tokens only (an arguments value, or a string
+     * holding it), so that the context can say whether they were written: a call that writes none
+     * has no arguments, which a tool with required parameters cannot have.
+     */
+    private boolean argsTracked() {
+        if (argsTracked == null) {
+            boolean tracked = jsonArgs();
+            for (int m = 0; m < runRules.size(); m++) {
+                for (int r : runRules.get(m))
+                    tracked &=
+                            roles[r] != Role.ARGS_JSON
+                                    && (roles[r] != Role.ARGS_JSON_STRING || heldMode(m));
+                for (int r : itemRules.get(m))
+                    tracked &= roles[r] != Role.ARGS_JSON_STRING || heldMode(m);
+            }
+            argsTracked = tracked;
+        }
+        return argsTracked;
+    }
+
+    /**
+     * The context of a call whose JSON arguments have been written: for key/value arguments, with
+     * every required parameter set (the object's schema requires them).
+     */
+    private Ctx argsWritten(Ctx c) {
+        if (!c.call) return c;
+        if (jsonArgs()) return argsTracked() ? new Ctx(true, c.tool, c.key, 1, c.called) : c;
+        if (c.tool < 0) return c;
+        int all = (1 << tools.get(c.tool).required.size()) - 1;
+        return new Ctx(true, c.tool, c.key, all, c.called);
+    }
+
+    /**
+     * Whether a token that pops its frame and pushes one is the opening brace of a JSON object read
+     * in the pushed frame to its end: the object is then all that is left of the frame.
+     */
+    private boolean replacesWithObject(int rule) {
+        Effect e = effects[rule];
+        return e.pops == 1
+                && e.mode < 0
+                && e.pushes.size() == 1
+                && List.of("{").equals(languages.literals(rule));
+    }
+
+    /** Whether a swallowed value ends its frame: the token pushes nothing else after it. */
+    private static boolean swallowEnds(Effect e) {
+        return e.pushes.isEmpty() || e.pops == 1 && e.mode < 0 && e.pushes.size() == 1;
     }
 
     /** Whether arguments are written as JSON (no parameter-name tokens). */
@@ -410,9 +482,15 @@ public final class ConstraintGrammar {
                 if (noCalls || (c.called && !parallel)) return out;
                 if (c.call && !maskComplete(c)) return out;
                 if (tools.isEmpty())
-                    out.add(new Step(new Ctx(true, -1, -1, 0, true), expr(rule), false));
+                    out.add(
+                            new Step(
+                                    new Ctx(true, -1, -1, maskAtBegin(-1), true),
+                                    expr(rule),
+                                    false));
                 for (int t : allowedTools)
-                    out.add(new Step(new Ctx(true, t, -1, 0, true), expr(rule), false));
+                    out.add(
+                            new Step(
+                                    new Ctx(true, t, -1, maskAtBegin(t), true), expr(rule), false));
                 if (out.size() > 1 && e.pops == 0) {
                     // the calls a mode may begin are the same wherever they may begin: one rule
                     callSteps.put(rule, List.copyOf(out));
@@ -449,12 +527,27 @@ public final class ConstraintGrammar {
                                         Gbnf.literal(t.keys.get(k)),
                                         false));
                     }
-                    if (t.extraKeys)
-                        out.add(
-                                new Step(
-                                        new Ctx(true, c.tool, -2, c.mask, c.called),
-                                        expr(rule),
-                                        false));
+                    if (t.extraKeys) {
+                        // a parameter's own name is that parameter, typed by it
+                        String other =
+                                difference.lessWords(
+                                        this.out,
+                                        "xk_"
+                                                + TokenLanguages.sanitize(model.ruleNames[rule])
+                                                + "_"
+                                                + otherKeys.computeIfAbsent(
+                                                        t.keys, k -> otherKeys.size()),
+                                        rule,
+                                        earlier.get(rule),
+                                        t.keys);
+                        if (other == null) other = expr(rule);
+                        if (!other.isEmpty())
+                            out.add(
+                                    new Step(
+                                            new Ctx(true, c.tool, -2, c.mask, c.called),
+                                            other,
+                                            false));
+                    }
                 } else
                     out.add(
                             new Step(
@@ -463,16 +556,32 @@ public final class ConstraintGrammar {
                                     false));
             }
             case ARGS_JSON -> {
-                boolean enters = e.pops == 0 && (e.mode >= 0 || !e.pushes.isEmpty());
-                if (c.call && enters && jsonArgs()) out.add(new Step(c, schema(c.tool), true));
-                else out.add(new Step(c, expr(rule), false));
+                // a token that begins the JSON value its new frame reads to the end (the frame
+                // pops after it), or, where it opens the object in place of the call's frame, the
+                // object
+                boolean enters =
+                        e.pops == 0 ? e.mode >= 0 || !e.pushes.isEmpty() : replacesWithObject(rule);
+                if (c.call && enters && (jsonArgs() || c.tool >= 0))
+                    out.add(new Step(argsWritten(c), schema(c.tool), true));
+                else out.add(new Step(argsWritten(c), expr(rule), false));
+            }
+            case ARG_AS_STRING -> {
+                // the value is then a string, which a parameter whose schema names no string
+                // type cannot hold
+                if (!c.call || c.tool < 0 || c.key < 0 || takesString(c.tool, c.key))
+                    out.add(new Step(c, expr(rule), false));
             }
             case ID -> {
                 IntervalSet chars = runSets[rule] != null ? runSets[rule] : ANY;
                 String named = idName(c, chars);
                 out.add(new Step(c, named != null ? named : expr(rule), false));
             }
-            default -> out.add(new Step(c, expr(rule), false));
+            default -> {
+                // the token that ends a string holding the arguments
+                int m = modeOfRule[rule];
+                boolean held = heldMode(m) && !stays(m, rule);
+                out.add(new Step(held ? argsWritten(c) : c, expr(rule), false));
+            }
         }
         return out;
     }
@@ -510,7 +619,7 @@ public final class ConstraintGrammar {
                 t.parameters.getAsJsonObject().getAsJsonObject("properties").get(t.keys.get(key));
         String name = "v_" + tool + "_" + key;
         if (out.has(name)) return name;
-        if (!jsonSchemaTypes(prop)) return null;
+        if (!jsonSchemaTypes(prop) || !valuesWhole()) return null;
         Set<SchemaTypes.Type> types = SchemaTypes.of(prop);
         if (types.isEmpty() || types.contains(SchemaTypes.Type.STRING)) {
             JsonObject p = prop != null && prop.isJsonObject() ? prop.getAsJsonObject() : null;
@@ -551,6 +660,32 @@ public final class ConstraintGrammar {
                 "[ \\t\\r\\n]* ("
                         + String.join(" | ", new LinkedHashSet<>(alts))
                         + ") [ \\t\\r\\n]*");
+    }
+
+    /** Whether the parameter's schema allows a string (or does not say its type). */
+    private boolean takesString(int tool, int key) {
+        Tool t = tools.get(tool);
+        JsonElement prop =
+                t.parameters.getAsJsonObject().getAsJsonObject("properties").get(t.keys.get(key));
+        if (!jsonSchemaTypes(prop)) return true;
+        Set<SchemaTypes.Type> types = SchemaTypes.of(prop);
+        return types.isEmpty() || types.contains(SchemaTypes.Type.STRING);
+    }
+
+    /**
+     * Whether a raw value is always the run of one mode: no token read as part of a value is one of
+     * its mode's other tokens (a value's first character read by a token that changes the mode,
+     * then the rest as a run). A value read by several tokens is left untyped: the run alone is not
+     * the value, and typing it would reject values the parser accepts.
+     */
+    private boolean valuesWhole() {
+        if (valuesWhole == null) {
+            boolean whole = true;
+            for (List<Integer> items : itemRules)
+                for (int r : items) whole &= roles[r] != Role.ARG_VALUE;
+            valuesWhole = whole;
+        }
+        return valuesWhole;
     }
 
     /**
@@ -598,6 +733,10 @@ public final class ConstraintGrammar {
             args |= roles[r] == Role.ARGS_JSON;
             value |= roles[r] == Role.ARG_VALUE;
         }
+        if (c.call && heldMode(mode)) {
+            String h = held(mode, c.tool);
+            if (h != null) return h;
+        }
         if (args && c.call && jsonArgs()) return schema(c.tool) + "?";
         if (value && c.call) {
             String typed = typedValue(c.tool, c.key);
@@ -632,6 +771,80 @@ public final class ConstraintGrammar {
                     }
                     return AvoidRun.define(out, name, chars, markers);
                 });
+    }
+
+    /**
+     * Whether the mode reads JSON arguments held in a JSON string: its run and the tokens that stay
+     * in it (characters and escapes) are all of that role, and its other tokens leave it.
+     */
+    private boolean heldMode(int mode) {
+        if (heldModes[mode] == null) {
+            boolean held = !runRules.get(mode).isEmpty();
+            for (int r : runRules.get(mode)) held &= roles[r] == Role.ARGS_JSON_STRING;
+            for (int r : itemRules.get(mode))
+                held &= stays(mode, r) == (roles[r] == Role.ARGS_JSON_STRING);
+            heldModes[mode] = held;
+        }
+        return heldModes[mode];
+    }
+
+    /** Whether a token of the mode leaves the frame in the mode, pushing nothing. */
+    private boolean stays(int mode, int rule) {
+        Effect e = effects[rule];
+        return e.pops == 0 && e.pushes.isEmpty() && (e.mode < 0 || e.mode == mode);
+    }
+
+    /**
+     * The tool's JSON arguments (any object without tools) as a held mode's string holds them: the
+     * object, with whitespace around it, each character spelled as the mode's tokens read it; the
+     * empty string too where the tool requires nothing (the parser reads it as no arguments). Null
+     * where the spellings the tokens read cannot be listed.
+     */
+    private String held(int mode, int tool) {
+        return heldRules.computeIfAbsent(
+                mode + " " + tool,
+                k -> {
+                    StringHeldRules h = spellings(mode);
+                    if (h == null) return null;
+                    String args = schema(tool);
+                    String object = h.rule(args);
+                    String ws = h.rule("ws");
+                    if (object == null || ws == null) return null;
+                    String body = ws + " " + object + " " + ws;
+                    if (tool < 0 || tools.get(tool).required.isEmpty())
+                        body = "( " + body + " | \"\" )";
+                    String name = out.define("held_" + mode + "_" + tool, body);
+                    heldRuns.add(name);
+                    return name;
+                });
+    }
+
+    /**
+     * How the held mode's string spells a character: raw where its run reads it, and the escapes
+     * its other tokens read; null where they read only one case of the hex digits of {@code \}
+     * {@code uXXXX}.
+     */
+    private StringHeldRules spellings(int mode) {
+        return heldSpellings.computeIfAbsent(
+                mode,
+                m -> {
+                    IntervalSet raw = new IntervalSet();
+                    for (int r : runRules.get(m)) raw.addAll(runSets[r]);
+                    List<Integer> escapes = new ArrayList<>();
+                    for (int r : itemRules.get(m)) if (stays(m, r)) escapes.add(r);
+                    StringBuilder letters = new StringBuilder();
+                    for (char l : "\"\\/bfnrt".toCharArray())
+                        if (reads(escapes, "\\" + l)) letters.append(l);
+                    boolean lower = reads(escapes, "\\u00e9");
+                    boolean upper = reads(escapes, "\\u00E9");
+                    if (lower != upper) return null;
+                    return new StringHeldRules(out, "h" + m, raw, letters.toString(), lower);
+                });
+    }
+
+    private boolean reads(List<Integer> rules, String s) {
+        for (int r : rules) if (difference.matches(r, s)) return true;
+        return false;
     }
 
     /**
@@ -743,7 +956,7 @@ public final class ConstraintGrammar {
                     Effect e = effects[r];
                     for (Step s : steps(c, r)) {
                         if (s.swallow) {
-                            if (e.pushes.isEmpty()) found.add(exit(k.mode, s.ctx, 1, -1));
+                            if (swallowEnds(e)) found.add(exit(k.mode, s.ctx, 1, -1));
                             else stackReturns(stackOf(k.mode, e, true), s.ctx, found);
                         } else if (e.pops > 0) found.add(exit(k.mode, s.ctx, e.pops, e.mode));
                         else stackReturns(stackOf(k.mode, e, false), s.ctx, found);
@@ -893,13 +1106,16 @@ public final class ConstraintGrammar {
             return out;
         }
         String run = onlyCallBegin ? null : n.after >= 0 ? afterRuns.get(n.after) : run(n.mode, c);
+        boolean held = run != null && heldRuns.contains(run);
         for (int r : itemRules.get(n.mode)) {
             if (onlyCallBegin && roles[r] != Role.CALL_BEGIN) continue;
+            // the held arguments read the characters and escapes themselves
+            if (held && stays(n.mode, r)) continue;
             Effect e = effects[r];
             for (Step s : steps(c, r)) {
                 List<List<Object>> tails;
                 if (s.swallow) {
-                    if (e.pushes.isEmpty())
+                    if (swallowEnds(e))
                         tails =
                                 n.exit.equals(exit(n.mode, s.ctx, 1, -1))
                                         ? List.of(List.of())

@@ -65,7 +65,7 @@ final class ModePlan {
 
     /** Roles of runs that are replaced by what the context allows. */
     private static final Set<Role> CONTEXT_RUNS =
-            EnumSet.of(Role.ARGS_JSON, Role.ARG_VALUE, Role.ID);
+            EnumSet.of(Role.ARGS_JSON, Role.ARGS_JSON_STRING, Role.ARG_VALUE, Role.ID);
 
     /** The tool of the call, a field of the context a build threads through the frames. */
     static final int TOOL = 1;
@@ -285,12 +285,13 @@ final class ModePlan {
 
     /** The fields a token of the rule reads. */
     private int reads(int rule) {
-        int state =
-                jsonArgs ? 0 : TOOL | MASK; // whether the call's required parameters are all set
+        // whether the call's required parameters (JSON: its arguments) are all set
+        int state = jsonArgs ? MASK : TOOL | MASK;
         return switch (roles[rule]) {
             case CALL_BEGIN, CALL_END -> state;
             case ARG_KEY -> TOOL | MASK;
             case NAME, NAME_JSON, ARGS_JSON, ID -> TOOL;
+            case ARG_AS_STRING -> TOOL | KEY;
             default -> 0;
         };
     }
@@ -317,7 +318,7 @@ final class ModePlan {
             for (int r : runRules.get(m))
                 switch (roles[r]) {
                     case ARG_VALUE -> live[m] |= TOOL | KEY;
-                    case ARGS_JSON, ID -> live[m] |= TOOL;
+                    case ARGS_JSON, ARGS_JSON_STRING, ID -> live[m] |= TOOL;
                     default -> {}
                 }
         if (implicit) live[0] |= TOOL | MASK;

@@ -114,6 +114,14 @@ final class TokenDifference {
                 cache().computeIfAbsent("c " + rule + " " + markers, k -> coversNew(rule, markers));
     }
 
+    /** Whether {@code s} is in the rule's language. */
+    boolean matches(int rule, String s) {
+        Set<Cfg> at = closure(Set.of(new Cfg(atn.ruleToStartState[rule], null)));
+        for (int i = 0; i < s.length() && !at.isEmpty(); i += Character.charCount(s.codePointAt(i)))
+            at = step(at, s.codePointAt(i));
+        return accepts(at);
+    }
+
     /**
      * Defines the rules of {@code rule}'s language less {@code earlier}'s and returns the start
      * rule's name; null when no string is in both (nothing to take away) or the automaton is too
@@ -699,6 +707,110 @@ final class TokenDifference {
                 if (live[e.getKey()])
                     alts.add(Gbnf.charClass(e.getValue()) + " " + prefix + "_" + e.getKey());
             if (accepting.test(i)) alts.add("\"\"");
+            out.define(prefix + "_" + i, String.join(" | ", alts));
+        }
+        return prefix + "_0";
+    }
+
+    /**
+     * Defines the tokens of {@code rule}, less the strings of {@code earlier} and less {@code
+     * words}, and returns the start rule's name; null when no word is a token of the rule (nothing
+     * to take away) or the automaton is too large.
+     */
+    String lessWords(Gbnf out, String prefix, int rule, List<Integer> earlier, List<String> words) {
+        Object a =
+                cache().computeIfAbsent(
+                                "w " + prefix + " " + rule + " " + earlier + " " + words,
+                                k -> answer(g -> lessWordsNew(g, prefix, rule, earlier, words)));
+        return replay(out, a);
+    }
+
+    private String lessWordsNew(
+            Gbnf out, String prefix, int rule, List<Integer> earlier, List<String> words) {
+        /** Where the rule and the earlier rules are, and the word prefix read (null: none). */
+        record Triple(Set<Cfg> rule, Set<Cfg> earlier, String read) {}
+        Set<String> prefixes = new HashSet<>();
+        for (String w : words)
+            for (int i = 0; i <= w.length(); i++) prefixes.add(w.substring(0, i));
+        Set<Cfg> seeds = new HashSet<>();
+        for (int e : earlier) seeds.add(new Cfg(atn.ruleToStartState[e], null));
+        Triple start =
+                new Triple(
+                        closure(Set.of(new Cfg(atn.ruleToStartState[rule], null))),
+                        closure(seeds),
+                        "");
+        Map<Triple, Integer> ids = new LinkedHashMap<>();
+        List<Triple> states = new ArrayList<>();
+        List<Map<Integer, IntervalSet>> edges = new ArrayList<>();
+        ids.put(start, 0);
+        states.add(start);
+        boolean taken = false;
+        for (int i = 0; i < states.size(); i++) {
+            Triple p = states.get(i);
+            boolean token = accepts(p.rule) && !accepts(p.earlier);
+            if (token && p.read != null && words.contains(p.read)) taken = true;
+            Map<Integer, IntervalSet> e = new LinkedHashMap<>();
+            edges.add(e);
+            List<IntervalSet> labels = new ArrayList<>();
+            for (Cfg c : p.rule) addLabels(c, labels);
+            if (p.read != null)
+                for (String w : prefixes)
+                    if (w.length() == p.read.length() + 1 && w.startsWith(p.read))
+                        labels.add(IntervalSet.of(w.charAt(p.read.length())));
+            for (IntervalSet piece : pieces(labels)) {
+                int ch = piece.getMinElement();
+                Set<Cfg> nr = step(p.rule, ch);
+                if (nr.isEmpty()) continue;
+                String read = null;
+                if (p.read != null && ch < Character.MIN_SUPPLEMENTARY_CODE_POINT) {
+                    String w = p.read + (char) ch;
+                    if (prefixes.contains(w)) read = w;
+                }
+                Triple next = new Triple(nr, step(p.earlier, ch), read);
+                Integer id = ids.get(next);
+                if (id == null) {
+                    if (states.size() >= MAX_STATES) return null;
+                    id = states.size();
+                    ids.put(next, id);
+                    states.add(next);
+                }
+                e.computeIfAbsent(id, k -> new IntervalSet()).addAll(piece);
+            }
+        }
+        if (!taken) return null;
+        int n = states.size();
+        boolean[] live = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            Triple p = states.get(i);
+            live[i] =
+                    accepts(p.rule)
+                            && !accepts(p.earlier)
+                            && (p.read == null || !words.contains(p.read));
+        }
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (int i = 0; i < n; i++) {
+                if (live[i]) continue;
+                for (int t : edges.get(i).keySet())
+                    if (live[t]) {
+                        live[i] = true;
+                        grew = true;
+                        break;
+                    }
+            }
+        }
+        if (!live[0]) return "";
+        for (int i = 0; i < n; i++) {
+            if (!live[i]) continue;
+            List<String> alts = new ArrayList<>();
+            for (Map.Entry<Integer, IntervalSet> e : edges.get(i).entrySet())
+                if (live[e.getKey()])
+                    alts.add(Gbnf.charClass(e.getValue()) + " " + prefix + "_" + e.getKey());
+            Triple p = states.get(i);
+            if (accepts(p.rule)
+                    && !accepts(p.earlier)
+                    && (p.read == null || !words.contains(p.read))) alts.add("\"\"");
             out.define(prefix + "_" + i, String.join(" | ", alts));
         }
         return prefix + "_0";
