@@ -38,33 +38,18 @@ final class CommandOptions {
     private final List<Arg> args = new ArrayList<>();
     private Picocli picocli; // the model picocli read the command line with, when it did
 
-    /** One option or the positional argument. */
-    private static final class Arg {
-        final String name; // null: the positional argument
-        final String label;
-        final String description;
-        final Class<?> type; // String, int, long, Path or boolean (a flag)
-        final boolean required;
-        final boolean repeatable;
-        final Consumer<Object> set;
-
-        Arg(
-                String name,
-                String label,
-                String description,
-                Class<?> type,
-                boolean required,
-                boolean repeatable,
-                Consumer<Object> set) {
-            this.name = name;
-            this.label = label;
-            this.description = description;
-            this.type = type;
-            this.required = required;
-            this.repeatable = repeatable;
-            this.set = set;
-        }
-    }
+    /**
+     * One option or the positional argument ({@code name} null). {@code type}: {@code String},
+     * {@code int}, {@code long}, {@code Path} or {@code boolean} (a flag).
+     */
+    private record Arg(
+            String name,
+            String label,
+            String description,
+            Class<?> type,
+            boolean required,
+            boolean repeatable,
+            Consumer<Object> set) {}
 
     CommandOptions(String name, String description) {
         this.name = name;
@@ -125,7 +110,7 @@ final class CommandOptions {
                 at = option(eq < 0 ? a : a.substring(0, eq));
                 if (at < 0) return false;
                 Arg o = args.get(at);
-                if (o.type == boolean.class) {
+                if (o.type() == boolean.class) {
                     if (eq >= 0) return false;
                     value = null;
                 } else if (eq >= 0) {
@@ -144,19 +129,19 @@ final class CommandOptions {
                 return false;
             }
             Arg o = args.get(at);
-            if (seen[at] && !o.repeatable) return false;
+            if (seen[at] && !o.repeatable()) return false;
             seen[at] = true;
-            Object typed = convert(o.type, value);
+            Object typed = convert(o.type(), value);
             if (typed == null) return false;
-            o.set.accept(typed);
+            o.set().accept(typed);
         }
-        for (int k = 0; k < args.size(); k++) if (args.get(k).required && !seen[k]) return false;
+        for (int k = 0; k < args.size(); k++) if (args.get(k).required() && !seen[k]) return false;
         return true;
     }
 
     private int option(String optionName) {
         for (int k = 0; k < args.size(); k++) {
-            String n = args.get(k).name;
+            String n = args.get(k).name();
             if (optionName == null ? n == null : optionName.equals(n)) return k;
         }
         return -1;
@@ -209,13 +194,13 @@ final class CommandOptions {
             spec.name(name);
             spec.usageMessage().description(description).sortOptions(false);
             for (Arg a : args) {
-                if (a.name == null) {
+                if (a.name() == null) {
                     PositionalParamSpec p =
                             PositionalParamSpec.builder()
                                     .index("0")
                                     .arity("0..1")
-                                    .paramLabel(a.label)
-                                    .description(a.description)
+                                    .paramLabel(a.label())
+                                    .description(a.description())
                                     .type(String.class)
                                     .build();
                     spec.addPositional(p);
@@ -223,10 +208,12 @@ final class CommandOptions {
                     continue;
                 }
                 OptionSpec.Builder b =
-                        OptionSpec.builder(a.name).description(a.description).required(a.required);
-                if (a.label != null) b.paramLabel(a.label);
-                if (a.repeatable) b.type(List.class).auxiliaryTypes(a.type);
-                else b.type(a.type);
+                        OptionSpec.builder(a.name())
+                                .description(a.description())
+                                .required(a.required());
+                if (a.label() != null) b.paramLabel(a.label());
+                if (a.repeatable()) b.type(List.class).auxiliaryTypes(a.type());
+                else b.type(a.type());
                 OptionSpec o = b.build();
                 spec.addOption(o);
                 specs.add(o);
@@ -238,8 +225,8 @@ final class CommandOptions {
                 ArgSpec s = specs.get(k);
                 if (s.typedValues().isEmpty()) continue; // not on the command line
                 Arg a = args.get(k);
-                if (a.repeatable) for (Object v : (List<?>) s.getValue()) a.set.accept(v);
-                else a.set.accept(s.getValue());
+                if (a.repeatable()) for (Object v : (List<?>) s.getValue()) a.set().accept(v);
+                else a.set().accept(s.getValue());
             }
         }
     }
