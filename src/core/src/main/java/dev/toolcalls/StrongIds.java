@@ -1,13 +1,24 @@
 package dev.toolcalls;
 
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.security.SecureRandom;
 
 /**
  * The default id source: made on first use and shared (never one per response), drawn from in bulk:
  * a kilobyte of random bytes at a time, each handed out once.
+ *
+ * <p>The bytes come from the operating system's random device, {@code /dev/urandom}, read directly
+ * where there is one: it is what {@code SecureRandom}'s default on Linux and macOS (NativePRNG)
+ * reads, and reading it skips the set-up of the security providers, which takes a fresh JVM longer
+ * than the rest of its first parse. Where it cannot be read, a {@code SecureRandom}.
  */
 final class StrongIds {
-    private static final SecureRandom SOURCE = new SecureRandom();
+    private static final String DEVICE = "/dev/urandom";
+
+    /** Null until the device could not be read. */
+    private static SecureRandom fallback;
 
     /** Random bytes drawn ahead, in bulk (one draw of the source per 1 KiB, not per id). */
     private static final byte[] POOL = new byte[1024];
@@ -21,7 +32,7 @@ final class StrongIds {
                 synchronized (POOL) {
                     while (n < length) {
                         if (used == POOL.length) {
-                            SOURCE.nextBytes(POOL);
+                            fill();
                             used = 0;
                         }
                         int v = POOL[used] & 63;
@@ -34,4 +45,17 @@ final class StrongIds {
             };
 
     private StrongIds() {}
+
+    /** Refills the pool (the caller holds its lock). */
+    private static void fill() {
+        if (fallback == null) {
+            try (InputStream in = new FileInputStream(DEVICE)) {
+                if (in.readNBytes(POOL, 0, POOL.length) == POOL.length) return;
+            } catch (IOException | SecurityException e) {
+                // no such device here: the platform's SecureRandom from now on
+            }
+            fallback = new SecureRandom();
+        }
+        fallback.nextBytes(POOL);
+    }
 }

@@ -20,8 +20,8 @@ import java.util.stream.Stream;
  * the way users run it, so that the JVM, dumping the classes it loaded at exit, archives what a
  * {@code parse} needs. Every bundled format parses one of its regression cases (from {@code
  * tests-data/FORMAT/}, the argument) in batch and streaming, and the first one parses in every
- * output shape; {@code formats} and {@code --help} run once. Outputs go nowhere; exit codes are not
- * checked (a case may be one that fails on purpose).
+ * output shape; {@code formats}, {@code --help} and a {@code parse} usage error run once. Outputs
+ * go nowhere; exit codes are not checked (a case may be one that fails on purpose).
  *
  * <p>{@code java -XX:ArchiveClassesAtExit=target/toolcalls.jsa -cp target/toolcalls.jar
  * dev.toolcalls.cli.ClassArchiveTraining tests-data}
@@ -38,7 +38,8 @@ public final class ClassArchiveTraining {
         int runs = 0;
         run(new String[] {"formats"}, sink);
         run(new String[] {"--help"}, sink);
-        runs += 2;
+        run(new String[] {"parse"}, sink); // a usage error: picocli's model of parse
+        runs += 3;
         boolean first = true;
         for (Format f : Formats.all()) {
             Path input = firstCase(cases.resolve(f.name()));

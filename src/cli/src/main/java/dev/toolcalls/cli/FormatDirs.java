@@ -19,12 +19,13 @@ import java.util.Optional;
  * bundled formats. A {@code formats/} folder next to the CLI jar is read too, without the option.
  */
 final class FormatDirs {
-    @Option(
-            names = "--format-dir",
-            paramLabel = "DIR",
-            description =
-                    "a folder of format folders (DIR/NAME/NAME.json + its lexer grammar; DIR/imports/ optional), or one format "
-                            + "folder, registered beside the bundled formats; repeatable. A formats/ folder next to the jar is read as well.")
+    static final String OPTION = "--format-dir";
+    static final String LABEL = "DIR";
+    static final String DESCRIPTION =
+            "a folder of format folders (DIR/NAME/NAME.json + its lexer grammar; DIR/imports/ optional), or one format "
+                    + "folder, registered beside the bundled formats; repeatable. A formats/ folder next to the jar is read as well.";
+
+    @Option(names = OPTION, paramLabel = LABEL, description = DESCRIPTION)
     List<Path> dirs = new ArrayList<>();
 
     /** The folders read: the one next to the jar (if any), then the options' in order. */

@@ -14,6 +14,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * {@code java -jar target/toolcalls.jar parse|formats|test|serve|check|generate|new ...}. Exit
@@ -21,13 +22,7 @@ import java.util.List;
  * usage error or input that is not UTF-8, 3 a format that cannot be loaded ({@code format_error})
  * or an internal error (out of memory included). Never a stack trace.
  */
-@Command(
-        name = "toolcalls",
-        mixinStandardHelpOptions = true,
-        versionProvider = Main.Version.class,
-        description =
-                "Turns LLM output text into OpenAI-style tool calls, in one piece or streaming.")
-public final class Main implements Runnable {
+public final class Main {
     static final int FAILED = 1;
     static final int USAGE = 2;
     static final int INTERNAL = 3;
@@ -45,13 +40,28 @@ public final class Main implements Runnable {
                     "tokens",
                     "grammar");
 
-    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+    private Main() {}
 
-    @Override
-    public void run() {
-        throw new CommandLine.ParameterException(
-                spec.commandLine(),
-                "a command is required: parse, formats, test, serve, check, generate, new or tokens");
+    /**
+     * {@code toolcalls} itself, picocli's top command: its options are {@code --help} and {@code
+     * --version}; alone, it is a usage error. (A class of its own: a {@code parse} run that never
+     * reaches picocli loads none of picocli's classes.)
+     */
+    @Command(
+            name = "toolcalls",
+            mixinStandardHelpOptions = true,
+            versionProvider = Main.Version.class,
+            description =
+                    "Turns LLM output text into OpenAI-style tool calls, in one piece or streaming.")
+    static final class Root implements Runnable {
+        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public void run() {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "a command is required: parse, formats, test, serve, check, generate, new or tokens");
+        }
     }
 
     public static void main(String[] args) {
@@ -109,11 +119,14 @@ public final class Main implements Runnable {
         return INTERNAL;
     }
 
-    /** A new command object by its name. */
+    /** A new command object by its name (for {@code parse}, picocli's model of it). */
     private static Object command(String name) {
         switch (name) {
             case "parse":
-                return new ParseCommand();
+                {
+                    ParseCommand parse = new ParseCommand();
+                    return parse.options.spec(parse);
+                }
             case "formats":
                 return new FormatsCommand();
             case "test":
@@ -136,12 +149,28 @@ public final class Main implements Runnable {
     }
 
     private static int execute(String[] args, PrintStream out, PrintStream err, InputStream in) {
-        CommandLine cl = new CommandLine(new Main());
-        // picocli reads a command's options by reflection when it is added, the largest part of a
-        // short command's start-up: a command line that names its command gets only that one,
-        // anything else (--help, --version, a mistyped command) gets them all
-        if (args.length > 0 && COMMANDS.contains(args[0])) cl.addSubcommand(command(args[0]));
-        else for (String name : COMMANDS) cl.addSubcommand(command(name));
+        // an ordinary parse command line is read without picocli, whose start-up (its classes, its
+        // reflection over annotated options) would be most of a short parse run's
+        if (args.length > 0 && args[0].equals("parse")) {
+            ParseCommand parse = new ParseCommand();
+            if (parse.options.read(args, 1)) {
+                parse.io(out, err, in);
+                try {
+                    return parse.call();
+                } catch (Exception e) {
+                    return failed(
+                            e,
+                            out,
+                            err,
+                            () ->
+                                    picocli(new String[] {"parse"})
+                                            .getSubcommands()
+                                            .get("parse")
+                                            .getUsageMessage());
+                }
+            }
+        }
+        CommandLine cl = picocli(args);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         cl.setParameterExceptionHandler(
@@ -151,25 +180,43 @@ public final class Main implements Runnable {
                     return USAGE;
                 });
         cl.setExecutionExceptionHandler(
-                (e, commandLine, parseResult) -> {
-                    if (e instanceof UsageException) {
-                        err.println("error: " + e.getMessage());
-                        err.println(commandLine.getUsageMessage());
-                        return USAGE;
-                    }
-                    if (e instanceof FormatException) {
-                        err.println(
-                                ErrorJson.wrap(
-                                        ErrorJson.of("format_error", e.getMessage(), null, null)));
-                        return INTERNAL;
-                    }
-                    return internal(e, out, err);
-                });
+                (e, commandLine, parseResult) -> failed(e, out, err, commandLine::getUsageMessage));
         for (CommandLine sub : cl.getSubcommands().values()) {
             Object cmd = sub.getCommand();
             if (cmd instanceof IoAware) ((IoAware) cmd).io(out, err, in);
         }
         return cl.execute(args);
+    }
+
+    /**
+     * picocli's model of the command line: a command line that names its command gets only that one
+     * (picocli reads a command's options by reflection when it is added), anything else ({@code
+     * --help}, {@code --version}, a mistyped command) gets them all.
+     */
+    private static CommandLine picocli(String[] args) {
+        CommandLine cl = new CommandLine(new Root());
+        if (args.length > 0 && COMMANDS.contains(args[0])) cl.addSubcommand(command(args[0]));
+        else for (String name : COMMANDS) cl.addSubcommand(command(name));
+        return cl;
+    }
+
+    /**
+     * The exit code and stderr of an exception a command threw: a usage error with the command's
+     * usage, a format that cannot be loaded as {@code format_error}, anything else as {@code
+     * internal_error}.
+     */
+    private static int failed(
+            Exception e, PrintStream out, PrintStream err, Supplier<String> usage) {
+        if (e instanceof UsageException) {
+            err.println("error: " + e.getMessage());
+            err.println(usage.get());
+            return USAGE;
+        }
+        if (e instanceof FormatException) {
+            err.println(ErrorJson.wrap(ErrorJson.of("format_error", e.getMessage(), null, null)));
+            return INTERNAL;
+        }
+        return internal(e, out, err);
     }
 
     /** A bad command line found after option parsing (unknown format, unreadable file...). */

@@ -15,11 +15,6 @@ import dev.toolcalls.internal.json.Json;
 import dev.toolcalls.server.Chunker;
 import dev.toolcalls.server.JsonChecks;
 
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -38,95 +33,105 @@ import java.util.concurrent.Callable;
  * {@code parse --format NAME [--tools FILE] [--lenient] [--stream [--chunk-seed S] [--chunk-max K]]
  * [--jsonl] [FILE | -]}. Ids come from a fixed seed, so the same input always prints the same
  * output.
+ *
+ * <p>Its options are a {@link CommandOptions} table rather than picocli annotations: a short run of
+ * {@code parse} reads an ordinary command line without picocli, whose reflection over annotated
+ * options would be most of the run's start-up; picocli reads the rest (help, usage errors).
  */
-@Command(
-        name = "parse",
-        sortOptions = false,
-        description =
-                "Parses one model output (or, with --jsonl, one per line) and prints the message, or with --stream the deltas.")
 final class ParseCommand implements Callable<Integer>, Main.IoAware {
-    @Option(
-            names = "--format",
-            required = true,
-            paramLabel = "NAME",
-            description = "format name or alias (see: formats)")
     String formatName;
-
-    @Option(
-            names = "--tools",
-            paramLabel = "FILE",
-            description = "OpenAI tools array (JSON) handed to the parser")
     Path toolsFile;
-
-    @Option(
-            names = "--lenient",
-            description =
-                    "a malformed call comes back as content (its raw text); with --stream only while nothing of it was printed")
     boolean lenient;
-
-    @Option(
-            names = "--unknown-tool",
-            paramLabel = "keep|text|error",
-            description =
-                    "a call to a function not among --tools: keep it (default), give it back as text, or fail (unknown_tool)")
     String unknownTool = "keep";
-
-    @Option(
-            names = "--stream",
-            description = "feed the input in random chunks and print one delta per line")
     boolean stream;
-
-    @Option(
-            names = "--chunk-seed",
-            paramLabel = "S",
-            description = "seed of java.util.Random choosing chunk lengths (default 0)")
     long chunkSeed = 0;
-
-    @Option(
-            names = "--chunk-max",
-            paramLabel = "K",
-            description = "chunks are 1..K code points long (default 8)")
     int chunkMax = 8;
-
-    @Option(
-            names = "--thinking",
-            paramLabel = "on|off",
-            description =
-                    "whether the request had thinking on (formats whose prompt opens the think block start inside reasoning); default: the format's")
     String thinking;
-
-    @Option(
-            names = "--output",
-            paramLabel = "chat|responses|messages|events",
-            description =
-                    "what to print: chat (default; Chat Completions message / deltas), responses (OpenAI Responses API), "
-                            + "messages (Anthropic Messages API) or events (the neutral parse events)")
     String output = "chat";
-
-    @Option(
-            names = "--jsonl",
-            description =
-                    "each input line is {\"input\": \"...\", \"tools\": [...]?, \"thinking\": true|false?}; one answer line each")
     boolean jsonl;
-
-    @Option(
-            names = "--tokenizer",
-            paramLabel = "PATH",
-            description =
-                    "the model's vocabulary (a folder holding tokenizer.json, or the file): --jsonl lines may carry "
-                            + "\"ids\": [...] instead of \"input\", fed as token ids (with --stream: 1..K ids at a time)")
     Path tokenizer;
-
-    @Parameters(
-            index = "0",
-            arity = "0..1",
-            paramLabel = "FILE | -",
-            description = "input file, or - (default) for standard input")
     String file;
+    final FormatDirs formatDirs = new FormatDirs();
+
+    /** The command line, in the order the usage lists it. */
+    final CommandOptions options =
+            new CommandOptions(
+                            "parse",
+                            "Parses one model output (or, with --jsonl, one per line) and prints the message, or with --stream the deltas.")
+                    .required(
+                            "--format",
+                            "NAME",
+                            "format name or alias (see: formats)",
+                            v -> formatName = (String) v)
+                    .option(
+                            "--tools",
+                            "FILE",
+                            "OpenAI tools array (JSON) handed to the parser",
+                            Path.class,
+                            v -> toolsFile = (Path) v)
+                    .flag(
+                            "--lenient",
+                            "a malformed call comes back as content (its raw text); with --stream only while nothing of it was printed",
+                            v -> lenient = (Boolean) v)
+                    .option(
+                            "--unknown-tool",
+                            "keep|text|error",
+                            "a call to a function not among --tools: keep it (default), give it back as text, or fail (unknown_tool)",
+                            String.class,
+                            v -> unknownTool = (String) v)
+                    .flag(
+                            "--stream",
+                            "feed the input in random chunks and print one delta per line",
+                            v -> stream = (Boolean) v)
+                    .option(
+                            "--chunk-seed",
+                            "S",
+                            "seed of java.util.Random choosing chunk lengths (default 0)",
+                            long.class,
+                            v -> chunkSeed = (Long) v)
+                    .option(
+                            "--chunk-max",
+                            "K",
+                            "chunks are 1..K code points long (default 8)",
+                            int.class,
+                            v -> chunkMax = (Integer) v)
+                    .option(
+                            "--thinking",
+                            "on|off",
+                            "whether the request had thinking on (formats whose prompt opens the think block start inside reasoning); default: the format's",
+                            String.class,
+                            v -> thinking = (String) v)
+                    .option(
+                            "--output",
+                            "chat|responses|messages|events",
+                            "what to print: chat (default; Chat Completions message / deltas), responses (OpenAI Responses API), "
+                                    + "messages (Anthropic Messages API) or events (the neutral parse events)",
+                            String.class,
+                            v -> output = (String) v)
+                    .flag(
+                            "--jsonl",
+                            "each input line is {\"input\": \"...\", \"tools\": [...]?, \"thinking\": true|false?}; one answer line each",
+                            v -> jsonl = (Boolean) v)
+                    .option(
+                            "--tokenizer",
+                            "PATH",
+                            "the model's vocabulary (a folder holding tokenizer.json, or the file): --jsonl lines may carry "
+                                    + "\"ids\": [...] instead of \"input\", fed as token ids (with --stream: 1..K ids at a time)",
+                            Path.class,
+                            v -> tokenizer = (Path) v)
+                    .positional(
+                            "FILE | -",
+                            "input file, or - (default) for standard input",
+                            v -> file = (String) v)
+                    .repeatable(
+                            FormatDirs.OPTION,
+                            FormatDirs.LABEL,
+                            FormatDirs.DESCRIPTION,
+                            Path.class,
+                            v -> formatDirs.dirs.add((Path) v));
 
     private ParseOptions.UnknownTool unknownPolicy = ParseOptions.UnknownTool.KEEP;
     private Vocabulary vocabulary;
-    @Mixin FormatDirs formatDirs = new FormatDirs();
 
     private PrintStream out;
     private PrintStream err;
@@ -141,6 +146,7 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
 
     @Override
     public Integer call() {
+        options.takeParsed();
         if (chunkMax < 1) throw new Main.UsageException("--chunk-max must be at least 1");
         if (thinking != null && !thinking.equals("on") && !thinking.equals("off"))
             throw new Main.UsageException("--thinking takes on or off");

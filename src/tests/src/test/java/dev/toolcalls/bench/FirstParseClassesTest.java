@@ -22,8 +22,8 @@ import java.util.stream.Stream;
  * What a fresh JVM loads to reach its first parsed output ({@link FirstParse}, the library alone on
  * the class path): the lexer of the format asked for and no other, and none of the classes a parse
  * does not need (Gson's type adapters, the ANTLR tool, picocli, the tools, the constraint compiler,
- * the method-handle bootstrap of records' equals and hashCode). Classes, not times: a guard that
- * does not depend on the machine's load.
+ * the method-handle bootstrap of records' equals and hashCode, the security providers behind {@code
+ * SecureRandom}). Classes, not times: a guard that does not depend on the machine's load.
  */
 class FirstParseClassesTest {
     private static final List<String> NOT_ON_THE_PARSE_PATH =
@@ -35,7 +35,9 @@ class FirstParseClassesTest {
                     "picocli.",
                     "dev.toolcalls.tools.",
                     "dev.toolcalls.internal.constraint.",
-                    "java.lang.runtime.ObjectMethods ");
+                    "java.lang.runtime.ObjectMethods ",
+                    // random ids read the system's random device, without the security providers
+                    "java.security.SecureRandom ");
 
     @Test
     void aFreshJvmLoadsOnlyTheLexerOfTheFormatItParses() throws Exception {
