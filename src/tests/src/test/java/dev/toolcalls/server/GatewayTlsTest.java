@@ -266,11 +266,16 @@ class GatewayTlsTest {
             assertTrue(message.contains("the TLS handshake failed"), message);
             assertTrue(message.contains("certification path"), message);
         }
-        for (String path : new String[] {"/v1/responses", "/v1/messages"}) {
-            HttpResponse<String> r = post(path, GatewayReliabilityTest.body(path, true, ""));
-            assertEquals(502, r.statusCode(), r.body());
-            assertTrue(r.body().contains("certification path"), r.body());
-        }
+        // each on a new connection, whose failed handshake the gateway must tell from a bare close
+        for (int round = 0; round < 3; round++)
+            for (String path : new String[] {"/v1/responses", "/v1/messages"})
+                for (boolean stream : new boolean[] {false, true}) {
+                    HttpResponse<String> r =
+                            post(path, GatewayReliabilityTest.body(path, stream, ""));
+                    assertEquals(502, r.statusCode(), r.body());
+                    assertTrue(r.body().contains("the TLS handshake failed"), r.body());
+                    assertTrue(r.body().contains("certification path"), r.body());
+                }
         assertEquals(0, engine.requests.size(), "no request reached the engine");
     }
 
