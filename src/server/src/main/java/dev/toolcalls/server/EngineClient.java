@@ -6,6 +6,8 @@ import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.Transport;
+import org.eclipse.jetty.io.ssl.SslConnection;
+import org.eclipse.jetty.io.ssl.SslHandshakeListener;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Promise;
 import org.eclipse.jetty.util.component.ContainerLifeCycle;
@@ -153,9 +155,23 @@ final class EngineClient extends ContainerLifeCycle {
         Call call = (Call) context.get(Call.class.getName());
         String origin = (String) context.get(String.class.getName());
         ClientConnectionFactory links = (e, c) -> new Link(e, origin, call);
-        if (Boolean.TRUE.equals(context.get(SslContextFactory.class.getName())))
-            links = connector.newSslClientConnectionFactory(null, links);
-        return links.newConnection(endPoint, context);
+        if (!Boolean.TRUE.equals(context.get(SslContextFactory.class.getName())))
+            return links.newConnection(endPoint, context);
+        Connection tls =
+                connector
+                        .newSslClientConnectionFactory(null, links)
+                        .newConnection(endPoint, context);
+        if (tls instanceof SslConnection ssl)
+            // told before the TLS layer closes the connection, which the link sees as a bare close
+            ssl.addHandshakeListener(
+                    new SslHandshakeListener() {
+                        @Override
+                        public void handshakeFailed(Event event, Throwable failure) {
+                            if (ssl.getSslEndPoint().getConnection() instanceof Link link)
+                                link.handshakeFailed(failure);
+                        }
+                    });
+        return tls;
     }
 
     private static String origin(URI uri) {
@@ -429,6 +445,16 @@ final class EngineClient extends ContainerLifeCycle {
             }
             idle.computeIfAbsent(origin, o -> new ConcurrentLinkedDeque<>()).addFirst(this);
             tryFillInterested(fillable); // an engine that closes it is seen
+        }
+
+        /** The TLS handshake failed: the call ends with its failure; the TLS layer closes. */
+        void handshakeFailed(Throwable x) {
+            Call c;
+            synchronized (this) {
+                c = call;
+                call = null;
+            }
+            if (c != null) c.finish(x);
         }
 
         private void fail(Call c, Throwable x) {

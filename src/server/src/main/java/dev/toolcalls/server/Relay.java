@@ -28,6 +28,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
 
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
+
 /**
  * One request relayed to the engine: its raw completion stream read as it arrives, parsed by the
  * format's {@link StreamParser}, and written to the client as the protocol's events (or, for a
@@ -305,6 +308,10 @@ final class Relay extends IteratingCallback implements EngineClient.Receiver {
     }
 
     private static String describe(Throwable t) {
+        String tls = "";
+        for (Throwable c = t; c != null && tls.isEmpty(); c = c.getCause())
+            if (c instanceof SSLHandshakeException) tls = "the TLS handshake failed: ";
+            else if (c instanceof SSLException) tls = "TLS: ";
         Throwable root = t;
         while (root.getCause() != null && root.getCause() != root) root = root.getCause();
         if (root instanceof ConnectException) return "connection refused";
@@ -313,7 +320,8 @@ final class Relay extends IteratingCallback implements EngineClient.Receiver {
         if (root instanceof EOFException || root instanceof ClosedChannelException)
             return "the connection was closed before an answer";
         String m = root.getMessage();
-        return m == null || m.isBlank() ? root.getClass().getSimpleName() : m;
+        m = m == null || m.isBlank() ? root.getClass().getSimpleName() : m;
+        return tls + m;
     }
 
     /** The engine answered an error status: 502 with its message. */

@@ -5,6 +5,8 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -22,6 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
+import javax.net.ssl.SSLContext;
+
 /**
  * A stand-in inference engine: {@code POST /v1/completions} with {@code stream: true}, answered as
  * vLLM, SGLang and llama.cpp's server answer it: {@code text_completion} chunks as server-sent
@@ -29,7 +33,8 @@ import java.util.function.Function;
  * data: [DONE]}. The text comes from a script per request (a recorded raw output); its chunks are
  * of uneven length, and the bytes of the event stream are flushed at uneven points too (inside an
  * event, inside a UTF-8 sequence), as a network delivers them. Every request body is kept, and a
- * client that closes the connection before the end is counted.
+ * client that closes the connection before the end is counted. Served over plain HTTP, or over
+ * HTTPS with a given server context.
  */
 final class StandInEngine implements AutoCloseable {
     /**
@@ -83,7 +88,19 @@ final class StandInEngine implements AutoCloseable {
     volatile boolean wholeEvents;
 
     StandInEngine() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1024);
+        this(null);
+    }
+
+    /** Over HTTPS with the context's key and certificate ({@code tls}), or plain HTTP (null). */
+    StandInEngine(SSLContext tls) throws IOException {
+        InetSocketAddress address = new InetSocketAddress("127.0.0.1", 0);
+        if (tls == null) {
+            server = HttpServer.create(address, 1024);
+        } else {
+            HttpsServer https = HttpsServer.create(address, 1024);
+            https.setHttpsConfigurator(new HttpsConfigurator(tls));
+            server = https;
+        }
         threads =
                 Executors.newCachedThreadPool(
                         r -> {
@@ -98,7 +115,10 @@ final class StandInEngine implements AutoCloseable {
 
     /** The base URL as OpenAI clients take it. */
     String baseUrl() {
-        return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+        return (server instanceof HttpsServer ? "https" : "http")
+                + "://127.0.0.1:"
+                + server.getAddress().getPort()
+                + "/v1";
     }
 
     JsonObject lastRequest() {
