@@ -89,6 +89,12 @@ public final class ConstraintGrammar {
             String args,
             Map<String, String> argsRules) {}
 
+    /** A schema's rules as written with {@link #SCHEMA_PREFIX} for their prefix. */
+    private record SchemaText(String expr, Map<String, String> rules) {}
+
+    /** The prefix of a schema's rules until they are named for their tool (no text holds it). */
+    private static final String SCHEMA_PREFIX = "\u0001";
+
     private static final IntervalSet ANY = IntervalSet.of(0, Gbnf.MAX_CODE_POINT);
 
     /**
@@ -138,6 +144,7 @@ public final class ConstraintGrammar {
     private final Map<String, Integer> afterIds = new HashMap<>();
     private final List<String> afterRuns = new ArrayList<>();
     private final Map<Integer, String> schemaCache = new HashMap<>();
+    private final Map<List<String>, SchemaText> schemaTexts = new HashMap<>();
     private final Map<String, String> idCache = new HashMap<>();
     private final Map<Key, Set<Exit>> returns = new LinkedHashMap<>();
     private final Map<Ctx, List<Step>[]> stepCache = new HashMap<>();
@@ -315,8 +322,7 @@ public final class ConstraintGrammar {
         boolean typed = !params.isJsonObject() || params.getAsJsonObject().has("type");
         Gbnf checked = new Gbnf();
         String args =
-                new JsonSchemaRules(checked, name, params, typed ? "a" + tools.size() : "check")
-                        .value(params);
+                schemaRules(checked, name, params, params, typed ? "a" + tools.size() : "check");
         List<String> keys = new ArrayList<>();
         List<String> required = new ArrayList<>();
         boolean extra = true;
@@ -335,6 +341,31 @@ public final class ConstraintGrammar {
                             && !p.get("additionalProperties").getAsBoolean());
         }
         return new Tool(name, params, keys, required, extra, typed ? args : null, checked.rules());
+    }
+
+    /**
+     * Defines in {@code g} the rules of the values {@code schema} (inside the tool parameters
+     * {@code root}) allows, named with {@code prefix}, and returns their expression. Equal schemas
+     * (tools of the same parameters) give the same rules but for the prefix: they are derived once
+     * per build and renamed.
+     */
+    private String schemaRules(
+            Gbnf g, String tool, JsonElement root, JsonElement schema, String prefix) {
+        SchemaText known =
+                schemaTexts.computeIfAbsent(
+                        List.of(root.toString(), schema == root ? "" : schema.toString()),
+                        k -> {
+                            Gbnf made = new Gbnf();
+                            String expr =
+                                    new JsonSchemaRules(made, tool, root, SCHEMA_PREFIX)
+                                            .value(schema);
+                            return new SchemaText(expr, made.rules());
+                        });
+        for (Map.Entry<String, String> e : known.rules.entrySet())
+            g.define(
+                    e.getKey().replace(SCHEMA_PREFIX, prefix),
+                    e.getValue().replace(SCHEMA_PREFIX, prefix));
+        return known.expr.replace(SCHEMA_PREFIX, prefix);
     }
 
     /** The lexer actions reachable from {@code s} (a rule's commands), in ATN order. */
@@ -493,12 +524,10 @@ public final class ConstraintGrammar {
                             out.define(e.getKey(), e.getValue());
                         return out.define("args_" + t, tl.args);
                     }
-                    JsonSchemaRules rules =
-                            new JsonSchemaRules(out, tl.name, tl.parameters, "a" + t);
                     JsonElement p = tl.parameters;
                     if (p.isJsonObject() && !p.getAsJsonObject().has("type"))
                         p.getAsJsonObject().addProperty("type", "object");
-                    return out.define("args_" + t, rules.value(p));
+                    return out.define("args_" + t, schemaRules(out, tl.name, p, p, "a" + t));
                 });
     }
 
@@ -539,8 +568,7 @@ public final class ConstraintGrammar {
                         alts.add("[tT] [rR] [uU] [eE] | [fF] [aA] [lL] [sS] [eE] | \"1\" | \"0\"");
                 case OBJECT, ARRAY -> {
                     String json =
-                            new JsonSchemaRules(out, t.name, t.parameters, "k" + tool + "_" + key)
-                                    .value(prop);
+                            schemaRules(out, t.name, t.parameters, prop, "k" + tool + "_" + key);
                     alts.add(json);
                 }
                 default -> {}
