@@ -76,6 +76,9 @@ public final class ConstraintGrammar {
         }
     }
 
+    /** The run of mode {@code next} after the spelling {@code lit} of a token of {@code rule}. */
+    private record After(int mode, int rule, String lit, int next, String run) {}
+
     /** One way a token can be read in a context. */
     private record Step(Ctx ctx, String expr, boolean swallow) {}
 
@@ -86,11 +89,39 @@ public final class ConstraintGrammar {
             List<String> keys,
             List<String> required,
             boolean extraKeys,
-            String args,
-            Map<String, String> argsRules) {}
+            SchemaText args) {}
 
-    /** A schema's rules as written with {@link #SCHEMA_PREFIX} for their prefix. */
-    private record SchemaText(String expr, Map<String, String> rules) {}
+    /**
+     * A schema's rules and expression as written with {@link #SCHEMA_PREFIX} for their prefix, cut
+     * where it stands: each name and body is its pieces, to be joined by the prefix of a tool.
+     */
+    private record SchemaText(String[] expr, List<String[]> names, List<String[]> bodies) {
+        static SchemaText of(String expr, Map<String, String> rules) {
+            List<String[]> names = new ArrayList<>(rules.size());
+            List<String[]> bodies = new ArrayList<>(rules.size());
+            for (Map.Entry<String, String> e : rules.entrySet()) {
+                names.add(e.getKey().split(SCHEMA_PREFIX, -1));
+                bodies.add(e.getValue().split(SCHEMA_PREFIX, -1));
+            }
+            return new SchemaText(expr.split(SCHEMA_PREFIX, -1), names, bodies);
+        }
+
+        /** Defines the rules in {@code g}, named with {@code prefix}; returns the expression. */
+        String define(Gbnf g, String prefix) {
+            for (int i = 0; i < names.size(); i++)
+                g.define(join(names.get(i), prefix), join(bodies.get(i), prefix));
+            return join(expr, prefix);
+        }
+
+        private static String join(String[] pieces, String prefix) {
+            if (pieces.length == 1) return pieces[0];
+            int n = prefix.length() * (pieces.length - 1);
+            for (String p : pieces) n += p.length();
+            StringBuilder b = new StringBuilder(n).append(pieces[0]);
+            for (int i = 1; i < pieces.length; i++) b.append(prefix).append(pieces[i]);
+            return b.toString();
+        }
+    }
 
     /** The prefix of a schema's rules until they are named for their tool (no text holds it). */
     private static final String SCHEMA_PREFIX = "\u0001";
@@ -141,7 +172,8 @@ public final class ConstraintGrammar {
     private final List<List<Integer>> textRules = new ArrayList<>();
     private final Map<String, String> runCache = new HashMap<>();
     private final Map<String, Integer> avoidedRuns = new HashMap<>();
-    private final Map<String, Integer> afterIds = new HashMap<>();
+    private final Map<Integer, String> thens = new HashMap<>();
+    private final Map<After, Integer> afterIds = new HashMap<>();
     private final List<String> afterRuns = new ArrayList<>();
     private final Map<Integer, String> schemaCache = new HashMap<>();
     private final Map<List<String>, SchemaText> schemaTexts = new HashMap<>();
@@ -320,9 +352,7 @@ public final class ConstraintGrammar {
         // checking the schema builds its rules: where it names its type, the very rules of the
         // tool's JSON arguments
         boolean typed = !params.isJsonObject() || params.getAsJsonObject().has("type");
-        Gbnf checked = new Gbnf();
-        String args =
-                schemaRules(checked, name, params, params, typed ? "a" + tools.size() : "check");
+        SchemaText args = schemaText(name, params, params);
         List<String> keys = new ArrayList<>();
         List<String> required = new ArrayList<>();
         boolean extra = true;
@@ -340,32 +370,24 @@ public final class ConstraintGrammar {
                             && p.get("additionalProperties").isJsonPrimitive()
                             && !p.get("additionalProperties").getAsBoolean());
         }
-        return new Tool(name, params, keys, required, extra, typed ? args : null, checked.rules());
+        return new Tool(name, params, keys, required, extra, typed ? args : null);
     }
 
     /**
-     * Defines in {@code g} the rules of the values {@code schema} (inside the tool parameters
-     * {@code root}) allows, named with {@code prefix}, and returns their expression. Equal schemas
-     * (tools of the same parameters) give the same rules but for the prefix: they are derived once
-     * per build and renamed.
+     * The rules of the values {@code schema} (inside the tool parameters {@code root}) allows,
+     * checked (a schema the grammar cannot express is refused, naming the tool). Equal schemas
+     * (tools of the same parameters) give the same rules but for their prefix: they are derived
+     * once per build.
      */
-    private String schemaRules(
-            Gbnf g, String tool, JsonElement root, JsonElement schema, String prefix) {
-        SchemaText known =
-                schemaTexts.computeIfAbsent(
-                        List.of(root.toString(), schema == root ? "" : schema.toString()),
-                        k -> {
-                            Gbnf made = new Gbnf();
-                            String expr =
-                                    new JsonSchemaRules(made, tool, root, SCHEMA_PREFIX)
-                                            .value(schema);
-                            return new SchemaText(expr, made.rules());
-                        });
-        for (Map.Entry<String, String> e : known.rules.entrySet())
-            g.define(
-                    e.getKey().replace(SCHEMA_PREFIX, prefix),
-                    e.getValue().replace(SCHEMA_PREFIX, prefix));
-        return known.expr.replace(SCHEMA_PREFIX, prefix);
+    private SchemaText schemaText(String tool, JsonElement root, JsonElement schema) {
+        return schemaTexts.computeIfAbsent(
+                List.of(root.toString(), schema == root ? "" : schema.toString()),
+                k -> {
+                    Gbnf made = new Gbnf();
+                    String expr =
+                            new JsonSchemaRules(made, tool, root, SCHEMA_PREFIX).value(schema);
+                    return SchemaText.of(expr, made.rules());
+                });
     }
 
     /** The lexer actions reachable from {@code s} (a rule's commands), in ATN order. */
@@ -519,15 +541,12 @@ public final class ConstraintGrammar {
                         return "json_object";
                     }
                     Tool tl = tools.get(t);
-                    if (tl.args != null) {
-                        for (Map.Entry<String, String> e : tl.argsRules.entrySet())
-                            out.define(e.getKey(), e.getValue());
-                        return out.define("args_" + t, tl.args);
-                    }
+                    if (tl.args != null)
+                        return out.define("args_" + t, tl.args.define(out, "a" + t));
                     JsonElement p = tl.parameters;
                     if (p.isJsonObject() && !p.getAsJsonObject().has("type"))
                         p.getAsJsonObject().addProperty("type", "object");
-                    return out.define("args_" + t, schemaRules(out, tl.name, p, p, "a" + t));
+                    return out.define("args_" + t, schemaText(tl.name, p, p).define(out, "a" + t));
                 });
     }
 
@@ -568,7 +587,8 @@ public final class ConstraintGrammar {
                         alts.add("[tT] [rR] [uU] [eE] | [fF] [aA] [lL] [sS] [eE] | \"1\" | \"0\"");
                 case OBJECT, ARRAY -> {
                     String json =
-                            schemaRules(out, t.name, t.parameters, prop, "k" + tool + "_" + key);
+                            schemaText(t.name, t.parameters, prop)
+                                    .define(out, "k" + tool + "_" + key);
                     alts.add(json);
                 }
                 default -> {}
@@ -670,17 +690,22 @@ public final class ConstraintGrammar {
     private String runThen(String run, int rule, String token) {
         Integer mode = avoidedRuns.get(run);
         if (mode == null || !token.equals(expr(rule))) return null;
+        int key = mode * roles.length + rule;
+        if (thens.containsKey(key)) return thens.get(key);
         IntervalSet chars = new IntervalSet();
         for (int r : runRules.get(mode)) chars.addAll(runSets[r]);
-        return difference.avoidThen(
-                out,
-                run,
-                chars,
-                textRules.get(mode),
-                itemRules.get(mode),
-                rule,
-                earlier.get(rule),
-                token);
+        String then =
+                difference.avoidThen(
+                        out,
+                        run,
+                        chars,
+                        textRules.get(mode),
+                        itemRules.get(mode),
+                        rule,
+                        earlier.get(rule),
+                        token);
+        thens.put(key, then);
+        return then;
     }
 
     /**
@@ -692,7 +717,7 @@ public final class ConstraintGrammar {
     private int after(int mode, int rule, String lit, int next, Ctx c) {
         String base = run(next, c);
         if (base == null) return -1;
-        String key = mode + " " + rule + " " + lit + " " + next + " " + base;
+        After key = new After(mode, rule, lit, next, base);
         Integer known = afterIds.get(key);
         if (known != null) return known;
         int id = -1;
@@ -707,15 +732,20 @@ public final class ConstraintGrammar {
         if (name != null) {
             List<Integer> rivals = new ArrayList<>();
             for (int r : model.rulesOfMode(mode)) if (r != rule) rivals.add(r);
+            String run = name;
             String a =
-                    difference.avoidAfter(
+                    plan.derived(
+                            new After(mode, rule, lit, next, run),
                             out,
-                            name,
-                            chars,
-                            textRules.get(next),
-                            itemRules.get(next),
-                            rivals,
-                            lit);
+                            g ->
+                                    difference.avoidAfter(
+                                            g,
+                                            run,
+                                            chars,
+                                            textRules.get(next),
+                                            itemRules.get(next),
+                                            rivals,
+                                            lit));
             if (a != null) {
                 id = afterRuns.indexOf(a);
                 if (id < 0) {

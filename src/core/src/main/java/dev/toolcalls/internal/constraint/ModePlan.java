@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * What a constraint grammar takes from a format's lexer alone, derived once per lexer and shared by
@@ -124,6 +125,9 @@ final class ModePlan {
     final boolean[] mayEndCall;
 
     private final Map<Integer, Answer> exprs = new ConcurrentHashMap<>();
+
+    /** Answers to the questions of builds that depend on the lexer alone, by question. */
+    private final Map<Object, Answer> derived = new ConcurrentHashMap<>();
 
     private ModePlan(LexerModel model) {
         this.atn = model.atn;
@@ -416,6 +420,24 @@ final class ModePlan {
                 }
             }
         }
+    }
+
+    /**
+     * What {@code make} defines and returns for a question whose answer depends on the lexer alone
+     * ({@code key} holds the question whole): derived once, its rules defined in {@code out}.
+     */
+    String derived(Object key, Gbnf out, Function<Gbnf, String> make) {
+        Answer a =
+                derived.computeIfAbsent(
+                        key,
+                        k -> {
+                            Gbnf g = new Gbnf();
+                            String e = make.apply(g);
+                            return new Answer(
+                                    e, Collections.unmodifiableMap(new LinkedHashMap<>(g.rules())));
+                        });
+        for (Map.Entry<String, String> e : a.rules.entrySet()) out.define(e.getKey(), e.getValue());
+        return a.expr;
     }
 
     /**
