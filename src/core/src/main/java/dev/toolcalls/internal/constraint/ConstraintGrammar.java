@@ -23,9 +23,11 @@ import org.antlr.v4.runtime.misc.IntervalSet;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -186,8 +188,15 @@ public final class ConstraintGrammar {
     private final ArrayDeque<Key> work = new ArrayDeque<>();
     private final Set<Key> queued = new HashSet<>();
     private Key reading;
-    private final Map<Nt, List<List<Object>>> productions = new LinkedHashMap<>();
-    private final Map<Nt, String> names = new HashMap<>();
+
+    /**
+     * Each frame's one instance: the productions and what is derived from them hold frames by
+     * identity.
+     */
+    private final Map<Nt, Nt> frames = new HashMap<>();
+
+    private final Map<Nt, List<List<Object>>> productions = new IdentityHashMap<>();
+    private final Map<Nt, String> names = new IdentityHashMap<>();
     private final Map<Ctx, Integer> ctxIds = new HashMap<>();
     private final List<Nt> pending = new ArrayList<>();
     private Boolean jsonArgs;
@@ -896,10 +905,10 @@ public final class ConstraintGrammar {
             Set<Exit> ends = returns.get(new Key(mode, n.ctx));
             if (ends != null && !ends.contains(n.exit)) return DEAD;
         }
-        if (!productions.containsKey(n)) {
-            productions.put(n, null);
-            pending.add(n);
-        }
+        Nt known = frames.putIfAbsent(n, n);
+        if (known != null) return known;
+        productions.put(n, null);
+        pending.add(n);
         return n;
     }
 
@@ -1056,7 +1065,7 @@ public final class ConstraintGrammar {
         out.rules().put("root", String.join(" | ", rootAlts));
         // reachable rules only, in a stable order
         List<Nt> order = new ArrayList<>();
-        Set<Nt> seen = new HashSet<>();
+        Set<Nt> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         List<Object> work = new ArrayList<>();
         for (List<Object> alt : root) if (allProductive(alt, productive)) work.addAll(alt);
         while (!work.isEmpty()) {
@@ -1092,8 +1101,8 @@ public final class ConstraintGrammar {
      * are found to derive one.
      */
     private Set<Nt> productive() {
-        Set<Nt> done = new HashSet<>();
-        Map<Nt, List<Wait>> waiting = new HashMap<>();
+        Set<Nt> done = Collections.newSetFromMap(new IdentityHashMap<>());
+        Map<Nt, List<Wait>> waiting = new IdentityHashMap<>();
         ArrayDeque<Nt> ready = new ArrayDeque<>();
         for (Map.Entry<Nt, List<List<Object>>> p : productions.entrySet()) {
             Nt head = p.getKey();
