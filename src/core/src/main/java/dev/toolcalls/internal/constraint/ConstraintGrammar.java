@@ -175,6 +175,12 @@ public final class ConstraintGrammar {
     private final Map<String, String> runCache = new HashMap<>();
     private final Map<String, Integer> avoidedRuns = new HashMap<>();
     private final Map<Integer, String> thens = new HashMap<>();
+    private final Map<Long, String> typedValues = new HashMap<>();
+    private final Map<Effect, List<Integer>[]> stacks = new IdentityHashMap<>();
+
+    /** Each mode's run rule name. */
+    private final String[] runNames;
+
     private final Map<After, Integer> afterIds = new HashMap<>();
     private final List<String> afterRuns = new ArrayList<>();
     private final Map<Integer, String> schemaCache = new HashMap<>();
@@ -241,6 +247,9 @@ public final class ConstraintGrammar {
         itemRules.addAll(plan.itemRules);
         textRules.addAll(plan.textRules);
         productions.put(DEAD, List.of());
+        runNames = new String[model.modeNames.length];
+        for (int m = 0; m < runNames.length; m++)
+            runNames[m] = "run_" + TokenLanguages.sanitize(model.modeNames[m]);
         modeOfRule = new int[model.ruleNames.length];
         for (int m = 0; m < model.modeNames.length; m++)
             for (int r : itemRules.get(m)) modeOfRule[r] = m;
@@ -562,6 +571,14 @@ public final class ConstraintGrammar {
     /** A raw value typed by its parameter's schema; null when any text is a value. */
     private String typedValue(int tool, int key) {
         if (tool < 0 || key < 0) return null;
+        long k = (long) tool << 32 | key;
+        if (typedValues.containsKey(k)) return typedValues.get(k);
+        String typed = typedValueNew(tool, key);
+        typedValues.put(k, typed);
+        return typed;
+    }
+
+    private String typedValueNew(int tool, int key) {
         Tool t = tools.get(tool);
         JsonElement prop =
                 t.parameters.getAsJsonObject().getAsJsonObject("properties").get(t.keys.get(key));
@@ -666,7 +683,7 @@ public final class ConstraintGrammar {
             String named = idName(c, chars);
             if (named != null) return named;
         }
-        String name = "run_" + TokenLanguages.sanitize(model.modeNames[mode]);
+        String name = runNames[mode];
         return runCache.computeIfAbsent(
                 name,
                 k -> {
@@ -735,7 +752,7 @@ public final class ConstraintGrammar {
         for (int r : runRules.get(next)) chars.addAll(runSets[r]);
         if (!avoidedRuns.containsKey(base)) {
             // a run of literal markers: the same run, written by the automaton the rest needs
-            String plain = runCache.get("run_" + TokenLanguages.sanitize(model.modeNames[next]));
+            String plain = runCache.get(runNames[next]);
             name = base.equals(plain) ? base + "_d" : null;
         }
         if (name != null) {
@@ -855,12 +872,22 @@ public final class ConstraintGrammar {
         return new Exit(false, strip(c, live), pops, next);
     }
 
-    private static List<Integer> stackOf(int mode, Effect e, boolean swallowInner) {
-        List<Integer> stack = new ArrayList<>();
-        stack.add(e.mode >= 0 ? e.mode : mode);
-        stack.addAll(e.pushes);
-        if (swallowInner) stack.remove(stack.size() - 1);
-        return stack;
+    /**
+     * The frames a token of effect {@code e} in {@code mode} leaves, bottom first (unmodifiable).
+     */
+    private List<Integer> stackOf(int mode, Effect e, boolean swallowInner) {
+        @SuppressWarnings("unchecked")
+        List<Integer>[] known =
+                stacks.computeIfAbsent(e, k -> new List[2 * model.modeNames.length]);
+        int i = 2 * mode + (swallowInner ? 1 : 0);
+        if (known[i] == null) {
+            List<Integer> stack = new ArrayList<>();
+            stack.add(e.mode >= 0 ? e.mode : mode);
+            stack.addAll(e.pushes);
+            if (swallowInner) stack.remove(stack.size() - 1);
+            known[i] = List.copyOf(stack);
+        }
+        return known[i];
     }
 
     private void stackReturns(List<Integer> stack, Ctx c, Set<Exit> found) {
@@ -1076,7 +1103,11 @@ public final class ConstraintGrammar {
                     if (allProductive(alt, productive)) work.addAll(alt);
             }
         }
-        StringBuilder b = new StringBuilder();
+        // the text's size, near enough that the builder seldom grows
+        int size = 128 * order.size();
+        for (Map.Entry<String, String> e : out.rules().entrySet())
+            size += e.getKey().length() + e.getValue().length() + 6;
+        StringBuilder b = new StringBuilder(size);
         b.append("root ::= ").append(out.rules().get("root")).append('\n');
         for (Nt n : order) {
             List<String> alts = new ArrayList<>();
