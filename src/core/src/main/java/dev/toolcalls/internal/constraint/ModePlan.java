@@ -124,9 +124,10 @@ final class ModePlan {
      */
     final boolean[] mayEndCall;
 
-    private final Map<Integer, Answer> exprs = new ConcurrentHashMap<>();
-
-    /** Answers to the questions of builds that depend on the lexer alone, by question. */
+    /**
+     * Answers to the questions of builds that depend on the lexer alone, by question (a rule's
+     * number: the GBNF of its tokens).
+     */
     private final Map<Object, Answer> derived = new ConcurrentHashMap<>();
 
     private ModePlan(LexerModel model) {
@@ -445,25 +446,17 @@ final class ModePlan {
      * of the mode matches); its rules are defined in {@code out}.
      */
     String expr(int rule, Gbnf out) {
-        Answer a =
-                exprs.computeIfAbsent(
-                        rule,
-                        r -> {
-                            Gbnf g = new Gbnf();
-                            String less =
-                                    difference.define(
-                                            g,
-                                            "x_" + TokenLanguages.sanitize(ruleNames[r]),
-                                            r,
-                                            earlier.get(r));
-                            String e =
-                                    less != null
-                                            ? less
-                                            : new TokenLanguages(atn, ruleNames, g).expr(r);
-                            return new Answer(
-                                    e, Collections.unmodifiableMap(new LinkedHashMap<>(g.rules())));
-                        });
-        for (Map.Entry<String, String> e : a.rules.entrySet()) out.define(e.getKey(), e.getValue());
-        return a.expr;
+        return derived(
+                rule,
+                out,
+                g -> {
+                    String less =
+                            difference.define(
+                                    g,
+                                    "x_" + TokenLanguages.sanitize(ruleNames[rule]),
+                                    rule,
+                                    earlier.get(rule));
+                    return less != null ? less : new TokenLanguages(atn, ruleNames, g).expr(rule);
+                });
     }
 }
