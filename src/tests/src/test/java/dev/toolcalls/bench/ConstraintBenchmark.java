@@ -25,11 +25,14 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -48,7 +51,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>or through {@link #main}, which takes the same JMH options (the formats and tool counts with
  * {@code -p format=a,b -p tools=20}) and prints a Markdown table of build time and grammar size per
- * format and tool count, also written to {@code target/constraint-benchmark.md}:
+ * format and tool count, also written to {@code target/constraint-benchmark.md}. The table adds the
+ * median CPU time of the building thread per build (after two seconds of it spent warming up),
+ * which a machine loaded by other work inflates far less than JMH's wall time:
  *
  * <pre>
  * mvn -B -q -o -Pbench -DskipTests test-compile exec:exec -Dbench.main=dev.toolcalls.bench.ConstraintBenchmark -Dbench.args="-f 1 -wi 2 -w 1s -i 3 -r 1s"
@@ -126,24 +131,25 @@ public class ConstraintBenchmark {
                                         .build())
                         .run();
         List<String> rows = new ArrayList<>();
-        rows.add("| format | tools | ms per build | ± (99.9%) | GBNF characters | per tool |");
-        rows.add("|---|---|---|---|---|---|");
+        rows.add(
+                "| format | tools | ms per build | ± (99.9%) | CPU ms per build | GBNF characters | per tool |");
+        rows.add("|---|---|---|---|---|---|---|");
         for (RunResult r : results) {
             String format = r.getParams().getParam("format");
             int n = Integer.parseInt(r.getParams().getParam("tools"));
             Result<?> p = r.getPrimaryResult();
-            int size =
-                    Formats.get(format)
-                            .constraint(Tools.parse(tools(n)), ConstraintOptions.defaults())
-                            .length();
+            Format f = Formats.get(format);
+            Tools set = Tools.parse(tools(n));
+            int size = f.constraint(set, ConstraintOptions.defaults()).length();
             rows.add(
                     String.format(
                             Locale.ROOT,
-                            "| %s | %d | %.3f | %.3f | %d | %d |",
+                            "| %s | %d | %.3f | %.3f | %.3f | %d | %d |",
                             format,
                             n,
                             p.getScore(),
                             p.getScoreError(),
+                            cpuMillis(f, set),
                             size,
                             size / n));
         }
@@ -152,5 +158,26 @@ public class ConstraintBenchmark {
         Path out = Path.of("target", "constraint-benchmark.md");
         Files.createDirectories(out.getParent());
         Files.writeString(out, table, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The median CPU time of this thread per build, in milliseconds, over two seconds of it after
+     * two seconds of warm-up.
+     */
+    static double cpuMillis(Format f, Tools set) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long warm = threads.getCurrentThreadCpuTime() + 2_000_000_000L;
+        while (threads.getCurrentThreadCpuTime() < warm)
+            f.constraint(set, ConstraintOptions.defaults());
+        List<Long> times = new ArrayList<>();
+        long end = threads.getCurrentThreadCpuTime() + 2_000_000_000L;
+        for (long t = threads.getCurrentThreadCpuTime(); t < end; ) {
+            f.constraint(set, ConstraintOptions.defaults());
+            long next = threads.getCurrentThreadCpuTime();
+            times.add(next - t);
+            t = next;
+        }
+        Collections.sort(times);
+        return times.get(times.size() / 2) / 1e6;
     }
 }

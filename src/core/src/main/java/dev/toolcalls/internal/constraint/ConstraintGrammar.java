@@ -23,9 +23,11 @@ import org.antlr.v4.runtime.misc.IntervalSet;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -76,6 +78,9 @@ public final class ConstraintGrammar {
         }
     }
 
+    /** The run of mode {@code next} after the spelling {@code lit} of a token of {@code rule}. */
+    private record After(int mode, int rule, String lit, int next, String run) {}
+
     /** One way a token can be read in a context. */
     private record Step(Ctx ctx, String expr, boolean swallow) {}
 
@@ -86,8 +91,42 @@ public final class ConstraintGrammar {
             List<String> keys,
             List<String> required,
             boolean extraKeys,
-            String args,
-            Map<String, String> argsRules) {}
+            SchemaText args) {}
+
+    /**
+     * A schema's rules and expression as written with {@link #SCHEMA_PREFIX} for their prefix, cut
+     * where it stands: each name and body is its pieces, to be joined by the prefix of a tool.
+     */
+    private record SchemaText(String[] expr, List<String[]> names, List<String[]> bodies) {
+        static SchemaText of(String expr, Map<String, String> rules) {
+            List<String[]> names = new ArrayList<>(rules.size());
+            List<String[]> bodies = new ArrayList<>(rules.size());
+            for (Map.Entry<String, String> e : rules.entrySet()) {
+                names.add(e.getKey().split(SCHEMA_PREFIX, -1));
+                bodies.add(e.getValue().split(SCHEMA_PREFIX, -1));
+            }
+            return new SchemaText(expr.split(SCHEMA_PREFIX, -1), names, bodies);
+        }
+
+        /** Defines the rules in {@code g}, named with {@code prefix}; returns the expression. */
+        String define(Gbnf g, String prefix) {
+            for (int i = 0; i < names.size(); i++)
+                g.define(join(names.get(i), prefix), join(bodies.get(i), prefix));
+            return join(expr, prefix);
+        }
+
+        private static String join(String[] pieces, String prefix) {
+            if (pieces.length == 1) return pieces[0];
+            int n = prefix.length() * (pieces.length - 1);
+            for (String p : pieces) n += p.length();
+            StringBuilder b = new StringBuilder(n).append(pieces[0]);
+            for (int i = 1; i < pieces.length; i++) b.append(prefix).append(pieces[i]);
+            return b.toString();
+        }
+    }
+
+    /** The prefix of a schema's rules until they are named for their tool (no text holds it). */
+    private static final String SCHEMA_PREFIX = "\u0001";
 
     private static final IntervalSet ANY = IntervalSet.of(0, Gbnf.MAX_CODE_POINT);
 
@@ -135,9 +174,17 @@ public final class ConstraintGrammar {
     private final List<List<Integer>> textRules = new ArrayList<>();
     private final Map<String, String> runCache = new HashMap<>();
     private final Map<String, Integer> avoidedRuns = new HashMap<>();
-    private final Map<String, Integer> afterIds = new HashMap<>();
+    private final Map<Integer, String> thens = new HashMap<>();
+    private final Map<Long, String> typedValues = new HashMap<>();
+    private final Map<Effect, List<Integer>[]> stacks = new IdentityHashMap<>();
+
+    /** Each mode's run rule name. */
+    private final String[] runNames;
+
+    private final Map<After, Integer> afterIds = new HashMap<>();
     private final List<String> afterRuns = new ArrayList<>();
     private final Map<Integer, String> schemaCache = new HashMap<>();
+    private final Map<List<String>, SchemaText> schemaTexts = new HashMap<>();
     private final Map<String, String> idCache = new HashMap<>();
     private final Map<Key, Set<Exit>> returns = new LinkedHashMap<>();
     private final Map<Ctx, List<Step>[]> stepCache = new HashMap<>();
@@ -147,8 +194,15 @@ public final class ConstraintGrammar {
     private final ArrayDeque<Key> work = new ArrayDeque<>();
     private final Set<Key> queued = new HashSet<>();
     private Key reading;
-    private final Map<Nt, List<List<Object>>> productions = new LinkedHashMap<>();
-    private final Map<Nt, String> names = new HashMap<>();
+
+    /**
+     * Each frame's one instance: the productions and what is derived from them hold frames by
+     * identity.
+     */
+    private final Map<Nt, Nt> frames = new HashMap<>();
+
+    private final Map<Nt, List<List<Object>>> productions = new IdentityHashMap<>();
+    private final Map<Nt, String> names = new IdentityHashMap<>();
     private final Map<Ctx, Integer> ctxIds = new HashMap<>();
     private final List<Nt> pending = new ArrayList<>();
     private Boolean jsonArgs;
@@ -204,6 +258,9 @@ public final class ConstraintGrammar {
         textRules.addAll(plan.textRules);
         productions.put(DEAD, List.of());
         heldModes = new Boolean[model.modeNames.length];
+        runNames = new String[model.modeNames.length];
+        for (int m = 0; m < runNames.length; m++)
+            runNames[m] = "run_" + TokenLanguages.sanitize(model.modeNames[m]);
         modeOfRule = new int[model.ruleNames.length];
         for (int m = 0; m < model.modeNames.length; m++)
             for (int r : itemRules.get(m)) modeOfRule[r] = m;
@@ -324,10 +381,7 @@ public final class ConstraintGrammar {
         // checking the schema builds its rules: where it names its type, the very rules of the
         // tool's JSON arguments
         boolean typed = !params.isJsonObject() || params.getAsJsonObject().has("type");
-        Gbnf checked = new Gbnf();
-        String args =
-                new JsonSchemaRules(checked, name, params, typed ? "a" + tools.size() : "check")
-                        .value(params);
+        SchemaText args = schemaText(name, params, params);
         List<String> keys = new ArrayList<>();
         List<String> required = new ArrayList<>();
         boolean extra = true;
@@ -345,7 +399,24 @@ public final class ConstraintGrammar {
                             && p.get("additionalProperties").isJsonPrimitive()
                             && !p.get("additionalProperties").getAsBoolean());
         }
-        return new Tool(name, params, keys, required, extra, typed ? args : null, checked.rules());
+        return new Tool(name, params, keys, required, extra, typed ? args : null);
+    }
+
+    /**
+     * The rules of the values {@code schema} (inside the tool parameters {@code root}) allows,
+     * checked (a schema the grammar cannot express is refused, naming the tool). Equal schemas
+     * (tools of the same parameters) give the same rules but for their prefix: they are derived
+     * once per build.
+     */
+    private SchemaText schemaText(String tool, JsonElement root, JsonElement schema) {
+        return schemaTexts.computeIfAbsent(
+                List.of(root.toString(), schema == root ? "" : schema.toString()),
+                k -> {
+                    Gbnf made = new Gbnf();
+                    String expr =
+                            new JsonSchemaRules(made, tool, root, SCHEMA_PREFIX).value(schema);
+                    return SchemaText.of(expr, made.rules());
+                });
     }
 
     /** The lexer actions reachable from {@code s} (a rule's commands), in ATN order. */
@@ -597,23 +668,26 @@ public final class ConstraintGrammar {
                         return "json_object";
                     }
                     Tool tl = tools.get(t);
-                    if (tl.args != null) {
-                        for (Map.Entry<String, String> e : tl.argsRules.entrySet())
-                            out.define(e.getKey(), e.getValue());
-                        return out.define("args_" + t, tl.args);
-                    }
-                    JsonSchemaRules rules =
-                            new JsonSchemaRules(out, tl.name, tl.parameters, "a" + t);
+                    if (tl.args != null)
+                        return out.define("args_" + t, tl.args.define(out, "a" + t));
                     JsonElement p = tl.parameters;
                     if (p.isJsonObject() && !p.getAsJsonObject().has("type"))
                         p.getAsJsonObject().addProperty("type", "object");
-                    return out.define("args_" + t, rules.value(p));
+                    return out.define("args_" + t, schemaText(tl.name, p, p).define(out, "a" + t));
                 });
     }
 
     /** A raw value typed by its parameter's schema; null when any text is a value. */
     private String typedValue(int tool, int key) {
         if (tool < 0 || key < 0) return null;
+        long k = (long) tool << 32 | key;
+        if (typedValues.containsKey(k)) return typedValues.get(k);
+        String typed = typedValueNew(tool, key);
+        typedValues.put(k, typed);
+        return typed;
+    }
+
+    private String typedValueNew(int tool, int key) {
         Tool t = tools.get(tool);
         JsonElement prop =
                 t.parameters.getAsJsonObject().getAsJsonObject("properties").get(t.keys.get(key));
@@ -648,8 +722,8 @@ public final class ConstraintGrammar {
                         alts.add("[tT] [rR] [uU] [eE] | [fF] [aA] [lL] [sS] [eE] | \"1\" | \"0\"");
                 case OBJECT, ARRAY -> {
                     String json =
-                            new JsonSchemaRules(out, t.name, t.parameters, "k" + tool + "_" + key)
-                                    .value(prop);
+                            schemaText(t.name, t.parameters, prop)
+                                    .define(out, "k" + tool + "_" + key);
                     alts.add(json);
                 }
                 default -> {}
@@ -748,7 +822,7 @@ public final class ConstraintGrammar {
             String named = idName(c, chars);
             if (named != null) return named;
         }
-        String name = "run_" + TokenLanguages.sanitize(model.modeNames[mode]);
+        String name = runNames[mode];
         return runCache.computeIfAbsent(
                 name,
                 k -> {
@@ -855,17 +929,22 @@ public final class ConstraintGrammar {
     private String runThen(String run, int rule, String token) {
         Integer mode = avoidedRuns.get(run);
         if (mode == null || !token.equals(expr(rule))) return null;
+        int key = mode * roles.length + rule;
+        if (thens.containsKey(key)) return thens.get(key);
         IntervalSet chars = new IntervalSet();
         for (int r : runRules.get(mode)) chars.addAll(runSets[r]);
-        return difference.avoidThen(
-                out,
-                run,
-                chars,
-                textRules.get(mode),
-                itemRules.get(mode),
-                rule,
-                earlier.get(rule),
-                token);
+        String then =
+                difference.avoidThen(
+                        out,
+                        run,
+                        chars,
+                        textRules.get(mode),
+                        itemRules.get(mode),
+                        rule,
+                        earlier.get(rule),
+                        token);
+        thens.put(key, then);
+        return then;
     }
 
     /**
@@ -877,7 +956,7 @@ public final class ConstraintGrammar {
     private int after(int mode, int rule, String lit, int next, Ctx c) {
         String base = run(next, c);
         if (base == null) return -1;
-        String key = mode + " " + rule + " " + lit + " " + next + " " + base;
+        After key = new After(mode, rule, lit, next, base);
         Integer known = afterIds.get(key);
         if (known != null) return known;
         int id = -1;
@@ -886,21 +965,26 @@ public final class ConstraintGrammar {
         for (int r : runRules.get(next)) chars.addAll(runSets[r]);
         if (!avoidedRuns.containsKey(base)) {
             // a run of literal markers: the same run, written by the automaton the rest needs
-            String plain = runCache.get("run_" + TokenLanguages.sanitize(model.modeNames[next]));
+            String plain = runCache.get(runNames[next]);
             name = base.equals(plain) ? base + "_d" : null;
         }
         if (name != null) {
             List<Integer> rivals = new ArrayList<>();
             for (int r : model.rulesOfMode(mode)) if (r != rule) rivals.add(r);
+            String run = name;
             String a =
-                    difference.avoidAfter(
+                    plan.derived(
+                            new After(mode, rule, lit, next, run),
                             out,
-                            name,
-                            chars,
-                            textRules.get(next),
-                            itemRules.get(next),
-                            rivals,
-                            lit);
+                            g ->
+                                    difference.avoidAfter(
+                                            g,
+                                            run,
+                                            chars,
+                                            textRules.get(next),
+                                            itemRules.get(next),
+                                            rivals,
+                                            lit));
             if (a != null) {
                 id = afterRuns.indexOf(a);
                 if (id < 0) {
@@ -1001,12 +1085,22 @@ public final class ConstraintGrammar {
         return new Exit(false, strip(c, live), pops, next);
     }
 
-    private static List<Integer> stackOf(int mode, Effect e, boolean swallowInner) {
-        List<Integer> stack = new ArrayList<>();
-        stack.add(e.mode >= 0 ? e.mode : mode);
-        stack.addAll(e.pushes);
-        if (swallowInner) stack.remove(stack.size() - 1);
-        return stack;
+    /**
+     * The frames a token of effect {@code e} in {@code mode} leaves, bottom first (unmodifiable).
+     */
+    private List<Integer> stackOf(int mode, Effect e, boolean swallowInner) {
+        @SuppressWarnings("unchecked")
+        List<Integer>[] known =
+                stacks.computeIfAbsent(e, k -> new List[2 * model.modeNames.length]);
+        int i = 2 * mode + (swallowInner ? 1 : 0);
+        if (known[i] == null) {
+            List<Integer> stack = new ArrayList<>();
+            stack.add(e.mode >= 0 ? e.mode : mode);
+            stack.addAll(e.pushes);
+            if (swallowInner) stack.remove(stack.size() - 1);
+            known[i] = List.copyOf(stack);
+        }
+        return known[i];
     }
 
     private void stackReturns(List<Integer> stack, Ctx c, Set<Exit> found) {
@@ -1051,10 +1145,10 @@ public final class ConstraintGrammar {
             Set<Exit> ends = returns.get(new Key(mode, n.ctx));
             if (ends != null && !ends.contains(n.exit)) return DEAD;
         }
-        if (!productions.containsKey(n)) {
-            productions.put(n, null);
-            pending.add(n);
-        }
+        Nt known = frames.putIfAbsent(n, n);
+        if (known != null) return known;
+        productions.put(n, null);
+        pending.add(n);
         return n;
     }
 
@@ -1214,7 +1308,7 @@ public final class ConstraintGrammar {
         out.rules().put("root", String.join(" | ", rootAlts));
         // reachable rules only, in a stable order
         List<Nt> order = new ArrayList<>();
-        Set<Nt> seen = new HashSet<>();
+        Set<Nt> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         List<Object> work = new ArrayList<>();
         for (List<Object> alt : root) if (allProductive(alt, productive)) work.addAll(alt);
         while (!work.isEmpty()) {
@@ -1225,7 +1319,11 @@ public final class ConstraintGrammar {
                     if (allProductive(alt, productive)) work.addAll(alt);
             }
         }
-        StringBuilder b = new StringBuilder();
+        // the text's size, near enough that the builder seldom grows
+        int size = 128 * order.size();
+        for (Map.Entry<String, String> e : out.rules().entrySet())
+            size += e.getKey().length() + e.getValue().length() + 6;
+        StringBuilder b = new StringBuilder(size);
         b.append("root ::= ").append(out.rules().get("root")).append('\n');
         for (Nt n : order) {
             List<String> alts = new ArrayList<>();
@@ -1250,8 +1348,8 @@ public final class ConstraintGrammar {
      * are found to derive one.
      */
     private Set<Nt> productive() {
-        Set<Nt> done = new HashSet<>();
-        Map<Nt, List<Wait>> waiting = new HashMap<>();
+        Set<Nt> done = Collections.newSetFromMap(new IdentityHashMap<>());
+        Map<Nt, List<Wait>> waiting = new IdentityHashMap<>();
         ArrayDeque<Nt> ready = new ArrayDeque<>();
         for (Map.Entry<Nt, List<List<Object>>> p : productions.entrySet()) {
             Nt head = p.getKey();

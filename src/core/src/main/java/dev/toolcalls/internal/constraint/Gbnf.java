@@ -5,6 +5,7 @@ import org.antlr.v4.runtime.misc.IntervalSet;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * GBNF text: string literals, character classes and a set of named rules, written in the part of
@@ -13,6 +14,14 @@ import java.util.Map;
 public final class Gbnf {
     /** The highest code point a class names (surrogates are left out). */
     public static final int MAX_CODE_POINT = 0x10FFFF;
+
+    /**
+     * The classes written, by set: a pure function of the set, asked for again by every build (the
+     * keys of a tool's JSON objects, the runs), kept up to a bound.
+     */
+    private static final Map<IntervalSet, String> CLASSES = new ConcurrentHashMap<>();
+
+    private static final int MAX_CLASSES = 4096;
 
     private final Map<String, String> rules = new LinkedHashMap<>();
 
@@ -50,6 +59,17 @@ public final class Gbnf {
 
     /** A character class for a set of code points (a literal for a single one). */
     public static String charClass(IntervalSet set) {
+        String known = CLASSES.get(set);
+        if (known != null) return known;
+        String written = charClassNew(set);
+        IntervalSet key = new IntervalSet(set);
+        key.setReadonly(true);
+        if (CLASSES.size() >= MAX_CLASSES) CLASSES.clear();
+        CLASSES.put(key, written);
+        return written;
+    }
+
+    private static String charClassNew(IntervalSet set) {
         IntervalSet s = clip(set);
         if (s.size() == 1) return literal(new String(Character.toChars(s.getMinElement())));
         IntervalSet complement = s.complement(0, MAX_CODE_POINT);

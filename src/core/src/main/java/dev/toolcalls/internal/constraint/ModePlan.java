@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * What a constraint grammar takes from a format's lexer alone, derived once per lexer and shared by
@@ -123,7 +124,11 @@ final class ModePlan {
      */
     final boolean[] mayEndCall;
 
-    private final Map<Integer, Answer> exprs = new ConcurrentHashMap<>();
+    /**
+     * Answers to the questions of builds that depend on the lexer alone, by question (a rule's
+     * number: the GBNF of its tokens).
+     */
+    private final Map<Object, Answer> derived = new ConcurrentHashMap<>();
 
     private ModePlan(LexerModel model) {
         this.atn = model.atn;
@@ -420,29 +425,39 @@ final class ModePlan {
     }
 
     /**
-     * The GBNF of the tokens the rule produces in its mode (its language less what an earlier rule
-     * of the mode matches); its rules are defined in {@code out}.
+     * What {@code make} defines and returns for a question whose answer depends on the lexer alone
+     * ({@code key} holds the question whole): derived once, its rules defined in {@code out}.
      */
-    String expr(int rule, Gbnf out) {
+    String derived(Object key, Gbnf out, Function<Gbnf, String> make) {
         Answer a =
-                exprs.computeIfAbsent(
-                        rule,
-                        r -> {
+                derived.computeIfAbsent(
+                        key,
+                        k -> {
                             Gbnf g = new Gbnf();
-                            String less =
-                                    difference.define(
-                                            g,
-                                            "x_" + TokenLanguages.sanitize(ruleNames[r]),
-                                            r,
-                                            earlier.get(r));
-                            String e =
-                                    less != null
-                                            ? less
-                                            : new TokenLanguages(atn, ruleNames, g).expr(r);
+                            String e = make.apply(g);
                             return new Answer(
                                     e, Collections.unmodifiableMap(new LinkedHashMap<>(g.rules())));
                         });
         for (Map.Entry<String, String> e : a.rules.entrySet()) out.define(e.getKey(), e.getValue());
         return a.expr;
+    }
+
+    /**
+     * The GBNF of the tokens the rule produces in its mode (its language less what an earlier rule
+     * of the mode matches); its rules are defined in {@code out}.
+     */
+    String expr(int rule, Gbnf out) {
+        return derived(
+                rule,
+                out,
+                g -> {
+                    String less =
+                            difference.define(
+                                    g,
+                                    "x_" + TokenLanguages.sanitize(ruleNames[rule]),
+                                    rule,
+                                    earlier.get(rule));
+                    return less != null ? less : new TokenLanguages(atn, ruleNames, g).expr(rule);
+                });
     }
 }
