@@ -19,8 +19,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 
 /**
  * The gateway sends the constraint derived from the format when a request restricts the calls, in
@@ -48,22 +46,11 @@ class GatewayConstraintTest {
         engine = new StandInEngine();
         engine.script = r -> StandInEngine.Script.of(CALL);
         gateway =
-                new GatewayServer(
-                        List.of(
-                                new Upstream(
-                                        "hermes",
-                                        URI.create(engine.baseUrl()),
-                                        null,
-                                        Formats.get("hermes"),
-                                        GatewayReliabilityTest.TEMPLATE,
-                                        kind,
-                                        Map.of(),
-                                        null)),
-                        "127.0.0.1",
-                        0,
+                GatewayReliabilityTest.hermesGateway(
+                        engine.baseUrl(),
+                        kind,
                         ReplayServer.Limits.defaults(),
-                        GatewayServer.Options.defaults(),
-                        System.err);
+                        GatewayServer.Options.defaults());
         gateway.start();
         HttpResponse<String> r =
                 http.send(

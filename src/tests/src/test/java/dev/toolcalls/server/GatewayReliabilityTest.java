@@ -56,24 +56,35 @@ class GatewayReliabilityTest {
     StandInEngine engine;
     GatewayServer gateway;
 
+    /** A gateway (not started) for one hermes model over {@code upstream}, on any free port. */
+    static GatewayServer hermesGateway(
+            String upstream,
+            Upstream.Kind kind,
+            ReplayServer.Limits limits,
+            GatewayServer.Options options)
+            throws IOException {
+        return new GatewayServer(
+                List.of(
+                        new Upstream(
+                                "hermes",
+                                URI.create(upstream),
+                                null,
+                                Formats.get("hermes"),
+                                TEMPLATE,
+                                kind,
+                                Map.of(),
+                                null)),
+                "127.0.0.1",
+                0,
+                limits,
+                options,
+                System.err);
+    }
+
     GatewayServer start(String upstream, GatewayServer.Options options) throws Exception {
         gateway =
-                new GatewayServer(
-                        List.of(
-                                new Upstream(
-                                        "hermes",
-                                        URI.create(upstream),
-                                        null,
-                                        Formats.get("hermes"),
-                                        TEMPLATE,
-                                        Upstream.Kind.OPENAI,
-                                        Map.of(),
-                                        null)),
-                        "127.0.0.1",
-                        0,
-                        ReplayServer.Limits.defaults(),
-                        options,
-                        System.err);
+                hermesGateway(
+                        upstream, Upstream.Kind.OPENAI, ReplayServer.Limits.defaults(), options);
         gateway.start();
         return gateway;
     }
@@ -294,22 +305,11 @@ class GatewayReliabilityTest {
         engine = new StandInEngine();
         engine.script = r -> StandInEngine.Script.of("word ".repeat(3000)).delay(5);
         gateway =
-                new GatewayServer(
-                        List.of(
-                                new Upstream(
-                                        "hermes",
-                                        URI.create(engine.baseUrl()),
-                                        null,
-                                        Formats.get("hermes"),
-                                        TEMPLATE,
-                                        Upstream.Kind.OPENAI,
-                                        Map.of(),
-                                        null)),
-                        "127.0.0.1",
-                        0,
+                hermesGateway(
+                        engine.baseUrl(),
+                        Upstream.Kind.OPENAI,
                         new ReplayServer.Limits(4L << 20, 30_000, 30_000, 300, 512),
-                        GatewayServer.Options.defaults(),
-                        System.err);
+                        GatewayServer.Options.defaults());
         gateway.start();
         HttpResponse<InputStream> r =
                 http.send(

@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 
-import dev.toolcalls.Formats;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -176,22 +174,11 @@ class GatewayTlsTest {
         engine = new StandInEngine(serverContext(key));
         assertTrue(engine.baseUrl().startsWith("https://"), engine.baseUrl());
         gateway =
-                new GatewayServer(
-                        List.of(
-                                new Upstream(
-                                        "hermes",
-                                        URI.create(engine.baseUrl()),
-                                        null,
-                                        Formats.get("hermes"),
-                                        GatewayReliabilityTest.TEMPLATE,
-                                        Upstream.Kind.OPENAI,
-                                        Map.of(),
-                                        null)),
-                        "127.0.0.1",
-                        0,
+                GatewayReliabilityTest.hermesGateway(
+                        engine.baseUrl(),
+                        Upstream.Kind.OPENAI,
                         ReplayServer.Limits.defaults(),
-                        GatewayServer.Options.defaults(),
-                        System.err);
+                        GatewayServer.Options.defaults());
         gateway.start();
     }
 

@@ -778,42 +778,17 @@ final class TokenDifference {
             }
         }
         if (!taken) return null;
-        int n = states.size();
-        boolean[] live = new boolean[n];
-        for (int i = 0; i < n; i++) {
-            Triple p = states.get(i);
-            live[i] =
-                    accepts(p.rule)
+        return writeLive(
+                out,
+                prefix,
+                edges,
+                i -> {
+                    Triple p = states.get(i);
+                    return accepts(p.rule)
                             && !accepts(p.earlier)
                             && (p.read == null || !words.contains(p.read));
-        }
-        boolean grew = true;
-        while (grew) {
-            grew = false;
-            for (int i = 0; i < n; i++) {
-                if (live[i]) continue;
-                for (int t : edges.get(i).keySet())
-                    if (live[t]) {
-                        live[i] = true;
-                        grew = true;
-                        break;
-                    }
-            }
-        }
-        if (!live[0]) return "";
-        for (int i = 0; i < n; i++) {
-            if (!live[i]) continue;
-            List<String> alts = new ArrayList<>();
-            for (Map.Entry<Integer, IntervalSet> e : edges.get(i).entrySet())
-                if (live[e.getKey()])
-                    alts.add(Gbnf.charClass(e.getValue()) + " " + prefix + "_" + e.getKey());
-            Triple p = states.get(i);
-            if (accepts(p.rule)
-                    && !accepts(p.earlier)
-                    && (p.read == null || !words.contains(p.read))) alts.add("\"\"");
-            out.define(prefix + "_" + i, String.join(" | ", alts));
-        }
-        return prefix + "_0";
+                },
+                "");
     }
 
     /**
