@@ -114,6 +114,12 @@ class GatewayReliabilityTest {
     }
 
     HttpResponse<String> post(String path, String body) throws Exception {
+        return post(http, gateway, path, body);
+    }
+
+    /** A JSON POST to the gateway's {@code path}, its answer as text. */
+    static HttpResponse<String> post(
+            HttpClient http, GatewayServer gateway, String path, String body) throws Exception {
         return http.send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
                         .header("Content-Type", "application/json")

@@ -15,9 +15,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.InputStream;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -183,13 +181,7 @@ class GatewayTlsTest {
     }
 
     HttpResponse<String> post(String path, String body) throws Exception {
-        return http.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(body))
-                        .timeout(Duration.ofSeconds(20))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        return GatewayReliabilityTest.post(http, gateway, path, body);
     }
 
     @Test
