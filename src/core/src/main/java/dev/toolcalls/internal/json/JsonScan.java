@@ -91,16 +91,7 @@ public final class JsonScan {
         int k = 0;
         boolean wide = false;
         for (; k + 32 <= n; k += 32) {
-            long a = (long) LONGS.get(buf, k);
-            long b = (long) LONGS.get(buf, k + 8);
-            long c = (long) LONGS.get(buf, k + 16);
-            long d = (long) LONGS.get(buf, k + 24);
-            long any =
-                    ((a - SPACES) & ~a)
-                            | ((b - SPACES) & ~b)
-                            | ((c - SPACES) & ~c)
-                            | ((d - SPACES) & ~d);
-            if ((any & HIGHS) != 0) {
+            if (below(buf, k, SPACES, HIGHS)) {
                 for (int j = from + k; j < from + k + 32; j++) {
                     char ch = s.charAt(j);
                     if (ch < 0x20) return j;
@@ -121,16 +112,7 @@ public final class JsonScan {
         view.put(chars, 0, n); // into buf, two bytes a character
         int k = 0;
         for (; k + 32 <= 2 * n; k += 32) {
-            long a = (long) LONGS.get(buf, k);
-            long b = (long) LONGS.get(buf, k + 8);
-            long c = (long) LONGS.get(buf, k + 16);
-            long d = (long) LONGS.get(buf, k + 24);
-            long any =
-                    ((a - SPACES16) & ~a)
-                            | ((b - SPACES16) & ~b)
-                            | ((c - SPACES16) & ~c)
-                            | ((d - SPACES16) & ~d);
-            if ((any & HIGHS16) != 0) {
+            if (below(buf, k, SPACES16, HIGHS16)) {
                 for (int j = from + k / 2; j < from + k / 2 + 16; j++)
                     if (s.charAt(j) < 0x20) return j;
             }
@@ -157,5 +139,22 @@ public final class JsonScan {
         int b = s.indexOf('\\', from);
         if (b >= 0 && b < stop) stop = b;
         return control(s, from, stop);
+    }
+
+    /**
+     * Whether the 32 bytes of {@code buf} from {@code k}, read as four longs, hold a lane below the
+     * one {@code spaces} repeats ({@code highs}: each lane's top bit; lanes of 8 or 16 bits).
+     */
+    private static boolean below(byte[] buf, int k, long spaces, long highs) {
+        long a = (long) LONGS.get(buf, k);
+        long b = (long) LONGS.get(buf, k + 8);
+        long c = (long) LONGS.get(buf, k + 16);
+        long d = (long) LONGS.get(buf, k + 24);
+        long any =
+                ((a - spaces) & ~a)
+                        | ((b - spaces) & ~b)
+                        | ((c - spaces) & ~c)
+                        | ((d - spaces) & ~d);
+        return (any & highs) != 0;
     }
 }
