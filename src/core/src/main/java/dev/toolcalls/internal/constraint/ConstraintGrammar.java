@@ -205,10 +205,6 @@ public final class ConstraintGrammar {
     private final Map<Nt, String> names = new IdentityHashMap<>();
     private final Map<Ctx, Integer> ctxIds = new HashMap<>();
     private final List<Nt> pending = new ArrayList<>();
-    private Boolean jsonArgs;
-    private Boolean valuesWhole;
-    private Boolean argsTracked;
-    private final Boolean[] heldModes;
     private final Map<String, String> heldRules = new HashMap<>();
     private final Map<Integer, StringHeldRules> heldSpellings = new HashMap<>();
 
@@ -257,7 +253,6 @@ public final class ConstraintGrammar {
         itemRules.addAll(plan.itemRules);
         textRules.addAll(plan.textRules);
         productions.put(DEAD, List.of());
-        heldModes = new Boolean[model.modeNames.length];
         runNames = new String[model.modeNames.length];
         for (int m = 0; m < runNames.length; m++)
             runNames[m] = "run_" + TokenLanguages.sanitize(model.modeNames[m]);
@@ -439,7 +434,7 @@ public final class ConstraintGrammar {
 
     private boolean maskComplete(Ctx c) {
         if (!c.call) return true;
-        if (jsonArgs()) return c.mask == 1 || !argsTracked();
+        if (plan.jsonArgs) return c.mask == 1 || !plan.argsTracked;
         if (c.tool < 0) return true;
         return c.mask == (1 << tools.get(c.tool).required.size()) - 1;
     }
@@ -449,29 +444,8 @@ public final class ConstraintGrammar {
      * none, that is, the tool requires nothing (or any tool may be called).
      */
     private int maskAtBegin(int tool) {
-        if (!jsonArgs() || !argsTracked()) return 0;
+        if (!plan.jsonArgs || !plan.argsTracked) return 0;
         return tool < 0 || tools.get(tool).required.isEmpty() ? 1 : 0;
-    }
-
-    /**
-     * Whether a call's JSON arguments are read by tokens only (an arguments value, or a string
-     * holding it), so that the context can say whether they were written: a call that writes none
-     * has no arguments, which a tool with required parameters cannot have.
-     */
-    private boolean argsTracked() {
-        if (argsTracked == null) {
-            boolean tracked = jsonArgs();
-            for (int m = 0; m < runRules.size(); m++) {
-                for (int r : runRules.get(m))
-                    tracked &=
-                            roles[r] != Role.ARGS_JSON
-                                    && (roles[r] != Role.ARGS_JSON_STRING || heldMode(m));
-                for (int r : itemRules.get(m))
-                    tracked &= roles[r] != Role.ARGS_JSON_STRING || heldMode(m);
-            }
-            argsTracked = tracked;
-        }
-        return argsTracked;
     }
 
     /**
@@ -480,7 +454,7 @@ public final class ConstraintGrammar {
      */
     private Ctx argsWritten(Ctx c) {
         if (!c.call) return c;
-        if (jsonArgs()) return argsTracked() ? new Ctx(true, c.tool, c.key, 1, c.called) : c;
+        if (plan.jsonArgs) return plan.argsTracked ? new Ctx(true, c.tool, c.key, 1, c.called) : c;
         if (c.tool < 0) return c;
         int all = (1 << tools.get(c.tool).required.size()) - 1;
         return new Ctx(true, c.tool, c.key, all, c.called);
@@ -501,16 +475,6 @@ public final class ConstraintGrammar {
     /** Whether a swallowed value ends its frame: the token pushes nothing else after it. */
     private static boolean swallowEnds(Effect e) {
         return e.pushes.isEmpty() || e.pops == 1 && e.mode < 0 && e.pushes.size() == 1;
-    }
-
-    /** Whether arguments are written as JSON (no parameter-name tokens). */
-    private boolean jsonArgs() {
-        if (jsonArgs == null) {
-            boolean json = true;
-            for (Role r : roles) if (r == Role.ARG_KEY) json = false;
-            jsonArgs = json;
-        }
-        return jsonArgs;
     }
 
     /** A call in the default mode of a format whose calls end implicitly has ended. */
@@ -632,7 +596,7 @@ public final class ConstraintGrammar {
                 // object
                 boolean enters =
                         e.pops == 0 ? e.mode >= 0 || !e.pushes.isEmpty() : replacesWithObject(rule);
-                if (c.call && enters && (jsonArgs() || c.tool >= 0))
+                if (c.call && enters && (plan.jsonArgs || c.tool >= 0))
                     out.add(new Step(argsWritten(c), schema(c.tool), true));
                 else out.add(new Step(argsWritten(c), expr(rule), false));
             }
@@ -650,7 +614,7 @@ public final class ConstraintGrammar {
             default -> {
                 // the token that ends a string holding the arguments
                 int m = modeOfRule[rule];
-                boolean held = heldMode(m) && !stays(m, rule);
+                boolean held = plan.heldMode[m] && !plan.stays(m, rule);
                 out.add(new Step(held ? argsWritten(c) : c, expr(rule), false));
             }
         }
@@ -693,7 +657,7 @@ public final class ConstraintGrammar {
                 t.parameters.getAsJsonObject().getAsJsonObject("properties").get(t.keys.get(key));
         String name = "v_" + tool + "_" + key;
         if (out.has(name)) return name;
-        if (!jsonSchemaTypes(prop) || !valuesWhole()) return null;
+        if (!jsonSchemaTypes(prop) || !plan.valuesWhole) return null;
         Set<SchemaTypes.Type> types = SchemaTypes.of(prop);
         if (types.isEmpty() || types.contains(SchemaTypes.Type.STRING)) {
             JsonObject p = prop != null && prop.isJsonObject() ? prop.getAsJsonObject() : null;
@@ -747,22 +711,6 @@ public final class ConstraintGrammar {
     }
 
     /**
-     * Whether a raw value is always the run of one mode: no token read as part of a value is one of
-     * its mode's other tokens (a value's first character read by a token that changes the mode,
-     * then the rest as a run). A value read by several tokens is left untyped: the run alone is not
-     * the value, and typing it would reject values the parser accepts.
-     */
-    private boolean valuesWhole() {
-        if (valuesWhole == null) {
-            boolean whole = true;
-            for (List<Integer> items : itemRules)
-                for (int r : items) whole &= roles[r] != Role.ARG_VALUE;
-            valuesWhole = whole;
-        }
-        return valuesWhole;
-    }
-
-    /**
      * Whether every {@code type} the property names (in it, or in its {@code anyOf} / {@code oneOf}
      * branches) is one of JSON Schema's: the parser reads other names ({@code int64}) as aliases
      * and keeps a value that fails them as a string, so such a value is left untyped.
@@ -807,11 +755,11 @@ public final class ConstraintGrammar {
             args |= roles[r] == Role.ARGS_JSON;
             value |= roles[r] == Role.ARG_VALUE;
         }
-        if (c.call && heldMode(mode)) {
+        if (c.call && plan.heldMode[mode]) {
             String h = held(mode, c.tool);
             if (h != null) return h;
         }
-        if (args && c.call && jsonArgs()) return schema(c.tool) + "?";
+        if (args && c.call && plan.jsonArgs) return schema(c.tool) + "?";
         if (value && c.call) {
             String typed = typedValue(c.tool, c.key);
             if (typed != null) return typed;
@@ -845,27 +793,6 @@ public final class ConstraintGrammar {
                     }
                     return AvoidRun.define(out, name, chars, markers);
                 });
-    }
-
-    /**
-     * Whether the mode reads JSON arguments held in a JSON string: its run and the tokens that stay
-     * in it (characters and escapes) are all of that role, and its other tokens leave it.
-     */
-    private boolean heldMode(int mode) {
-        if (heldModes[mode] == null) {
-            boolean held = !runRules.get(mode).isEmpty();
-            for (int r : runRules.get(mode)) held &= roles[r] == Role.ARGS_JSON_STRING;
-            for (int r : itemRules.get(mode))
-                held &= stays(mode, r) == (roles[r] == Role.ARGS_JSON_STRING);
-            heldModes[mode] = held;
-        }
-        return heldModes[mode];
-    }
-
-    /** Whether a token of the mode leaves the frame in the mode, pushing nothing. */
-    private boolean stays(int mode, int rule) {
-        Effect e = effects[rule];
-        return e.pops == 0 && e.pushes.isEmpty() && (e.mode < 0 || e.mode == mode);
     }
 
     /**
@@ -905,7 +832,7 @@ public final class ConstraintGrammar {
                     IntervalSet raw = new IntervalSet();
                     for (int r : runRules.get(m)) raw.addAll(runSets[r]);
                     List<Integer> escapes = new ArrayList<>();
-                    for (int r : itemRules.get(m)) if (stays(m, r)) escapes.add(r);
+                    for (int r : itemRules.get(m)) if (plan.stays(m, r)) escapes.add(r);
                     StringBuilder letters = new StringBuilder();
                     for (char l : "\"\\/bfnrt".toCharArray())
                         if (reads(escapes, "\\" + l)) letters.append(l);
@@ -1204,7 +1131,7 @@ public final class ConstraintGrammar {
         for (int r : itemRules.get(n.mode)) {
             if (onlyCallBegin && roles[r] != Role.CALL_BEGIN) continue;
             // the held arguments read the characters and escapes themselves
-            if (held && stays(n.mode, r)) continue;
+            if (held && plan.stays(n.mode, r)) continue;
             Effect e = effects[r];
             for (Step s : steps(c, r)) {
                 List<List<Object>> tails;

@@ -101,6 +101,27 @@ final class ModePlan {
     final boolean jsonArgs;
 
     /**
+     * Per mode: whether it reads JSON arguments held in a JSON string: its run and the tokens that
+     * stay in it (characters and escapes) are all of that role, and its other tokens leave it.
+     */
+    final boolean[] heldMode;
+
+    /**
+     * Whether a call's JSON arguments are read by tokens only (an arguments value, or a string
+     * holding it), so that the context can say whether they were written: a call that writes none
+     * has no arguments, which a tool with required parameters cannot have.
+     */
+    final boolean argsTracked;
+
+    /**
+     * Whether a raw value is always the run of one mode: no token read as part of a value is one of
+     * its mode's other tokens (a value's first character read by a token that changes the mode,
+     * then the rest as a run). A value read by several tokens is left untyped: the run alone is not
+     * the value, and typing it would reject values the parser accepts.
+     */
+    final boolean valuesWhole;
+
+    /**
      * Per mode, for formats whose calls end explicitly ([0]) and implicitly ([1]): the fields of
      * the context ({@link #TOOL}, {@link #KEY}, {@link #MASK}) that a frame in it may still read
      * before a token sets them; contexts that differ only in the others derive the same text.
@@ -167,6 +188,28 @@ final class ModePlan {
         boolean json = true;
         for (Role r : roles) if (r == Role.ARG_KEY) json = false;
         jsonArgs = json;
+        heldMode = new boolean[modes];
+        boolean tracked = jsonArgs;
+        boolean whole = true;
+        for (int m = 0; m < modes; m++) {
+            boolean held = !runRules.get(m).isEmpty();
+            for (int r : runRules.get(m)) held &= roles[r] == Role.ARGS_JSON_STRING;
+            for (int r : itemRules.get(m)) {
+                held &= stays(m, r) == (roles[r] == Role.ARGS_JSON_STRING);
+                whole &= roles[r] != Role.ARG_VALUE;
+            }
+            heldMode[m] = held;
+        }
+        for (int m = 0; m < modes; m++) {
+            for (int r : runRules.get(m))
+                tracked &=
+                        roles[r] != Role.ARGS_JSON
+                                && (roles[r] != Role.ARGS_JSON_STRING || heldMode[m]);
+            for (int r : itemRules.get(m))
+                tracked &= roles[r] != Role.ARGS_JSON_STRING || heldMode[m];
+        }
+        argsTracked = tracked;
+        valuesWhole = whole;
         List<Set<Integer>> below = frameBelow(modes);
         for (int implicit = 0; implicit < 2; implicit++) {
             live[implicit] = new int[modes];
@@ -180,6 +223,12 @@ final class ModePlan {
         opacity();
         mayEndCall = new boolean[modes];
         endings(below);
+    }
+
+    /** Whether a token of the mode leaves the frame in the mode, pushing nothing. */
+    boolean stays(int mode, int rule) {
+        Effect e = effects[rule];
+        return e.pops() == 0 && e.pushes().isEmpty() && (e.mode() < 0 || e.mode() == mode);
     }
 
     static ModePlan of(LexerModel model) {
