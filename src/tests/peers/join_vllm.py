@@ -4,6 +4,12 @@ per size, kind, format and mode (batch, stream), vLLM ÷ toolcalls.
 
     python3 src/tests/peers/join_vllm.py --vllm vllm.json \\
         --toolcalls toolcalls-corpus.json toolcalls-shapes.json --out side-by-side.md
+    python3 src/tests/peers/join_vllm.py --run run1/vllm.json run1/toolcalls-*.json \\
+        --run run2/vllm.json run2/toolcalls-*.json --out side-by-side.md
+
+Several runs (--run, once per run) join into the same rows, their figures side by side
+("run 1 / run 2"); the rows come from the first run, and so do the per-delta figures and
+vLLM's result.
 
 toolcalls: JMH's -rf json of StreamingBenchmark.batch|streamEvents (chunk 4: the corpus, the
 call-dense kind) and ShapeBenchmark.batch|stream4 (the prose and longcall shapes). Both sides
@@ -56,56 +62,85 @@ def fmt_us(x):
     return f"{x:.2f}"
 
 
+def measure(v_row, tc, mode):
+    """One run's figures for a row and mode: vLLM's and toolcalls' µs, the ratio, µs per delta."""
+    v_us = v_row[f"{mode}_best_us"]
+    lower = mode == "stream" and bool(v_row.get("stream_lower_bound"))
+    t = tc.get((v_row["format"], v_row["kind"], v_row["size"], mode))
+    m = {"v_us": v_us, "lower": lower, "t": t, "ratio": None}
+    if t is not None:
+        m["ratio"] = v_us / t["us"]
+    return m
+
+
+def fmt_ratio(x, lower):
+    return (">" if lower else "") + (f"{x:,.0f}×" if x >= 100 else f"{x:.2f}×")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--vllm", required=True)
-    ap.add_argument("--toolcalls", nargs="+", required=True)
+    ap.add_argument("--vllm", help="vllm_bench.py's JSON (one run)")
+    ap.add_argument("--toolcalls", nargs="+", help="JMH's JSON files (one run)")
+    ap.add_argument("--run", nargs="+", action="append", default=[],
+                    metavar="FILE", help="one run: vllm_bench.py's JSON, then JMH's JSON files; "
+                    "given again for each further run, whose figures join the same rows")
     ap.add_argument("--out")
     a = ap.parse_args()
-    with open(a.vllm, encoding="utf-8") as f:
-        vllm = json.load(f)["rows"]
-    tc = toolcalls_rows(a.toolcalls)
+    runs = list(a.run)
+    if a.vllm:
+        runs.insert(0, [a.vllm] + (a.toolcalls or []))
+    if not runs or any(len(r) < 2 for r in runs):
+        ap.error("give --vllm and --toolcalls, or --run VLLM.json TOOLCALLS.json... per run")
+    loaded = []
+    for r in runs:
+        with open(r[0], encoding="utf-8") as f:
+            rows = {(x["format"], x["kind"], x["size"]): x for x in json.load(f)["rows"]}
+        loaded.append((rows, toolcalls_rows(r[1:])))
+    n = len(loaded)
+    sep = " / "
+    runs_note = "" if n == 1 else " (runs " + sep.join(str(i + 1) for i in range(n)) + ")"
     lines = [
-        "| size | kind | format | mode | vLLM µs | toolcalls µs | vLLM ÷ toolcalls "
-        "| vLLM µs/delta | toolcalls µs/delta | vLLM's result |",
+        f"| size | kind | format | mode | vLLM µs{runs_note} | toolcalls µs{runs_note} | vLLM ÷ toolcalls{runs_note} "
+        f"| vLLM µs/delta | toolcalls µs/delta | vLLM's result |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     behind = []
-    rows = sorted(vllm, key=lambda r: (r["size"], KIND_ORDER.get(r["kind"], 9), r["format"]))
-    for r in rows:
+    first = loaded[0][0]
+    for key in sorted(first, key=lambda k: (k[2], KIND_ORDER.get(k[1], 9), k[0])):
+        r = first[key]
         for mode in ("batch", "stream"):
-            t = tc.get((r["format"], r["kind"], r["size"], mode))
-            v_us = r[f"{mode}_best_us"]
-            lower = mode == "stream" and r.get("stream_lower_bound")
-            check = r[f"{mode}_check"]
-            if t is None:
-                ratio = "–"
-                t_us = "–"
-                t_delta = "–"
-            else:
-                ratio_v = v_us / t["us"]
-                ratio = (">" if lower else "") + (f"{ratio_v:,.0f}×" if ratio_v >= 100 else f"{ratio_v:.2f}×")
-                t_us = fmt_us(t["us"])
-                t_delta = fmt_us(t["us_per_delta"]) if "us_per_delta" in t else ""
-                if ratio_v < 1 and not lower:
-                    behind.append((r, mode, ratio_v))
-            v_delta = ""
+            ms = [measure(rows[key], tc, mode) for rows, tc in loaded if key in rows]
+            v_col = sep.join((">" if m["lower"] else "") + fmt_us(m["v_us"]) for m in ms)
+            t_col = sep.join(fmt_us(m["t"]["us"]) if m["t"] else "–" for m in ms)
+            ratio_col = sep.join(fmt_ratio(m["ratio"], m["lower"]) if m["ratio"] is not None else "–"
+                                 for m in ms)
+            v_delta = t_delta = ""
             if mode == "stream":
-                v_delta = (">" if lower else "") + fmt_us(r["stream_us_per_delta"])
+                m = ms[0]
+                v_delta = (">" if m["lower"] else "") + fmt_us(r["stream_us_per_delta"])
+                if m["t"] and "us_per_delta" in m["t"]:
+                    t_delta = fmt_us(m["t"]["us_per_delta"])
+            if not ms[0]["t"]:
+                t_delta = "–"
+            for i, m in enumerate(ms):
+                if m["ratio"] is not None and m["ratio"] < 1 and not m["lower"]:
+                    behind.append((r, mode, i + 1, m["ratio"]))
+            check = r[f"{mode}_check"]
             lines.append(
                 f"| {r['size']:,} | {KIND_NAME.get(r['kind'], r['kind'])} | {r['format']} | {mode} "
-                f"| {'>' if lower else ''}{fmt_us(v_us)} | {t_us} | {ratio} | {v_delta} | {t_delta} "
+                f"| {v_col} | {t_col} | {ratio_col} | {v_delta} | {t_delta} "
                 f"| {'same message' if check == 'ok' else check} |"
             )
     lines.append("")
     if behind:
         lines.append("Rows where toolcalls takes longer than vLLM:")
         lines.append("")
-        for r, mode, x in behind:
+        for r, mode, run, x in behind:
             check = r[f"{mode}_check"]
             note = "" if check == "ok" else f" (vLLM's result differs: {check})"
+            which = f" (run {run})" if n > 1 else ""
             lines.append(
-                f"- {r['size']:,} {KIND_NAME.get(r['kind'], r['kind'])} {r['format']} {mode}: {x:.2f}×{note}"
+                f"- {r['size']:,} {KIND_NAME.get(r['kind'], r['kind'])} {r['format']} {mode}{which}: {x:.2f}×{note}"
             )
     else:
         lines.append("toolcalls takes less time than vLLM on every row.")

@@ -29,8 +29,15 @@ with nothing but ``regex`` and ``pydantic`` installed; every stand-in is in
   * the request: an object with the tools of ``.tools.json`` (``request.tools``);
   * the logger, ``envs`` (vLLM's defaults), the ``openai``/``transformers`` types named
     in signatures, and ``partial_json_parser`` (only llama3_json's streaming calls it; a
-    small completion of truncated JSON, PARTIAL_JSON below, not the package).
-Modules that exist under VLLM_SRC are imported from there, stand-ins only fill the gaps.
+    small completion of truncated JSON, PARTIAL_JSON below, not the package);
+  * what the protocol module (``generate/base/protocol.py``) imports: the base of its
+    classes, OpenAIBaseModel (extra fields allowed, each validation checks the input's
+    keys against the fields, as vLLM's does), ``make_tool_call_id`` ("chatcmpl-tool-"
+    and a random UUID), and names it never calls on the parsers' paths;
+  * mistral's imports that its v11 path never calls: ``ijson`` (the pre-v11 streaming
+    reader), ``mistral_common``'s tool types, the Mistral tokenizer and reasoning parser.
+Modules that exist under VLLM_SRC (or are installed) are imported from there, stand-ins
+only fill the gaps.
 
 Times: time.perf_counter_ns around whole parses (a new parser per parse, as vLLM makes
 one per request), rounds of repetitions until --budget seconds are spent (at least 5
@@ -42,6 +49,7 @@ bound ("> N").
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import importlib.abc
 import importlib.machinery
@@ -54,6 +62,7 @@ import statistics
 import sys
 import time
 import types
+import uuid
 
 # ---------------------------------------------------------------------------------------
 # The parsers and their special tokens
@@ -269,7 +278,7 @@ class _StandIns(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 def install_stand_ins(vllm_src):
     sys.path.insert(0, vllm_src)
-    from pydantic import BaseModel
+    from pydantic import BaseModel, ConfigDict, model_validator
 
     class FunctionDefinition(BaseModel):
         name: str
@@ -297,6 +306,59 @@ def install_stand_ins(vllm_src):
         def __init__(self, *a, **k):
             raise NotImplementedError("stand-in")
 
+    def opaque(name):
+        return type(name, (Opaque,), {})
+
+    field_names = {}
+
+    class OpenAIBaseModel(BaseModel):
+        """The base of the protocol classes the parsers build (ToolCall, DeltaMessage, ...):
+        extra fields allowed, and every validation compares the input's keys with the
+        fields and their aliases, which vLLM does to log the keys it ignores."""
+
+        model_config = ConfigDict(extra="allow")
+
+        @model_validator(mode="wrap")
+        @classmethod
+        def _extra_fields(cls, data, handler):
+            result = handler(data)
+            if isinstance(data, dict):
+                names = field_names.get(cls)
+                if names is None:
+                    names = {n for n, f in cls.model_fields.items()}
+                    names |= {f.alias for f in cls.model_fields.values() if f.alias}
+                    field_names[cls] = names
+                if any(k not in names for k in data):
+                    init_logger(__name__).warning("ignored fields: %s", data.keys() - names)
+            return result
+
+    class UsageInfo(OpenAIBaseModel):
+        prompt_tokens: int = 0
+        total_tokens: int = 0
+        completion_tokens: int | None = 0
+
+    class VLLMValidationError(ValueError):
+        def __init__(self, message, *, parameter=None, value=None):
+            super().__init__(message)
+            self.parameter = parameter
+
+    def make_tool_call_id(id_type="random", func_name=None, idx=None):
+        """vLLM's tool call id: "chatcmpl-tool-" and a random UUID in hex."""
+        if id_type == "kimi_k2":
+            return f"functions.{func_name}:{idx}"
+        return f"chatcmpl-tool-{uuid.uuid4().hex}"
+
+    class StandInIjson:
+        """ijson's names on mistral's pre-v11 path, which the v11 path never calls."""
+
+        @staticmethod
+        def coroutine(func):
+            return func
+
+        @staticmethod
+        def parse_coro(target):
+            raise NotImplementedError("stand-in: the pre-v11 path is not measured")
+
     def init_logger(name):
         logger = logging.getLogger(name)
         logger.propagate = False
@@ -305,9 +367,10 @@ def install_stand_ins(vllm_src):
         logger.setLevel(logging.WARNING)
         return logger
 
-    envs = types.SimpleNamespace(
-        VLLM_TOOL_PARSE_REGEX_TIMEOUT_SECONDS=1,  # vLLM's default
+    envs = types.SimpleNamespace(  # vLLM's defaults
+        VLLM_TOOL_PARSE_REGEX_TIMEOUT_SECONDS=1,
         VLLM_ENFORCE_STRICT_TOOL_CALLING=False,
+        VLLM_MAX_STOP_STRINGS=4,
     )
     protocol = "vllm.frontend.entrypoints.generate.base.protocol"
     chat = {
@@ -315,7 +378,7 @@ def install_stand_ins(vllm_src):
         "ChatCompletionToolsParam": ChatCompletionToolsParam,
         "ChatCompletionNamedToolChoiceParam": ChatCompletionNamedToolChoiceParam,
     }
-    responses = {"ResponsesRequest": type("ResponsesRequest", (Opaque,), {})}
+    responses = {"ResponsesRequest": opaque("ResponsesRequest")}
     pjp_exceptions = types.SimpleNamespace(MalformedJSON=MalformedJSON)
     modules = {
         "vllm.logger": {"init_logger": init_logger},
@@ -325,7 +388,18 @@ def install_stand_ins(vllm_src):
         "vllm.foundation.utilities.collection_utils": {
             "is_list_of": lambda v, t: isinstance(v, list) and all(isinstance(x, t) for x in v)
         },
-        "vllm.foundation.utilities.import_utils": {"import_from_path": None},
+        "vllm.foundation.utilities.import_utils": {
+            "import_from_path": None,
+            "resolve_obj_by_qualname": None,
+        },
+        "vllm.foundation.config.utils": {"replace": dataclasses.replace},
+        "vllm.foundation.system.exceptions": {"VLLMValidationError": VLLMValidationError},
+        "vllm.frontend.entrypoints.serve.engine.protocol": {
+            "OpenAIBaseModel": OpenAIBaseModel,
+            "UsageInfo": UsageInfo,
+        },
+        "vllm.frontend.entrypoints.chat_utils": {"make_tool_call_id": make_tool_call_id},
+        "vllm.entrypoints.chat_utils": {"make_tool_call_id": make_tool_call_id},
         "vllm.utils.mistral": {"is_mistral_tokenizer": lambda t: False},
         "vllm.foundation.utilities.mistral": {"is_mistral_tokenizer": lambda t: False},
         "vllm.frontend.entrypoints.openai.chat_completion.protocol": chat,
@@ -333,15 +407,24 @@ def install_stand_ins(vllm_src):
         "vllm.frontend.entrypoints.openai.responses.protocol": responses,
         "vllm.entrypoints.openai.responses.protocol": responses,
         "vllm.frontend.processing.sampling_params": {
-            "StructuredOutputsParams": type("StructuredOutputsParams", (Opaque,), {})
+            "StructuredOutputsParams": opaque("StructuredOutputsParams")
         },
-        "vllm.sampling_params": {
-            "StructuredOutputsParams": type("StructuredOutputsParams", (Opaque,), {})
+        "vllm.sampling_params": {"StructuredOutputsParams": opaque("StructuredOutputsParams")},
+        "vllm.reasoning.mistral_reasoning_parser": {
+            "MistralReasoningParser": opaque("MistralReasoningParser")
         },
+        "vllm.tokenizers.mistral": {
+            "MistralTokenizer": opaque("MistralTokenizer"),
+            "adapt_inplace_to_mistral_tool": None,
+        },
+        "mistral_common.protocol.instruct.tool_calls": {
+            n: opaque(n) for n in ("NamedToolChoice", "Tool", "ToolChoice", "ToolChoiceEnum")
+        },
+        "ijson": {"coroutine": StandInIjson.coroutine, "parse_coro": StandInIjson.parse_coro},
         "vllm.frontend.processing.tokenizers": {"TokenizerLike": object},
         "vllm.tokenizers": {"TokenizerLike": object},
         "openai.types.responses": {
-            n: type(n, (Opaque,), {})
+            n: opaque(n)
             for n in (
                 "ResponseFormatTextJSONSchemaConfig",
                 "ResponseTextConfig",
@@ -351,9 +434,9 @@ def install_stand_ins(vllm_src):
             )
         },
         "openai.types.responses.function_tool": {
-            "FunctionTool": type("FunctionTool", (Opaque,), {})
+            "FunctionTool": opaque("FunctionTool")
         },
-        "openai.types.responses.tool": {"Tool": type("ResponsesTool", (Opaque,), {})},
+        "openai.types.responses.tool": {"Tool": opaque("ResponsesTool")},
         "transformers": {"PreTrainedTokenizerBase": object},
         "partial_json_parser": {
             "loads": _partial_json_loads,
@@ -365,8 +448,6 @@ def install_stand_ins(vllm_src):
     aliases = {
         "vllm.entrypoints.openai.engine.protocol": protocol,
         "vllm.entrypoints.openai.protocol": protocol,
-        "vllm.frontend.entrypoints.chat_utils": protocol,
-        "vllm.entrypoints.chat_utils": protocol,
         "vllm.tool_parsers.abstract_tool_parser": (
             "vllm.frontend.processing.tool_parsers.abstract_tool_parser"
         ),
