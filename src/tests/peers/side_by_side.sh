@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # vLLM's tool parsers beside toolcalls on the benchmark matrix's inputs (docs/performance.md,
-# "Beside vLLM's parsers"). Writes into OUT: inputs/ (matrix.sh --inputs), toolcalls.json
-# (JMH, -rf json), vllm.json and vllm.md (vllm_bench.py), side-by-side.md (join_vllm.py).
+# "Beside vLLM's parsers"). Writes into OUT: inputs/ (matrix.sh --inputs), toolcalls-corpus.json
+# and toolcalls-shapes.json (JMH, -rf json), vllm.json and vllm.md (vllm_bench.py),
+# side-by-side.md (join_vllm.py).
 #
 #   src/tests/peers/side_by_side.sh --vllm VLLM_SRC [--out DIR] [--sizes 1000,10000,100000,1000000]
 #       [--formats hermes,...] [--parts inputs,toolcalls,vllm,join] [--jmh "JMH options"]
 #       [--budget S] [--stream-cap S]
 #
 # VLLM_SRC: a directory holding the vllm package's sources (a checkout of vllm-project/vllm,
-# or the parent directory of an installed vllm package); see vllm_bench.py.
+# the parent directory of an installed vllm package, or the files the parsers import); see
+# vllm_bench.py. Only the vllm part needs it. TOOLCALLS_BENCH_CP, when set, is the classpath
+# of the toolcalls part too (matrix.sh's variable).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 base=$(cd "$here/../../.." && pwd)
@@ -42,8 +45,12 @@ fi
 if has toolcalls; then
     # the same outputs: StreamingBenchmark's corpus and ShapeBenchmark's shapes at these sizes,
     # built by the same Corpora calls as the inputs; 4-code-point chunks
-    [ -f "$base/target/bench.cp" ] || "$base/src/tests/bench/matrix.sh" --help >/dev/null
-    cp="$base/src/tests/target/test-classes:$(cat "$base/target/bench.cp")"
+    if [ -n "${TOOLCALLS_BENCH_CP:-}" ]; then
+        cp=$TOOLCALLS_BENCH_CP
+    else
+        [ -f "$base/target/bench.cp" ] || "$base/src/tests/bench/matrix.sh" --help >/dev/null
+        cp="$base/src/tests/target/test-classes:$(cat "$base/target/bench.cp")"
+    fi
     java -Dtoolcalls.tests="$base/tests-data" -cp "$cp" org.openjdk.jmh.Main \
         'StreamingBenchmark\.(batch|streamEvents)$' -p format="$formats" -p chunk=4 -p size="$sizes" \
         $jmh -rf json -rff "$out/toolcalls-corpus.json" -o "$out/toolcalls-corpus.log"
