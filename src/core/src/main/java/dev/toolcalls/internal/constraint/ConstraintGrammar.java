@@ -23,6 +23,7 @@ import org.antlr.v4.runtime.misc.IntervalSet;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -70,8 +71,34 @@ public final class ConstraintGrammar {
         }
     }
 
-    /** A frame's rule; {@code after}: the run it begins with follows a token (-1: any run). */
-    private record Nt(int mode, Ctx ctx, Exit exit, int after) {
+    /**
+     * A frame's rule; {@code after}: the run it begins with follows a token (-1: any run). Equal
+     * by its fields; {@code id}: its number among the frames of a build, once it is made (-1
+     * before), which indexes what is derived from it.
+     */
+    private static final class Nt {
+        final int mode;
+        final Ctx ctx;
+        final Exit exit;
+        final int after;
+        int id = -1;
+
+        Nt(int mode, Ctx ctx, Exit exit, int after) {
+            this.mode = mode;
+            this.ctx = ctx;
+            this.exit = exit;
+            this.after = after;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Nt n
+                    && mode == n.mode
+                    && after == n.after
+                    && ctx.equals(n.ctx)
+                    && exit.equals(n.exit);
+        }
+
         @Override
         public int hashCode() {
             return mix(mix(mix(mode, ctx.hashCode()), exit.hashCode()), after);
@@ -197,12 +224,18 @@ public final class ConstraintGrammar {
 
     /**
      * Each frame's one instance: the productions and what is derived from them hold frames by
-     * identity.
+     * identity, and index what is derived from a frame by its id.
      */
     private final Map<Nt, Nt> frames = new HashMap<>();
 
-    private final Map<Nt, List<List<Object>>> productions = new IdentityHashMap<>();
-    private final Map<Nt, String> names = new IdentityHashMap<>();
+    /** The frames by id. */
+    private final List<Nt> frameList = new ArrayList<>();
+
+    /** Each frame's alternatives, by id (null until derived). */
+    private final List<List<List<Object>>> productions = new ArrayList<>();
+
+    /** Each frame's rule name, by id (null until written). */
+    private final List<String> names = new ArrayList<>();
     private final Map<Ctx, Integer> ctxIds = new HashMap<>();
     private final List<Nt> pending = new ArrayList<>();
     private final Map<String, String> heldRules = new HashMap<>();
@@ -252,7 +285,8 @@ public final class ConstraintGrammar {
         runRules.addAll(plan.runRules);
         itemRules.addAll(plan.itemRules);
         textRules.addAll(plan.textRules);
-        productions.put(DEAD, List.of());
+        register(DEAD);
+        productions.set(DEAD.id, List.of());
         runNames = new String[model.modeNames.length];
         for (int m = 0; m < runNames.length; m++)
             runNames[m] = "run_" + TokenLanguages.sanitize(model.modeNames[m]);
@@ -1074,9 +1108,17 @@ public final class ConstraintGrammar {
         }
         Nt known = frames.putIfAbsent(n, n);
         if (known != null) return known;
-        productions.put(n, null);
+        register(n);
         pending.add(n);
         return n;
+    }
+
+    /** Numbers a new frame: its id indexes its alternatives and its name. */
+    private void register(Nt n) {
+        n.id = frameList.size();
+        frameList.add(n);
+        productions.add(null);
+        names.add(null);
     }
 
     private List<List<Object>> stackAlts(List<Integer> stack, Ctx c, Exit e) {
@@ -1219,10 +1261,10 @@ public final class ConstraintGrammar {
         else root = stackAlts(stack, start, eof);
         while (!pending.isEmpty()) {
             Nt n = pending.remove(pending.size() - 1);
-            productions.put(n, alternatives(n, false));
+            productions.set(n.id, alternatives(n, false));
         }
         // keep what can derive a string
-        Set<Nt> productive = productive();
+        boolean[] productive = productive();
         List<String> rootAlts = new ArrayList<>();
         for (List<Object> alt : root) if (allProductive(alt, productive)) rootAlts.add(render(alt));
         if (rootAlts.isEmpty())
@@ -1235,14 +1277,15 @@ public final class ConstraintGrammar {
         out.rules().put("root", String.join(" | ", rootAlts));
         // reachable rules only, in a stable order
         List<Nt> order = new ArrayList<>();
-        Set<Nt> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        boolean[] seen = new boolean[frameList.size()];
         List<Object> work = new ArrayList<>();
         for (List<Object> alt : root) if (allProductive(alt, productive)) work.addAll(alt);
         while (!work.isEmpty()) {
             Object o = work.remove(work.size() - 1);
-            if (o instanceof Nt n && seen.add(n)) {
+            if (o instanceof Nt n && !seen[n.id]) {
+                seen[n.id] = true;
                 order.add(n);
-                for (List<Object> alt : productions.get(n))
+                for (List<Object> alt : productions.get(n.id))
                     if (allProductive(alt, productive)) work.addAll(alt);
             }
         }
@@ -1254,7 +1297,7 @@ public final class ConstraintGrammar {
         b.append("root ::= ").append(out.rules().get("root")).append('\n');
         for (Nt n : order) {
             List<String> alts = new ArrayList<>();
-            for (List<Object> alt : productions.get(n))
+            for (List<Object> alt : productions.get(n.id))
                 if (allProductive(alt, productive)) alts.add(render(alt));
             b.append(name(n))
                     .append(" ::= ")
@@ -1267,32 +1310,58 @@ public final class ConstraintGrammar {
         return b.toString();
     }
 
-    /** An alternative of a frame, waiting for {@code left[0]} more of its frames to derive text. */
-    private record Wait(Nt head, int[] left) {}
-
     /**
-     * The frames that can derive a string: each alternative counts down the frames it holds as they
-     * are found to derive one.
+     * The frames that can derive a string, by id: each alternative counts down the frames it holds
+     * as they are found to derive one. The alternatives waiting on a frame are kept as lists linked
+     * through arrays (an alternative once per frame it holds).
      */
-    private Set<Nt> productive() {
-        Set<Nt> done = Collections.newSetFromMap(new IdentityHashMap<>());
-        Map<Nt, List<Wait>> waiting = new IdentityHashMap<>();
-        ArrayDeque<Nt> ready = new ArrayDeque<>();
-        for (Map.Entry<Nt, List<List<Object>>> p : productions.entrySet()) {
-            Nt head = p.getKey();
-            for (List<Object> alt : p.getValue()) {
-                Wait w = new Wait(head, new int[1]);
+    private boolean[] productive() {
+        int frames = frameList.size();
+        boolean[] done = new boolean[frames];
+        int[] first = new int[frames];
+        Arrays.fill(first, -1);
+        int[] next = new int[64];
+        int[] waiter = new int[64];
+        int[] left = new int[64];
+        int[] head = new int[64];
+        int alts = 0;
+        int links = 0;
+        int[] ready = new int[frames];
+        int readyEnd = 0;
+        for (int h = 0; h < frames; h++) {
+            for (List<Object> alt : productions.get(h)) {
+                if (alts == left.length) {
+                    left = Arrays.copyOf(left, 2 * alts);
+                    head = Arrays.copyOf(head, 2 * alts);
+                }
+                head[alts] = h;
+                int count = 0;
                 for (Object o : alt)
                     if (o instanceof Nt n) {
-                        w.left[0]++;
-                        waiting.computeIfAbsent(n, k -> new ArrayList<>()).add(w);
+                        count++;
+                        if (links == next.length) {
+                            next = Arrays.copyOf(next, 2 * links);
+                            waiter = Arrays.copyOf(waiter, 2 * links);
+                        }
+                        waiter[links] = alts;
+                        next[links] = first[n.id];
+                        first[n.id] = links++;
                     }
-                if (w.left[0] == 0 && done.add(head)) ready.add(head);
+                left[alts++] = count;
+                if (count == 0 && !done[h]) {
+                    done[h] = true;
+                    ready[readyEnd++] = h;
+                }
             }
         }
-        while (!ready.isEmpty())
-            for (Wait w : waiting.getOrDefault(ready.poll(), List.of()))
-                if (--w.left[0] == 0 && done.add(w.head)) ready.add(w.head);
+        for (int r = 0; r < readyEnd; r++)
+            for (int l = first[ready[r]]; l >= 0; l = next[l]) {
+                int a = waiter[l];
+                if (--left[a] == 0 && !done[head[a]]) {
+                    done[head[a]] = true;
+                    ready[readyEnd++] = head[a];
+                }
+            }
         return done;
     }
 
@@ -1313,8 +1382,8 @@ public final class ConstraintGrammar {
         return head + " ( " + String.join(" | ", tails) + " )";
     }
 
-    private static boolean allProductive(List<Object> alt, Set<Nt> productive) {
-        for (Object o : alt) if (o instanceof Nt n && !productive.contains(n)) return false;
+    private static boolean allProductive(List<Object> alt, boolean[] productive) {
+        for (Object o : alt) if (o instanceof Nt n && !productive[n.id]) return false;
         return true;
     }
 
@@ -1329,25 +1398,26 @@ public final class ConstraintGrammar {
     }
 
     private String name(Nt n) {
-        return names.computeIfAbsent(
-                n,
-                k -> {
-                    String exit =
-                            k.exit.eof
-                                    ? "e"
-                                    : "r"
-                                            + ctxId(k.exit.ctx)
-                                            + "p"
-                                            + k.exit.pops
-                                            + (k.exit.mode >= 0 ? "m" + k.exit.mode : "");
-                    return "m_"
-                            + TokenLanguages.sanitize(model.modeNames[k.mode])
-                            + "_c"
-                            + ctxId(k.ctx)
-                            + "_"
-                            + exit
-                            + (k.after >= 0 ? "_a" + k.after : "");
-                });
+        String known = names.get(n.id);
+        if (known != null) return known;
+        String exit =
+                n.exit.eof
+                        ? "e"
+                        : "r"
+                                + ctxId(n.exit.ctx)
+                                + "p"
+                                + n.exit.pops
+                                + (n.exit.mode >= 0 ? "m" + n.exit.mode : "");
+        String made =
+                "m_"
+                        + plan.modeIds[n.mode]
+                        + "_c"
+                        + ctxId(n.ctx)
+                        + "_"
+                        + exit
+                        + (n.after >= 0 ? "_a" + n.after : "");
+        names.set(n.id, made);
+        return made;
     }
 
     private int ctxId(Ctx c) {
