@@ -72,6 +72,30 @@ public final class ConstraintGrammar {
     }
 
     /**
+     * What a frame in a mode and context is known to return so far, and the frames whose summaries
+     * read it (looked at again when it grows). One per key: equal by identity, hashed as its key.
+     */
+    private static final class Summary {
+        final Key key;
+        final Set<Exit> returns = new LinkedHashSet<>();
+        final Set<Summary> readers = new HashSet<>();
+
+        /** The reader added last: a summary reads the same frame many times in a row. */
+        Summary lastReader;
+
+        boolean queued;
+
+        Summary(Key key) {
+            this.key = key;
+        }
+
+        @Override
+        public int hashCode() {
+            return key.hashCode();
+        }
+    }
+
+    /**
      * A frame's rule; {@code after}: the run it begins with follows a token (-1: any run). Equal
      * by its fields; {@code id}: its number among the frames of a build, once it is made (-1
      * before), which indexes what is derived from it.
@@ -213,14 +237,12 @@ public final class ConstraintGrammar {
     private final Map<Integer, String> schemaCache = new HashMap<>();
     private final Map<List<String>, SchemaText> schemaTexts = new HashMap<>();
     private final Map<String, String> idCache = new HashMap<>();
-    private final Map<Key, Set<Exit>> returns = new LinkedHashMap<>();
+    private final Map<Key, Summary> returns = new HashMap<>();
     private final Map<Ctx, List<Step>[]> stepCache = new HashMap<>();
     private final Map<Integer, List<Step>> callSteps = new HashMap<>();
     private final int[] modeOfRule;
-    private final Map<Key, Set<Key>> readers = new HashMap<>();
-    private final ArrayDeque<Key> work = new ArrayDeque<>();
-    private final Set<Key> queued = new HashSet<>();
-    private Key reading;
+    private final ArrayDeque<Summary> work = new ArrayDeque<>();
+    private Summary reading;
 
     /**
      * Each frame's one instance: the productions and what is derived from them hold frames by
@@ -963,13 +985,17 @@ public final class ConstraintGrammar {
     private Set<Exit> returnsOf(int mode, Ctx c) {
         boolean opaque = plan.opaque[mode];
         Key k = new Key(mode, opaque ? OPAQUE : canon(mode, c));
-        Set<Exit> s = returns.get(k);
-        if (s == null) {
-            s = new LinkedHashSet<>();
-            returns.put(k, s);
-            enqueue(k);
+        Summary summary = returns.get(k);
+        if (summary == null) {
+            summary = new Summary(k);
+            returns.put(k, summary);
+            enqueue(summary);
         }
-        if (reading != null) readers.computeIfAbsent(k, x -> new HashSet<>()).add(reading);
+        if (reading != null && summary.lastReader != reading) {
+            summary.readers.add(reading);
+            summary.lastReader = reading;
+        }
+        Set<Exit> s = summary.returns;
         if (!opaque) return s;
         // a frame that leaves the context alone ends in the context it began in
         Set<Exit> in = new LinkedHashSet<>();
@@ -977,8 +1003,11 @@ public final class ConstraintGrammar {
         return in;
     }
 
-    private void enqueue(Key k) {
-        if (queued.add(k)) work.add(k);
+    private void enqueue(Summary s) {
+        if (!s.queued) {
+            s.queued = true;
+            work.add(s);
+        }
     }
 
     /**
@@ -987,9 +1016,10 @@ public final class ConstraintGrammar {
      */
     private void summarize() {
         while (!work.isEmpty()) {
-            Key k = work.poll();
-            queued.remove(k);
-            reading = k;
+            Summary summary = work.poll();
+            summary.queued = false;
+            reading = summary;
+            Key k = summary.key;
             Set<Exit> found = new LinkedHashSet<>();
             Ctx c = normalize(k.mode, k.ctx);
             if (c == null) continue;
@@ -1007,8 +1037,7 @@ public final class ConstraintGrammar {
                         else stackReturns(stackOf(k.mode, e, false), s.ctx, found);
                     }
                 }
-            if (returns.get(k).addAll(found))
-                for (Key d : readers.getOrDefault(k, Set.of())) enqueue(d);
+            if (summary.returns.addAll(found)) for (Summary d : summary.readers) enqueue(d);
         }
         reading = null;
     }
@@ -1103,8 +1132,8 @@ public final class ConstraintGrammar {
         else if (!e.ctx.equals(c)) return DEAD;
         else n = new Nt(mode, OPAQUE, new Exit(false, OPAQUE, e.pops, e.mode), after);
         if (!e.eof) {
-            Set<Exit> ends = returns.get(new Key(mode, n.ctx));
-            if (ends != null && !ends.contains(n.exit)) return DEAD;
+            Summary ends = returns.get(new Key(mode, n.ctx));
+            if (ends != null && !ends.returns.contains(n.exit)) return DEAD;
         }
         Nt known = frames.putIfAbsent(n, n);
         if (known != null) return known;
