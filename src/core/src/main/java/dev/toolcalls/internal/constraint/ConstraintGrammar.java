@@ -54,6 +54,16 @@ public final class ConstraintGrammar {
         public int hashCode() {
             return mix(mix(mix((call ? 1 : 0) | (called ? 2 : 0), tool), key), mask);
         }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Ctx c
+                    && tool == c.tool
+                    && key == c.key
+                    && mask == c.mask
+                    && call == c.call
+                    && called == c.called;
+        }
     }
 
     /** How a frame ends: at the end of the output, or by popping {@code pops} frames. */
@@ -62,12 +72,26 @@ public final class ConstraintGrammar {
         public int hashCode() {
             return mix(mix(mix(eof ? 1 : 0, ctx == null ? 0 : ctx.hashCode()), pops), mode);
         }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Exit x
+                    && pops == x.pops
+                    && mode == x.mode
+                    && eof == x.eof
+                    && (ctx == null ? x.ctx == null : ctx.equals(x.ctx));
+        }
     }
 
     private record Key(int mode, Ctx ctx) {
         @Override
         public int hashCode() {
             return mix(mode, ctx.hashCode());
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && mode == k.mode && ctx.equals(k.ctx);
         }
     }
 
@@ -555,10 +579,15 @@ public final class ConstraintGrammar {
         return exprs[rule];
     }
 
-    /** The steps of a rule in a context, made once per context. */
-    private List<Step> steps(Ctx c, int rule) {
+    /** The steps of each rule in a context, each made when first asked (by {@link #steps}). */
+    private List<Step>[] stepsIn(Ctx c) {
         @SuppressWarnings("unchecked")
         List<Step>[] known = stepCache.computeIfAbsent(c, k -> new List[roles.length]);
+        return known;
+    }
+
+    /** The steps of a rule in the context whose steps are {@code known}. */
+    private List<Step> steps(List<Step>[] known, Ctx c, int rule) {
         if (known[rule] == null) known[rule] = stepsNew(c, rule);
         return known[rule];
     }
@@ -1026,10 +1055,11 @@ public final class ConstraintGrammar {
             if (c.tool == CALLS)
                 for (Step s : callSteps.get(c.key))
                     stackReturns(stackOf(k.mode, effects[c.key], false), s.ctx, found);
-            else
+            else {
+                List<Step>[] known = stepsIn(c);
                 for (int r : itemRules.get(k.mode)) {
                     Effect e = effects[r];
-                    for (Step s : steps(c, r)) {
+                    for (Step s : steps(known, c, r)) {
                         if (s.swallow) {
                             if (swallowEnds(e)) found.add(exit(k.mode, s.ctx, 1, -1));
                             else stackReturns(stackOf(k.mode, e, true), s.ctx, found);
@@ -1037,6 +1067,7 @@ public final class ConstraintGrammar {
                         else stackReturns(stackOf(k.mode, e, false), s.ctx, found);
                     }
                 }
+            }
             if (summary.returns.addAll(found)) for (Summary d : summary.readers) enqueue(d);
         }
         reading = null;
@@ -1199,12 +1230,13 @@ public final class ConstraintGrammar {
         }
         String run = onlyCallBegin ? null : n.after >= 0 ? afterRuns.get(n.after) : run(n.mode, c);
         boolean held = run != null && heldRuns.contains(run);
+        List<Step>[] known = stepsIn(c);
         for (int r : itemRules.get(n.mode)) {
             if (onlyCallBegin && roles[r] != Role.CALL_BEGIN) continue;
             // the held arguments read the characters and escapes themselves
             if (held && plan.stays(n.mode, r)) continue;
             Effect e = effects[r];
-            for (Step s : steps(c, r)) {
+            for (Step s : steps(known, c, r)) {
                 List<List<Object>> tails;
                 if (s.swallow) {
                     if (swallowEnds(e))
@@ -1304,7 +1336,7 @@ public final class ConstraintGrammar {
                             + model.formatName
                             + ": no output satisfies these options (a call is required but the format cannot make one with these tools)");
         out.rules().put("root", String.join(" | ", rootAlts));
-        // reachable rules only, in a stable order
+        // reachable rules only, in a stable order, each with its alternatives that derive a string
         List<Nt> order = new ArrayList<>();
         boolean[] seen = new boolean[frameList.size()];
         List<Object> work = new ArrayList<>();
@@ -1314,8 +1346,13 @@ public final class ConstraintGrammar {
             if (o instanceof Nt n && !seen[n.id]) {
                 seen[n.id] = true;
                 order.add(n);
+                List<List<Object>> kept = new ArrayList<>();
                 for (List<Object> alt : productions.get(n.id))
-                    if (allProductive(alt, productive)) work.addAll(alt);
+                    if (allProductive(alt, productive)) {
+                        kept.add(alt);
+                        work.addAll(alt);
+                    }
+                productions.set(n.id, kept);
             }
         }
         // the text's size, near enough that the builder seldom grows
@@ -1326,8 +1363,7 @@ public final class ConstraintGrammar {
         b.append("root ::= ").append(out.rules().get("root")).append('\n');
         for (Nt n : order) {
             List<String> alts = new ArrayList<>();
-            for (List<Object> alt : productions.get(n.id))
-                if (allProductive(alt, productive)) alts.add(render(alt));
+            for (List<Object> alt : productions.get(n.id)) alts.add(render(alt));
             b.append(name(n))
                     .append(" ::= ")
                     .append(factor(new ArrayList<>(new LinkedHashSet<>(alts))))
