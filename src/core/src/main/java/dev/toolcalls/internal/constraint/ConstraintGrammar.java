@@ -834,33 +834,24 @@ public final class ConstraintGrammar {
         List<Integer> run = runRules.get(mode);
         List<Integer> texts = textRules.get(mode);
         if (run.isEmpty() && texts.isEmpty()) return null;
-        boolean args = false;
-        boolean value = false;
-        for (int r : run) {
-            args |= roles[r] == Role.ARGS_JSON;
-            value |= roles[r] == Role.ARG_VALUE;
-        }
         if (c.call && plan.heldMode[mode]) {
             String h = held(mode, c.tool);
             if (h != null) return h;
         }
-        if (args && c.call && plan.jsonArgs) return schema(c.tool) + "?";
-        if (value && c.call) {
+        if (plan.argsRun[mode] && c.call && plan.jsonArgs) return schema(c.tool) + "?";
+        if (plan.valueRun[mode] && c.call) {
             String typed = typedValue(c.tool, c.key);
             if (typed != null) return typed;
         }
-        if (texts.isEmpty() && run.stream().allMatch(r -> roles[r] == Role.ID)) {
-            IntervalSet chars = new IntervalSet();
-            for (int r : run) chars.addAll(runSets[r]);
-            String named = idName(c, chars);
+        if (plan.idRun[mode]) {
+            String named = idName(c, plan.runChars[mode]);
             if (named != null) return named;
         }
         String name = runNames[mode];
         return runCache.computeIfAbsent(
                 name,
                 k -> {
-                    IntervalSet chars = new IntervalSet();
-                    for (int r : run) chars.addAll(runSets[r]);
+                    IntervalSet chars = plan.runChars[mode];
                     List<String> markers = new ArrayList<>();
                     boolean patterns = false;
                     for (int r : itemRules.get(mode)) {
@@ -943,8 +934,7 @@ public final class ConstraintGrammar {
         if (mode == null || !token.equals(expr(rule))) return null;
         int key = mode * roles.length + rule;
         if (thens.containsKey(key)) return thens.get(key);
-        IntervalSet chars = new IntervalSet();
-        for (int r : runRules.get(mode)) chars.addAll(runSets[r]);
+        IntervalSet chars = plan.runChars[mode];
         String then =
                 difference.avoidThen(
                         out,
@@ -973,8 +963,7 @@ public final class ConstraintGrammar {
         if (known != null) return known;
         int id = -1;
         String name = base;
-        IntervalSet chars = new IntervalSet();
-        for (int r : runRules.get(next)) chars.addAll(runSets[r]);
+        IntervalSet chars = plan.runChars[next];
         if (!avoidedRuns.containsKey(base)) {
             // a run of literal markers: the same run, written by the automaton the rest needs
             String plain = runCache.get(runNames[next]);
