@@ -21,8 +21,8 @@ import java.util.Map;
 
 /**
  * A digest of every constraint the builder writes, for every format, a few tool sets, every tool
- * choice, parallel calls on and off, thinking on and off, and every target: one line per build
- * (its options, its length and the start of its SHA-256, or the error it raised). Two builds of the
+ * choice, parallel calls on and off, thinking on and off, and every target: one line per build (its
+ * options, its length and the start of its SHA-256, or the error it raised). Two builds of the
  * library that write the same lines write the same constraints; a change meant to keep the output
  * (a faster builder) is checked by comparing the files written before and after it:
  *
@@ -91,8 +91,7 @@ public final class ConstraintDigest {
                                 String result;
                                 try {
                                     byte[] text =
-                                            f.constraint(tools, o)
-                                                    .getBytes(StandardCharsets.UTF_8);
+                                            f.constraint(tools, o).getBytes(StandardCharsets.UTF_8);
                                     result =
                                             text.length
                                                     + " "

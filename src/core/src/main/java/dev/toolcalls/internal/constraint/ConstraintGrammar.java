@@ -24,12 +24,10 @@ import org.antlr.v4.runtime.misc.IntervalSet;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -120,9 +118,9 @@ public final class ConstraintGrammar {
     }
 
     /**
-     * A frame's rule; {@code after}: the run it begins with follows a token (-1: any run). Equal
-     * by its fields; {@code id}: its number among the frames of a build, once it is made (-1
-     * before), which indexes what is derived from it.
+     * A frame's rule; {@code after}: the run it begins with follows a token (-1: any run). Equal by
+     * its fields; {@code id}: its number among the frames of a build, once it is made (-1 before),
+     * which indexes what is derived from it.
      */
     private static final class Nt {
         final int mode;
@@ -282,6 +280,7 @@ public final class ConstraintGrammar {
 
     /** Each frame's rule name, by id (null until written). */
     private final List<String> names = new ArrayList<>();
+
     private final Map<Ctx, Integer> ctxIds = new HashMap<>();
     private final List<Nt> pending = new ArrayList<>();
     private final Map<String, String> heldRules = new HashMap<>();
