@@ -45,16 +45,14 @@ public final class ConstraintBuildCompare {
                 urls.add(Path.of(j).toUri().toURL());
         }
         ClassLoader l =
-                new URLClassLoader(
-                        urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
+                new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
         Class<?> formats = l.loadClass("dev.toolcalls.Formats");
         Class<?> tools = l.loadClass("dev.toolcalls.Tools");
         Class<?> options = l.loadClass("dev.toolcalls.ConstraintOptions");
         return new Build(
                 l.loadClass("dev.toolcalls.Format").getMethod("constraint", tools, options),
                 formats.getMethod("get", String.class).invoke(null, format),
-                tools.getMethod("parse", String.class)
-                        .invoke(null, ConstraintBenchmark.tools(20)),
+                tools.getMethod("parse", String.class).invoke(null, ConstraintBenchmark.tools(20)),
                 options.getMethod("defaults").invoke(null));
     }
 
