@@ -1,5 +1,7 @@
 package dev.toolcalls.bench;
 
+import java.io.File;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.lang.reflect.Method;
@@ -36,10 +38,10 @@ public final class ConstraintBuildCompare {
     }
 
     private static Build load(String library, String format)
-            throws ReflectiveOperationException, java.io.IOException {
+            throws ReflectiveOperationException, IOException {
         List<URL> urls = new ArrayList<>();
         urls.add(Path.of(library).toUri().toURL());
-        for (String j : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+        for (String j : System.getProperty("java.class.path").split(File.pathSeparator)) {
             String file = Path.of(j).getFileName().toString();
             if (file.startsWith("gson-") || file.startsWith("antlr4-runtime-"))
                 urls.add(Path.of(j).toUri().toURL());
