@@ -27,8 +27,7 @@ import java.util.Map;
  * (a faster builder) is checked by comparing the files written before and after it:
  *
  * <pre>
- * java -cp src/core/target/classes:src/tests/target/test-classes:GSON:ANTLR_RUNTIME \
- *     dev.toolcalls.bench.ConstraintDigest target/constraint-digest.txt
+ * mvn -B -q -o -Pbench -DskipTests test-compile exec:exec -Dbench.main=dev.toolcalls.bench.ConstraintDigest -Dbench.args=/tmp/digest.txt
  * </pre>
  */
 public final class ConstraintDigest {
