@@ -23,12 +23,11 @@ import org.antlr.v4.runtime.misc.IntervalSet;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -53,6 +52,16 @@ public final class ConstraintGrammar {
         public int hashCode() {
             return mix(mix(mix((call ? 1 : 0) | (called ? 2 : 0), tool), key), mask);
         }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Ctx c
+                    && tool == c.tool
+                    && key == c.key
+                    && mask == c.mask
+                    && call == c.call
+                    && called == c.called;
+        }
     }
 
     /** How a frame ends: at the end of the output, or by popping {@code pops} frames. */
@@ -61,6 +70,15 @@ public final class ConstraintGrammar {
         public int hashCode() {
             return mix(mix(mix(eof ? 1 : 0, ctx == null ? 0 : ctx.hashCode()), pops), mode);
         }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Exit x
+                    && pops == x.pops
+                    && mode == x.mode
+                    && eof == x.eof
+                    && (ctx == null ? x.ctx == null : ctx.equals(x.ctx));
+        }
     }
 
     private record Key(int mode, Ctx ctx) {
@@ -68,10 +86,65 @@ public final class ConstraintGrammar {
         public int hashCode() {
             return mix(mode, ctx.hashCode());
         }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && mode == k.mode && ctx.equals(k.ctx);
+        }
     }
 
-    /** A frame's rule; {@code after}: the run it begins with follows a token (-1: any run). */
-    private record Nt(int mode, Ctx ctx, Exit exit, int after) {
+    /**
+     * What a frame in a mode and context is known to return so far, and the frames whose summaries
+     * read it (looked at again when it grows). One per key: equal by identity, hashed as its key.
+     */
+    private static final class Summary {
+        final Key key;
+        final Set<Exit> returns = new LinkedHashSet<>();
+        final Set<Summary> readers = new HashSet<>();
+
+        /** The reader added last: a summary reads the same frame many times in a row. */
+        Summary lastReader;
+
+        boolean queued;
+
+        Summary(Key key) {
+            this.key = key;
+        }
+
+        @Override
+        public int hashCode() {
+            return key.hashCode();
+        }
+    }
+
+    /**
+     * A frame's rule; {@code after}: the run it begins with follows a token (-1: any run). Equal by
+     * its fields; {@code id}: its number among the frames of a build, once it is made (-1 before),
+     * which indexes what is derived from it.
+     */
+    private static final class Nt {
+        final int mode;
+        final Ctx ctx;
+        final Exit exit;
+        final int after;
+        int id = -1;
+
+        Nt(int mode, Ctx ctx, Exit exit, int after) {
+            this.mode = mode;
+            this.ctx = ctx;
+            this.exit = exit;
+            this.after = after;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Nt n
+                    && mode == n.mode
+                    && after == n.after
+                    && ctx.equals(n.ctx)
+                    && exit.equals(n.exit);
+        }
+
         @Override
         public int hashCode() {
             return mix(mix(mix(mode, ctx.hashCode()), exit.hashCode()), after);
@@ -186,23 +259,28 @@ public final class ConstraintGrammar {
     private final Map<Integer, String> schemaCache = new HashMap<>();
     private final Map<List<String>, SchemaText> schemaTexts = new HashMap<>();
     private final Map<String, String> idCache = new HashMap<>();
-    private final Map<Key, Set<Exit>> returns = new LinkedHashMap<>();
+    private final Map<Key, Summary> returns = new HashMap<>();
     private final Map<Ctx, List<Step>[]> stepCache = new HashMap<>();
     private final Map<Integer, List<Step>> callSteps = new HashMap<>();
     private final int[] modeOfRule;
-    private final Map<Key, Set<Key>> readers = new HashMap<>();
-    private final ArrayDeque<Key> work = new ArrayDeque<>();
-    private final Set<Key> queued = new HashSet<>();
-    private Key reading;
+    private final ArrayDeque<Summary> work = new ArrayDeque<>();
+    private Summary reading;
 
     /**
      * Each frame's one instance: the productions and what is derived from them hold frames by
-     * identity.
+     * identity, and index what is derived from a frame by its id.
      */
     private final Map<Nt, Nt> frames = new HashMap<>();
 
-    private final Map<Nt, List<List<Object>>> productions = new IdentityHashMap<>();
-    private final Map<Nt, String> names = new IdentityHashMap<>();
+    /** The frames by id. */
+    private final List<Nt> frameList = new ArrayList<>();
+
+    /** Each frame's alternatives, by id (null until derived). */
+    private final List<List<List<Object>>> productions = new ArrayList<>();
+
+    /** Each frame's rule name, by id (null until written). */
+    private final List<String> names = new ArrayList<>();
+
     private final Map<Ctx, Integer> ctxIds = new HashMap<>();
     private final List<Nt> pending = new ArrayList<>();
     private final Map<String, String> heldRules = new HashMap<>();
@@ -252,7 +330,8 @@ public final class ConstraintGrammar {
         runRules.addAll(plan.runRules);
         itemRules.addAll(plan.itemRules);
         textRules.addAll(plan.textRules);
-        productions.put(DEAD, List.of());
+        register(DEAD);
+        productions.set(DEAD.id, List.of());
         runNames = new String[model.modeNames.length];
         for (int m = 0; m < runNames.length; m++)
             runNames[m] = "run_" + TokenLanguages.sanitize(model.modeNames[m]);
@@ -499,10 +578,15 @@ public final class ConstraintGrammar {
         return exprs[rule];
     }
 
-    /** The steps of a rule in a context, made once per context. */
-    private List<Step> steps(Ctx c, int rule) {
+    /** The steps of each rule in a context, each made when first asked (by {@link #steps}). */
+    private List<Step>[] stepsIn(Ctx c) {
         @SuppressWarnings("unchecked")
         List<Step>[] known = stepCache.computeIfAbsent(c, k -> new List[roles.length]);
+        return known;
+    }
+
+    /** The steps of a rule in the context whose steps are {@code known}. */
+    private List<Step> steps(List<Step>[] known, Ctx c, int rule) {
         if (known[rule] == null) known[rule] = stepsNew(c, rule);
         return known[rule];
     }
@@ -749,33 +833,24 @@ public final class ConstraintGrammar {
         List<Integer> run = runRules.get(mode);
         List<Integer> texts = textRules.get(mode);
         if (run.isEmpty() && texts.isEmpty()) return null;
-        boolean args = false;
-        boolean value = false;
-        for (int r : run) {
-            args |= roles[r] == Role.ARGS_JSON;
-            value |= roles[r] == Role.ARG_VALUE;
-        }
         if (c.call && plan.heldMode[mode]) {
             String h = held(mode, c.tool);
             if (h != null) return h;
         }
-        if (args && c.call && plan.jsonArgs) return schema(c.tool) + "?";
-        if (value && c.call) {
+        if (plan.argsRun[mode] && c.call && plan.jsonArgs) return schema(c.tool) + "?";
+        if (plan.valueRun[mode] && c.call) {
             String typed = typedValue(c.tool, c.key);
             if (typed != null) return typed;
         }
-        if (texts.isEmpty() && run.stream().allMatch(r -> roles[r] == Role.ID)) {
-            IntervalSet chars = new IntervalSet();
-            for (int r : run) chars.addAll(runSets[r]);
-            String named = idName(c, chars);
+        if (plan.idRun[mode]) {
+            String named = idName(c, plan.runChars[mode]);
             if (named != null) return named;
         }
         String name = runNames[mode];
         return runCache.computeIfAbsent(
                 name,
                 k -> {
-                    IntervalSet chars = new IntervalSet();
-                    for (int r : run) chars.addAll(runSets[r]);
+                    IntervalSet chars = plan.runChars[mode];
                     List<String> markers = new ArrayList<>();
                     boolean patterns = false;
                     for (int r : itemRules.get(mode)) {
@@ -858,8 +933,7 @@ public final class ConstraintGrammar {
         if (mode == null || !token.equals(expr(rule))) return null;
         int key = mode * roles.length + rule;
         if (thens.containsKey(key)) return thens.get(key);
-        IntervalSet chars = new IntervalSet();
-        for (int r : runRules.get(mode)) chars.addAll(runSets[r]);
+        IntervalSet chars = plan.runChars[mode];
         String then =
                 difference.avoidThen(
                         out,
@@ -888,8 +962,7 @@ public final class ConstraintGrammar {
         if (known != null) return known;
         int id = -1;
         String name = base;
-        IntervalSet chars = new IntervalSet();
-        for (int r : runRules.get(next)) chars.addAll(runSets[r]);
+        IntervalSet chars = plan.runChars[next];
         if (!avoidedRuns.containsKey(base)) {
             // a run of literal markers: the same run, written by the automaton the rest needs
             String plain = runCache.get(runNames[next]);
@@ -929,13 +1002,17 @@ public final class ConstraintGrammar {
     private Set<Exit> returnsOf(int mode, Ctx c) {
         boolean opaque = plan.opaque[mode];
         Key k = new Key(mode, opaque ? OPAQUE : canon(mode, c));
-        Set<Exit> s = returns.get(k);
-        if (s == null) {
-            s = new LinkedHashSet<>();
-            returns.put(k, s);
-            enqueue(k);
+        Summary summary = returns.get(k);
+        if (summary == null) {
+            summary = new Summary(k);
+            returns.put(k, summary);
+            enqueue(summary);
         }
-        if (reading != null) readers.computeIfAbsent(k, x -> new HashSet<>()).add(reading);
+        if (reading != null && summary.lastReader != reading) {
+            summary.readers.add(reading);
+            summary.lastReader = reading;
+        }
+        Set<Exit> s = summary.returns;
         if (!opaque) return s;
         // a frame that leaves the context alone ends in the context it began in
         Set<Exit> in = new LinkedHashSet<>();
@@ -943,8 +1020,11 @@ public final class ConstraintGrammar {
         return in;
     }
 
-    private void enqueue(Key k) {
-        if (queued.add(k)) work.add(k);
+    private void enqueue(Summary s) {
+        if (!s.queued) {
+            s.queued = true;
+            work.add(s);
+        }
     }
 
     /**
@@ -953,19 +1033,21 @@ public final class ConstraintGrammar {
      */
     private void summarize() {
         while (!work.isEmpty()) {
-            Key k = work.poll();
-            queued.remove(k);
-            reading = k;
+            Summary summary = work.poll();
+            summary.queued = false;
+            reading = summary;
+            Key k = summary.key;
             Set<Exit> found = new LinkedHashSet<>();
             Ctx c = normalize(k.mode, k.ctx);
             if (c == null) continue;
             if (c.tool == CALLS)
                 for (Step s : callSteps.get(c.key))
                     stackReturns(stackOf(k.mode, effects[c.key], false), s.ctx, found);
-            else
+            else {
+                List<Step>[] known = stepsIn(c);
                 for (int r : itemRules.get(k.mode)) {
                     Effect e = effects[r];
-                    for (Step s : steps(c, r)) {
+                    for (Step s : steps(known, c, r)) {
                         if (s.swallow) {
                             if (swallowEnds(e)) found.add(exit(k.mode, s.ctx, 1, -1));
                             else stackReturns(stackOf(k.mode, e, true), s.ctx, found);
@@ -973,8 +1055,8 @@ public final class ConstraintGrammar {
                         else stackReturns(stackOf(k.mode, e, false), s.ctx, found);
                     }
                 }
-            if (returns.get(k).addAll(found))
-                for (Key d : readers.getOrDefault(k, Set.of())) enqueue(d);
+            }
+            if (summary.returns.addAll(found)) for (Summary d : summary.readers) enqueue(d);
         }
         reading = null;
     }
@@ -1069,14 +1151,22 @@ public final class ConstraintGrammar {
         else if (!e.ctx.equals(c)) return DEAD;
         else n = new Nt(mode, OPAQUE, new Exit(false, OPAQUE, e.pops, e.mode), after);
         if (!e.eof) {
-            Set<Exit> ends = returns.get(new Key(mode, n.ctx));
-            if (ends != null && !ends.contains(n.exit)) return DEAD;
+            Summary ends = returns.get(new Key(mode, n.ctx));
+            if (ends != null && !ends.returns.contains(n.exit)) return DEAD;
         }
         Nt known = frames.putIfAbsent(n, n);
         if (known != null) return known;
-        productions.put(n, null);
+        register(n);
         pending.add(n);
         return n;
+    }
+
+    /** Numbers a new frame: its id indexes its alternatives and its name. */
+    private void register(Nt n) {
+        n.id = frameList.size();
+        frameList.add(n);
+        productions.add(null);
+        names.add(null);
     }
 
     private List<List<Object>> stackAlts(List<Integer> stack, Ctx c, Exit e) {
@@ -1128,12 +1218,13 @@ public final class ConstraintGrammar {
         }
         String run = onlyCallBegin ? null : n.after >= 0 ? afterRuns.get(n.after) : run(n.mode, c);
         boolean held = run != null && heldRuns.contains(run);
+        List<Step>[] known = stepsIn(c);
         for (int r : itemRules.get(n.mode)) {
             if (onlyCallBegin && roles[r] != Role.CALL_BEGIN) continue;
             // the held arguments read the characters and escapes themselves
             if (held && plan.stays(n.mode, r)) continue;
             Effect e = effects[r];
-            for (Step s : steps(c, r)) {
+            for (Step s : steps(known, c, r)) {
                 List<List<Object>> tails;
                 if (s.swallow) {
                     if (swallowEnds(e))
@@ -1219,10 +1310,10 @@ public final class ConstraintGrammar {
         else root = stackAlts(stack, start, eof);
         while (!pending.isEmpty()) {
             Nt n = pending.remove(pending.size() - 1);
-            productions.put(n, alternatives(n, false));
+            productions.set(n.id, alternatives(n, false));
         }
         // keep what can derive a string
-        Set<Nt> productive = productive();
+        boolean[] productive = productive();
         List<String> rootAlts = new ArrayList<>();
         for (List<Object> alt : root) if (allProductive(alt, productive)) rootAlts.add(render(alt));
         if (rootAlts.isEmpty())
@@ -1233,17 +1324,23 @@ public final class ConstraintGrammar {
                             + model.formatName
                             + ": no output satisfies these options (a call is required but the format cannot make one with these tools)");
         out.rules().put("root", String.join(" | ", rootAlts));
-        // reachable rules only, in a stable order
+        // reachable rules only, in a stable order, each with its alternatives that derive a string
         List<Nt> order = new ArrayList<>();
-        Set<Nt> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        boolean[] seen = new boolean[frameList.size()];
         List<Object> work = new ArrayList<>();
         for (List<Object> alt : root) if (allProductive(alt, productive)) work.addAll(alt);
         while (!work.isEmpty()) {
             Object o = work.remove(work.size() - 1);
-            if (o instanceof Nt n && seen.add(n)) {
+            if (o instanceof Nt n && !seen[n.id]) {
+                seen[n.id] = true;
                 order.add(n);
-                for (List<Object> alt : productions.get(n))
-                    if (allProductive(alt, productive)) work.addAll(alt);
+                List<List<Object>> kept = new ArrayList<>();
+                for (List<Object> alt : productions.get(n.id))
+                    if (allProductive(alt, productive)) {
+                        kept.add(alt);
+                        work.addAll(alt);
+                    }
+                productions.set(n.id, kept);
             }
         }
         // the text's size, near enough that the builder seldom grows
@@ -1254,8 +1351,7 @@ public final class ConstraintGrammar {
         b.append("root ::= ").append(out.rules().get("root")).append('\n');
         for (Nt n : order) {
             List<String> alts = new ArrayList<>();
-            for (List<Object> alt : productions.get(n))
-                if (allProductive(alt, productive)) alts.add(render(alt));
+            for (List<Object> alt : productions.get(n.id)) alts.add(render(alt));
             b.append(name(n))
                     .append(" ::= ")
                     .append(factor(new ArrayList<>(new LinkedHashSet<>(alts))))
@@ -1267,32 +1363,58 @@ public final class ConstraintGrammar {
         return b.toString();
     }
 
-    /** An alternative of a frame, waiting for {@code left[0]} more of its frames to derive text. */
-    private record Wait(Nt head, int[] left) {}
-
     /**
-     * The frames that can derive a string: each alternative counts down the frames it holds as they
-     * are found to derive one.
+     * The frames that can derive a string, by id: each alternative counts down the frames it holds
+     * as they are found to derive one. The alternatives waiting on a frame are kept as lists linked
+     * through arrays (an alternative once per frame it holds).
      */
-    private Set<Nt> productive() {
-        Set<Nt> done = Collections.newSetFromMap(new IdentityHashMap<>());
-        Map<Nt, List<Wait>> waiting = new IdentityHashMap<>();
-        ArrayDeque<Nt> ready = new ArrayDeque<>();
-        for (Map.Entry<Nt, List<List<Object>>> p : productions.entrySet()) {
-            Nt head = p.getKey();
-            for (List<Object> alt : p.getValue()) {
-                Wait w = new Wait(head, new int[1]);
+    private boolean[] productive() {
+        int frames = frameList.size();
+        boolean[] done = new boolean[frames];
+        int[] first = new int[frames];
+        Arrays.fill(first, -1);
+        int[] next = new int[64];
+        int[] waiter = new int[64];
+        int[] left = new int[64];
+        int[] head = new int[64];
+        int alts = 0;
+        int links = 0;
+        int[] ready = new int[frames];
+        int readyEnd = 0;
+        for (int h = 0; h < frames; h++) {
+            for (List<Object> alt : productions.get(h)) {
+                if (alts == left.length) {
+                    left = Arrays.copyOf(left, 2 * alts);
+                    head = Arrays.copyOf(head, 2 * alts);
+                }
+                head[alts] = h;
+                int count = 0;
                 for (Object o : alt)
                     if (o instanceof Nt n) {
-                        w.left[0]++;
-                        waiting.computeIfAbsent(n, k -> new ArrayList<>()).add(w);
+                        count++;
+                        if (links == next.length) {
+                            next = Arrays.copyOf(next, 2 * links);
+                            waiter = Arrays.copyOf(waiter, 2 * links);
+                        }
+                        waiter[links] = alts;
+                        next[links] = first[n.id];
+                        first[n.id] = links++;
                     }
-                if (w.left[0] == 0 && done.add(head)) ready.add(head);
+                left[alts++] = count;
+                if (count == 0 && !done[h]) {
+                    done[h] = true;
+                    ready[readyEnd++] = h;
+                }
             }
         }
-        while (!ready.isEmpty())
-            for (Wait w : waiting.getOrDefault(ready.poll(), List.of()))
-                if (--w.left[0] == 0 && done.add(w.head)) ready.add(w.head);
+        for (int r = 0; r < readyEnd; r++)
+            for (int l = first[ready[r]]; l >= 0; l = next[l]) {
+                int a = waiter[l];
+                if (--left[a] == 0 && !done[head[a]]) {
+                    done[head[a]] = true;
+                    ready[readyEnd++] = head[a];
+                }
+            }
         return done;
     }
 
@@ -1313,8 +1435,8 @@ public final class ConstraintGrammar {
         return head + " ( " + String.join(" | ", tails) + " )";
     }
 
-    private static boolean allProductive(List<Object> alt, Set<Nt> productive) {
-        for (Object o : alt) if (o instanceof Nt n && !productive.contains(n)) return false;
+    private static boolean allProductive(List<Object> alt, boolean[] productive) {
+        for (Object o : alt) if (o instanceof Nt n && !productive[n.id]) return false;
         return true;
     }
 
@@ -1329,25 +1451,26 @@ public final class ConstraintGrammar {
     }
 
     private String name(Nt n) {
-        return names.computeIfAbsent(
-                n,
-                k -> {
-                    String exit =
-                            k.exit.eof
-                                    ? "e"
-                                    : "r"
-                                            + ctxId(k.exit.ctx)
-                                            + "p"
-                                            + k.exit.pops
-                                            + (k.exit.mode >= 0 ? "m" + k.exit.mode : "");
-                    return "m_"
-                            + TokenLanguages.sanitize(model.modeNames[k.mode])
-                            + "_c"
-                            + ctxId(k.ctx)
-                            + "_"
-                            + exit
-                            + (k.after >= 0 ? "_a" + k.after : "");
-                });
+        String known = names.get(n.id);
+        if (known != null) return known;
+        String exit =
+                n.exit.eof
+                        ? "e"
+                        : "r"
+                                + ctxId(n.exit.ctx)
+                                + "p"
+                                + n.exit.pops
+                                + (n.exit.mode >= 0 ? "m" + n.exit.mode : "");
+        String made =
+                "m_"
+                        + plan.modeIds[n.mode]
+                        + "_c"
+                        + ctxId(n.ctx)
+                        + "_"
+                        + exit
+                        + (n.after >= 0 ? "_a" + n.after : "");
+        names.set(n.id, made);
+        return made;
     }
 
     private int ctxId(Ctx c) {

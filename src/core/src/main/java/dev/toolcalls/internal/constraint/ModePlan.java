@@ -94,6 +94,18 @@ final class ModePlan {
     final List<List<Integer>> itemRules = new ArrayList<>();
     final List<List<Integer>> textRules = new ArrayList<>();
 
+    /** Per mode: whether its run holds JSON arguments ({@code args.json}). */
+    final boolean[] argsRun;
+
+    /** Per mode: whether its run holds a raw value ({@code arg.value}). */
+    final boolean[] valueRun;
+
+    /** Per mode: whether its run is ids alone (and it has no text tokens). */
+    final boolean[] idRun;
+
+    /** Per mode: the characters of its run. */
+    final IntervalSet[] runChars;
+
     /** Each mode's name as it appears in rule names. */
     final String[] modeIds;
 
@@ -210,6 +222,22 @@ final class ModePlan {
         }
         argsTracked = tracked;
         valuesWhole = whole;
+        argsRun = new boolean[modes];
+        valueRun = new boolean[modes];
+        idRun = new boolean[modes];
+        runChars = new IntervalSet[modes];
+        for (int m = 0; m < modes; m++) {
+            runChars[m] = new IntervalSet();
+            boolean ids = textRules.get(m).isEmpty();
+            for (int r : runRules.get(m)) {
+                argsRun[m] |= roles[r] == Role.ARGS_JSON;
+                valueRun[m] |= roles[r] == Role.ARG_VALUE;
+                ids &= roles[r] == Role.ID;
+                runChars[m].addAll(runSets[r]);
+            }
+            idRun[m] = ids;
+            runChars[m].setReadonly(true);
+        }
         List<Set<Integer>> below = frameBelow(modes);
         for (int implicit = 0; implicit < 2; implicit++) {
             live[implicit] = new int[modes];
