@@ -87,10 +87,11 @@ class ConstraintXgrammarTest {
 
     /**
      * Cases per format whose mutations through the tools are checked (each such check compiles a
-     * grammar of its own); the acceptance and the tool-choice checks run on every case. {@code
-     * -Dconstraint.toolMutationCases=N} changes it (a large N: every case).
+     * grammar of its own): every case, or the first N with {@code -Dconstraint.toolMutationCases=N}
+     * (while working on a format); the acceptance and the tool-choice checks run on every case.
      */
-    static final int TOOL_MUTATION_CASES = Integer.getInteger("constraint.toolMutationCases", 2);
+    static final int TOOL_MUTATION_CASES =
+            Integer.getInteger("constraint.toolMutationCases", Integer.MAX_VALUE);
 
     /** Grammars compiled per Node process. */
     static final int BATCH = 100;

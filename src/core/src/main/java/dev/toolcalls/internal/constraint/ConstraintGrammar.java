@@ -64,11 +64,17 @@ public final class ConstraintGrammar {
         }
     }
 
-    /** How a frame ends: at the end of the output, or by popping {@code pops} frames. */
-    private record Exit(boolean eof, Ctx ctx, int pops, int mode) {
+    /**
+     * How a frame ends: at the end of the output, or by popping {@code pops} frames; {@code
+     * popped}: by the spelling {@link #popSpellings} holds at that index, after which the run of
+     * the frame below must not go on to a longer token of the popping token's mode (-1: any other).
+     */
+    private record Exit(boolean eof, Ctx ctx, int pops, int mode, int popped) {
         @Override
         public int hashCode() {
-            return mix(mix(mix(eof ? 1 : 0, ctx == null ? 0 : ctx.hashCode()), pops), mode);
+            return mix(
+                    mix(mix(mix(eof ? 1 : 0, ctx == null ? 0 : ctx.hashCode()), pops), mode),
+                    popped);
         }
 
         @Override
@@ -77,6 +83,7 @@ public final class ConstraintGrammar {
                     && pops == x.pops
                     && mode == x.mode
                     && eof == x.eof
+                    && popped == x.popped
                     && (ctx == null ? x.ctx == null : ctx.equals(x.ctx));
         }
     }
@@ -154,6 +161,15 @@ public final class ConstraintGrammar {
     /** The run of mode {@code next} after the spelling {@code lit} of a token of {@code rule}. */
     private record After(int mode, int rule, String lit, int next, String run) {}
 
+    /** A spelling {@code lit} of a token of {@code rule} (of {@code mode}) that pops its frame. */
+    private record PopSpelling(int mode, int rule, String lit) {}
+
+    /**
+     * A popping token's spellings that leave a longer token partly read ({@link #popSpellings}
+     * indices), and the expression of its other spellings (null: there are none).
+     */
+    private record PopSplit(List<Integer> spelled, String plain) {}
+
     /** One way a token can be read in a context. */
     private record Step(Ctx ctx, String expr, boolean swallow) {}
 
@@ -198,6 +214,9 @@ public final class ConstraintGrammar {
         }
     }
 
+    /** The most one-character spellings of a popping token that are followed apart. */
+    private static final int MAX_POP_SPELLINGS = 16;
+
     /** The prefix of a schema's rules until they are named for their tool (no text holds it). */
     private static final String SCHEMA_PREFIX = "\u0001";
 
@@ -217,7 +236,7 @@ public final class ConstraintGrammar {
     private static final Ctx OPAQUE_NO_END = new Ctx(true, -3, -1, 0, true);
 
     /** A frame that cannot end as asked (one that leaves the context alone cannot change it). */
-    private static final Nt DEAD = new Nt(-1, OPAQUE, new Exit(false, OPAQUE, 0, -1), -1);
+    private static final Nt DEAD = new Nt(-1, OPAQUE, new Exit(false, OPAQUE, 0, -1, -1), -1);
 
     /** The type names of JSON Schema. */
     private static final Set<String> JSON_TYPES =
@@ -256,6 +275,8 @@ public final class ConstraintGrammar {
 
     private final Map<After, Integer> afterIds = new HashMap<>();
     private final List<String> afterRuns = new ArrayList<>();
+    private final List<PopSpelling> popSpellings = new ArrayList<>();
+    private final Map<Integer, PopSplit> popSplits = new HashMap<>();
     private final Map<Integer, String> schemaCache = new HashMap<>();
     private final Map<List<String>, SchemaText> schemaTexts = new HashMap<>();
     private final Map<String, String> idCache = new HashMap<>();
@@ -1016,7 +1037,7 @@ public final class ConstraintGrammar {
         if (!opaque) return s;
         // a frame that leaves the context alone ends in the context it began in
         Set<Exit> in = new LinkedHashSet<>();
-        for (Exit x : s) in.add(new Exit(false, c, x.pops, x.mode));
+        for (Exit x : s) in.add(new Exit(false, c, x.pops, x.mode, x.popped));
         return in;
     }
 
@@ -1049,10 +1070,15 @@ public final class ConstraintGrammar {
                     Effect e = effects[r];
                     for (Step s : steps(known, c, r)) {
                         if (s.swallow) {
-                            if (swallowEnds(e)) found.add(exit(k.mode, s.ctx, 1, -1));
+                            if (swallowEnds(e)) found.add(exit(k.mode, s.ctx, 1, -1, -1));
                             else stackReturns(stackOf(k.mode, e, true), s.ctx, found);
-                        } else if (e.pops > 0) found.add(exit(k.mode, s.ctx, e.pops, e.mode));
-                        else stackReturns(stackOf(k.mode, e, false), s.ctx, found);
+                        } else if (e.pops > 0) {
+                            PopSplit split = popped(k.mode, r, s);
+                            for (int p : split.spelled)
+                                found.add(exit(k.mode, s.ctx, e.pops, e.mode, p));
+                            if (split.plain != null)
+                                found.add(exit(k.mode, s.ctx, e.pops, e.mode, -1));
+                        } else stackReturns(stackOf(k.mode, e, false), s.ctx, found);
                     }
                 }
             }
@@ -1088,10 +1114,61 @@ public final class ConstraintGrammar {
     }
 
     /** How a frame in {@code mode} ends by popping, without the fields left unread after it. */
-    private Exit exit(int mode, Ctx c, int pops, int next) {
+    private Exit exit(int mode, Ctx c, int pops, int next, int popped) {
         boolean implicit = rules.implicitCallEnd();
         int live = next >= 0 ? plan.live(next, implicit) : plan.liveBelow(mode, implicit);
-        return new Exit(false, strip(c, live), pops, next);
+        return new Exit(false, strip(c, live), pops, next, popped);
+    }
+
+    /**
+     * The spellings of the token of {@code rule} (of {@code mode}, read as {@code s}) that pops its
+     * frame and leaves a longer token of its mode partly read ({@code <} before {@code
+     * |tool_call_start|>}, a one-character token's <code>{</code> before {@code "name":}). After
+     * one of them the run of the frame below must not go on to that longer token (the lexer would
+     * have read it instead). Tokens of a few literal spellings and of one character are split so.
+     */
+    private PopSplit popped(int mode, int rule, Step s) {
+        if (s.swallow || !s.expr.equals(expr(rule))) return new PopSplit(List.of(), s.expr);
+        return popSplits.computeIfAbsent(
+                rule,
+                r -> {
+                    List<Integer> rivals = new ArrayList<>();
+                    for (int o : model.rulesOfMode(mode)) if (o != r) rivals.add(o);
+                    List<String> lits = languages.literals(r);
+                    List<String> spelled = new ArrayList<>();
+                    String plain;
+                    if (lits != null) {
+                        List<String> rest = new ArrayList<>();
+                        for (String lit : lits)
+                            (difference.leavesPartlyRead(rivals, lit) ? spelled : rest).add(lit);
+                        List<String> parts = new ArrayList<>();
+                        for (String lit : rest) parts.add(Gbnf.literal(lit));
+                        plain =
+                                parts.isEmpty()
+                                        ? null
+                                        : parts.size() == 1
+                                                ? parts.get(0)
+                                                : "( " + String.join(" | ", parts) + " )";
+                    } else {
+                        IntervalSet one = languages.oneChar(r);
+                        IntervalSet partly =
+                                one == null
+                                        ? null
+                                        : difference.partlyReading(rivals, one, MAX_POP_SPELLINGS);
+                        if (partly == null || partly.isNil())
+                            return new PopSplit(List.of(), s.expr);
+                        for (int ch : partly.toList()) spelled.add(Character.toString(ch));
+                        IntervalSet rest = Gbnf.clip(one.subtract(partly));
+                        plain = rest.isNil() ? null : Gbnf.charClass(rest);
+                    }
+                    if (spelled.isEmpty()) return new PopSplit(List.of(), s.expr);
+                    List<Integer> ids = new ArrayList<>();
+                    for (String lit : spelled) {
+                        ids.add(popSpellings.size());
+                        popSpellings.add(new PopSpelling(mode, r, lit));
+                    }
+                    return new PopSplit(ids, plain);
+                });
     }
 
     /**
@@ -1129,7 +1206,7 @@ public final class ConstraintGrammar {
                 List<Integer> next = new ArrayList<>(rest.subList(0, rest.size() - more));
                 if (r.mode >= 0) next.set(next.size() - 1, r.mode);
                 stackReturns(next, r.ctx, found);
-            } else found.add(new Exit(false, r.ctx, r.pops - rest.size(), r.mode));
+            } else found.add(new Exit(false, r.ctx, r.pops - rest.size(), r.mode, r.popped));
         }
     }
 
@@ -1149,7 +1226,7 @@ public final class ConstraintGrammar {
         if (!plan.opaque[mode]) n = new Nt(mode, canon(mode, c), e, after);
         else if (e.eof) n = new Nt(mode, eofOk(c) ? OPAQUE_END : OPAQUE_NO_END, e, after);
         else if (!e.ctx.equals(c)) return DEAD;
-        else n = new Nt(mode, OPAQUE, new Exit(false, OPAQUE, e.pops, e.mode), after);
+        else n = new Nt(mode, OPAQUE, new Exit(false, OPAQUE, e.pops, e.mode, e.popped), after);
         if (!e.eof) {
             Summary ends = returns.get(new Key(mode, n.ctx));
             if (ends != null && !ends.returns.contains(n.exit)) return DEAD;
@@ -1170,37 +1247,48 @@ public final class ConstraintGrammar {
     }
 
     private List<List<Object>> stackAlts(List<Integer> stack, Ctx c, Exit e) {
+        return stackAlts(stack, c, e, -1);
+    }
+
+    /** The frames of {@code stack}, the innermost beginning with the run {@code after}. */
+    private List<List<Object>> stackAlts(List<Integer> stack, Ctx c, Exit e, int after) {
         List<List<Object>> out = new ArrayList<>();
         if (c.tool == CALLS) {
-            Nt calls = nt(modeOfRule[c.key], c, e);
+            Nt calls = nt(modeOfRule[c.key], c, e, after);
             if (calls != DEAD) out.add(List.of(calls));
             return out;
         }
         if (stack.size() == 1) {
-            Nt only = nt(stack.get(0), c, e);
+            Nt only = nt(stack.get(0), c, e, after);
             if (only != DEAD) out.add(List.of(only));
             return out;
         }
         int inner = stack.get(stack.size() - 1);
         List<Integer> rest = stack.subList(0, stack.size() - 1);
         if (e.eof) {
-            Nt open = nt(inner, c, e);
+            Nt open = nt(inner, c, e, after);
             if (open != DEAD) out.add(List.of(open));
         }
         for (Exit r : List.copyOf(returnsOf(inner, c))) {
             int more = r.pops - 1;
-            Nt head = nt(inner, c, r);
+            Nt head = nt(inner, c, r, after);
             if (head == DEAD) continue;
             if (more < rest.size()) {
                 List<Integer> next = new ArrayList<>(rest.subList(0, rest.size() - more));
                 if (r.mode >= 0) next.set(next.size() - 1, r.mode);
-                for (List<Object> tail : stackAlts(next, r.ctx, e)) {
+                int below = -1;
+                if (r.popped >= 0) {
+                    PopSpelling p = popSpellings.get(r.popped);
+                    below = after(p.mode, p.rule, p.lit, next.get(next.size() - 1), r.ctx);
+                }
+                for (List<Object> tail : stackAlts(next, r.ctx, e, below)) {
                     List<Object> alt = new ArrayList<>();
                     alt.add(head);
                     alt.addAll(tail);
                     out.add(alt);
                 }
-            } else if (!e.eof && e.equals(new Exit(false, r.ctx, r.pops - rest.size(), r.mode)))
+            } else if (!e.eof
+                    && e.equals(new Exit(false, r.ctx, r.pops - rest.size(), r.mode, r.popped)))
                 out.add(List.of(head));
         }
         return out;
@@ -1226,20 +1314,29 @@ public final class ConstraintGrammar {
             Effect e = effects[r];
             for (Step s : steps(known, c, r)) {
                 List<List<Object>> tails;
+                String popExpr = null;
                 if (s.swallow) {
                     if (swallowEnds(e))
                         tails =
-                                n.exit.equals(exit(n.mode, s.ctx, 1, -1))
+                                n.exit.equals(exit(n.mode, s.ctx, 1, -1, -1))
                                         ? List.of(List.of())
                                         : List.of();
                     else tails = stackAlts(stackOf(n.mode, e, true), s.ctx, n.exit);
                 } else if (e.pops > 0) {
-                    tails =
-                            n.exit.equals(exit(n.mode, s.ctx, e.pops, e.mode))
-                                    ? List.of(List.of())
-                                    : List.of();
+                    // spellings after which the run below must not go on to a longer token
+                    PopSplit split = popped(n.mode, r, s);
+                    int p = n.exit.popped;
+                    boolean ends =
+                            n.exit.equals(exit(n.mode, s.ctx, e.pops, e.mode, p))
+                                    && (p < 0 ? split.plain != null : split.spelled.contains(p));
+                    tails = ends ? List.of(List.of()) : List.of();
+                    if (ends && p >= 0) popExpr = Gbnf.literal(popSpellings.get(p).lit);
+                    else if (ends && !split.spelled.isEmpty()) popExpr = split.plain;
                 } else tails = stackAlts(stackOf(n.mode, e, false), s.ctx, n.exit);
-                String then = run == null || tails.isEmpty() ? null : runThen(run, r, s.expr);
+                String then =
+                        run == null || tails.isEmpty() || popExpr != null
+                                ? null
+                                : runThen(run, r, s.expr);
                 // spellings of the token that leave a longer token partly read: the run after
                 // them must not complete it
                 List<String> lits =
@@ -1273,7 +1370,10 @@ public final class ConstraintGrammar {
                         if (plain.isEmpty()) continue;
                     }
                     List<Object> alt = new ArrayList<>();
-                    if (plain != null && plain.size() < lits.size()) {
+                    if (popExpr != null) {
+                        if (run != null) alt.add(run);
+                        alt.add(popExpr);
+                    } else if (plain != null && plain.size() < lits.size()) {
                         if (run != null) alt.add(run);
                         List<String> alts = new ArrayList<>();
                         for (String lit : plain) alts.add(Gbnf.literal(lit));
@@ -1301,7 +1401,7 @@ public final class ConstraintGrammar {
         List<Integer> stack = new ArrayList<>();
         stack.add(0);
         if (thinking && !lazy) stack.add(rules.thinkingMode());
-        Exit eof = new Exit(true, null, 0, -1);
+        Exit eof = new Exit(true, null, 0, -1, -1);
         returnsOf(0, start);
         if (stack.size() > 1) returnsOf(stack.get(1), start);
         summarize();
@@ -1460,7 +1560,8 @@ public final class ConstraintGrammar {
                                 + ctxId(n.exit.ctx)
                                 + "p"
                                 + n.exit.pops
-                                + (n.exit.mode >= 0 ? "m" + n.exit.mode : "");
+                                + (n.exit.mode >= 0 ? "m" + n.exit.mode : "")
+                                + (n.exit.popped >= 0 ? "s" + n.exit.popped : "");
         String made =
                 "m_"
                         + plan.modeIds[n.mode]

@@ -3,8 +3,11 @@ package dev.toolcalls.internal.constraint;
 import org.antlr.v4.runtime.misc.Interval;
 import org.antlr.v4.runtime.misc.IntervalSet;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.StringJoiner;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -14,6 +17,10 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class Gbnf {
     /** The highest code point a class names (surrogates are left out). */
     public static final int MAX_CODE_POINT = 0x10FFFF;
+
+    private static final int SURROGATE_MIN = 0xD800;
+
+    private static final int SURROGATE_MAX = 0xDFFF;
 
     /**
      * The classes written, by set: a pure function of the set, asked for again by every build (the
@@ -74,24 +81,78 @@ public final class Gbnf {
         if (s.size() == 1) return literal(new String(Character.toChars(s.getMinElement())));
         IntervalSet complement = s.complement(0, MAX_CODE_POINT);
         complement = clip(complement);
-        // xgrammar reads a negated class's members above 127 as 127, so a negated class only
-        // leaves out ASCII characters
-        boolean negate =
-                count(complement) < count(s)
-                        && (complement.isNil() || complement.getMaxElement() <= 127);
-        StringBuilder b = new StringBuilder(negate ? "[^" : "[");
-        for (Interval iv : (negate ? complement : s).getIntervals()) {
-            escape(b, iv.a, true);
-            if (iv.b > iv.a) {
-                if (iv.b > iv.a + 1) b.append('-');
-                escape(b, iv.b, true);
-            }
+        // xgrammar 0.1 compares a negated class's members as bytes, so a negated class only leaves
+        // out ASCII characters; it then reads every character above 127 right
+        if (complement.isNil() || complement.getMaxElement() <= 127) {
+            StringBuilder b = new StringBuilder("[^");
+            for (Interval iv : complement.getIntervals()) range(b, iv.a, iv.b);
+            return b.append(']').toString();
         }
-        return b.append(']').toString();
+        return positive(s);
     }
 
-    private static int count(IntervalSet s) {
-        return s.getIntervals().size();
+    /**
+     * A class of the members of {@code s}, at least one of them above 127, that xgrammar 0.1 does
+     * not misread as other ASCII characters. It compares an ASCII character with each range of a
+     * class by the low byte of the range's ends (a range of characters above 127 it never matches
+     * at all): {@code \uE000-\uFF5B} matches {@code <} there, as {@code 00-5B}. So each range of
+     * characters above 127 starts at a low byte of 128 or more, or ends at a lower low byte than it
+     * starts ({@code \u0080-\uFF5B}, {@code \uFF5D-\U0010FF00}), taking in surrogates (no text
+     * holds them) where that helps and overlapping the set's own ranges; the characters no such
+     * range can hold (those at the start of a range of the set, from a low byte under 128 to 127)
+     * are string literals beside the class, at most 128 per range of the set. Engines that read
+     * classes by code point read the same set.
+     */
+    private static String positive(IntervalSet s) {
+        StringBuilder b = new StringBuilder("[");
+        List<Integer> alone = new ArrayList<>();
+        IntervalSet high = new IntervalSet();
+        for (Interval iv : s.getIntervals()) {
+            if (iv.a <= 0x7F) range(b, iv.a, Math.min(iv.b, 0x7F));
+            if (iv.b > 0x7F) high.add(Math.max(iv.a, 0x80), iv.b);
+        }
+        IntervalSet loose = new IntervalSet(high);
+        loose.add(SURROGATE_MIN, SURROGATE_MAX);
+        for (Interval room : loose.getIntervals()) {
+            IntervalSet need = high.and(IntervalSet.of(room.a, room.b));
+            if (need.isNil()) continue;
+            int first = need.getMinElement();
+            int last = need.getMaxElement();
+            if ((first & 0xFF) >= 0x80) {
+                range(b, first, last);
+                continue;
+            }
+            int page = first & ~0xFF;
+            int below =
+                    page - 1 >= SURROGATE_MIN && page - 1 <= SURROGATE_MAX
+                            ? SURROGATE_MIN - 1
+                            : page - 1;
+            if (below >= room.a) {
+                range(b, below, last);
+                continue;
+            }
+            if (last >= page + 0x80) range(b, page + 0x80, last);
+            int low = Math.min(last, page + 0x7F);
+            int end = page + 0x100 + (first & 0xFF) - 1;
+            if (end >= SURROGATE_MIN && end <= SURROGATE_MAX)
+                end += SURROGATE_MAX + 1 - SURROGATE_MIN;
+            if ((first & 0xFF) > 0 && end <= room.b) range(b, first, end);
+            else for (int c = first; c <= low; c++) if (high.contains(c)) alone.add(c);
+        }
+        String cls = b.length() > 1 ? b.append(']').toString() : null;
+        if (alone.isEmpty()) return cls;
+        StringJoiner alts = new StringJoiner(" | ", "( ", " )");
+        if (cls != null) alts.add(cls);
+        for (int c : alone) alts.add(literal(new String(Character.toChars(c))));
+        return alts.toString();
+    }
+
+    private static void range(StringBuilder b, int from, int to) {
+        escape(b, from, true);
+        if (to > from) {
+            if (to > from + 1) b.append('-');
+            escape(b, to, true);
+        }
     }
 
     /** Without the surrogate range, which no text holds as code points. */
@@ -99,7 +160,7 @@ public final class Gbnf {
         IntervalSet out = new IntervalSet();
         out.addAll(set);
         out.remove(-1);
-        IntervalSet surrogates = IntervalSet.of(0xD800, 0xDFFF);
+        IntervalSet surrogates = IntervalSet.of(SURROGATE_MIN, SURROGATE_MAX);
         return out.subtract(surrogates).and(IntervalSet.of(0, MAX_CODE_POINT));
     }
 
@@ -116,7 +177,7 @@ public final class Gbnf {
                 else if (c < 0x20 || c == 0x7F || (c >= 0x80 && c < 0xA0))
                     b.append(String.format("\\u%04X", c));
                 else if (c > 0xFFFF) b.append(String.format("\\U%08X", c));
-                else if (c >= 0x80 && !Character.isLetterOrDigit(c))
+                else if (c >= 0x80 && (inClass || !Character.isLetterOrDigit(c)))
                     b.append(String.format("\\u%04X", c));
                 else b.appendCodePoint(c);
             }

@@ -415,6 +415,45 @@ final class TokenDifference {
         return out.define(then, loop(d, name) + "( " + String.join(" | ", end) + " )");
     }
 
+    /** Whether {@code literal} leaves one of {@code rivals} partly read (it could go on to one). */
+    boolean leavesPartlyRead(List<Integer> rivals, String literal) {
+        return !rivalsAfter(rivals, literal).isEmpty();
+    }
+
+    /** The configurations of {@code rivals} still reading after {@code literal}. */
+    private Set<Cfg> rivalsAfter(List<Integer> rivals, String literal) {
+        Set<Cfg> left = rivalsStart(rivals);
+        for (int i = 0; i < literal.length() && !left.isEmpty(); ) {
+            int ch = literal.codePointAt(i);
+            left = step(left, ch);
+            i += Character.charCount(ch);
+        }
+        return reading(left);
+    }
+
+    private Set<Cfg> rivalsStart(List<Integer> rivals) {
+        Set<Cfg> seeds = new HashSet<>();
+        for (int r : rivals) seeds.add(new Cfg(atn.ruleToStartState[r], null));
+        return closure(seeds);
+    }
+
+    /**
+     * The characters of {@code chars} that leave one of {@code rivals} partly read, or null where
+     * more than {@code max} characters could.
+     */
+    IntervalSet partlyReading(List<Integer> rivals, IntervalSet chars, int max) {
+        Set<Cfg> left = rivalsStart(rivals);
+        List<IntervalSet> labels = new ArrayList<>();
+        for (Cfg c : left) addLabels(c, labels);
+        IntervalSet first = new IntervalSet();
+        for (IntervalSet l : labels) first.addAll(l);
+        IntervalSet maybe = first.and(chars);
+        if (maybe.size() > max) return null;
+        IntervalSet out = new IntervalSet();
+        for (int ch : maybe.toList()) if (!reading(step(left, ch)).isEmpty()) out.add(ch);
+        return out;
+    }
+
     /**
      * Defines a run (as {@link #avoid} does, sharing its rules) that follows a token spelled {@code
      * literal} of a mode whose other rules are {@code rivals}, where the run completes none of the
@@ -430,15 +469,7 @@ final class TokenDifference {
             List<Integer> markers,
             List<Integer> rivals,
             String literal) {
-        Set<Cfg> seeds = new HashSet<>();
-        for (int r : rivals) seeds.add(new Cfg(atn.ruleToStartState[r], null));
-        Set<Cfg> left = closure(seeds);
-        for (int i = 0; i < literal.length() && !left.isEmpty(); ) {
-            int ch = literal.codePointAt(i);
-            left = step(left, ch);
-            i += Character.charCount(ch);
-        }
-        Set<Cfg> rest = reading(left);
+        Set<Cfg> rest = rivalsAfter(rivals, literal);
         if (rest.isEmpty()) return null;
         // spellings that leave the same rivals share the rules
         List<String> parts = new ArrayList<>();

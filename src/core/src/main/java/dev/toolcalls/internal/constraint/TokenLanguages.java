@@ -164,6 +164,42 @@ final class TokenLanguages {
         }
     }
 
+    /** The set a rule's tokens come from where each is one character of it, or null. */
+    IntervalSet oneChar(int rule) {
+        IntervalSet set = new IntervalSet();
+        List<ATNState> next = new ArrayList<>();
+        if (!firstChar(atn.ruleToStartState[rule], new HashSet<>(), set, next)) return null;
+        for (ATNState s : next) if (!onlyEnd(s, new HashSet<>())) return null;
+        return set.isNil() ? null : set;
+    }
+
+    private static boolean firstChar(
+            ATNState s, Set<Integer> seen, IntervalSet set, List<ATNState> next) {
+        if (!seen.add(s.stateNumber)) return true;
+        if (s instanceof RuleStopState) return false;
+        for (int i = 0; i < s.getNumberOfTransitions(); i++) {
+            Transition t = s.transition(i);
+            if (t instanceof RuleTransition) return false;
+            if (t.isEpsilon()) {
+                if (!firstChar(t.target, seen, set, next)) return false;
+            } else {
+                set.addAll(label(t));
+                next.add(t.target);
+            }
+        }
+        return true;
+    }
+
+    private static boolean onlyEnd(ATNState s, Set<Integer> seen) {
+        if (!seen.add(s.stateNumber) || s instanceof RuleStopState) return true;
+        for (int i = 0; i < s.getNumberOfTransitions(); i++) {
+            Transition t = s.transition(i);
+            if (!t.isEpsilon() || t instanceof RuleTransition || !onlyEnd(t.target, seen))
+                return false;
+        }
+        return true;
+    }
+
     /** A GBNF expression for the rule's tokens. */
     String expr(int rule) {
         List<String> lits = literals(rule);
