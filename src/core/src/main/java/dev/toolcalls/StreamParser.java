@@ -43,7 +43,10 @@ public final class StreamParser {
     private static final Set<Role> NAMING =
             EnumSet.of(Role.NAME, Role.NAME_JSON, Role.ID, Role.ID_JSON, Role.ARG_KEY);
 
-    /** Roles that use nothing of their token's text but the open call's raw copy of it. */
+    /**
+     * Roles that use nothing of their token's text but the open call's raw copy of it (and, for a
+     * literal's brackets, which bracket it is, read where it lies).
+     */
     private static final Set<Role> TEXTLESS =
             EnumSet.of(
                     Role.SKIP,
@@ -51,7 +54,12 @@ public final class StreamParser {
                     Role.CALL_END,
                     Role.ARG_END,
                     Role.ARG_AS_STRING,
-                    Role.ARG_AS_JSON);
+                    Role.ARG_AS_JSON,
+                    Role.LIT_OPEN,
+                    Role.LIT_CLOSE,
+                    Role.LIT_COMMA,
+                    Role.LIT_COLON,
+                    Role.LIT_QUOTE);
 
     private static final VarHandle BUSY;
 
@@ -559,7 +567,11 @@ public final class StreamParser {
                 arguments.force(false);
                 break;
             case LIT_OPEN:
+                arguments.literal(role, lexer.tokenIsOnly('{') ? "{" : "[");
+                break;
             case LIT_CLOSE:
+                arguments.literal(role, lexer.tokenIsOnly('}') ? "}" : "]");
+                break;
             case LIT_COMMA:
             case LIT_COLON:
             case LIT_KEY:

@@ -180,6 +180,17 @@ class ArgumentWriterTest {
         assertEquals("1.0", ArgumentWriter.atom("1."));
         assertEquals("-1.0e5", ArgumentWriter.atom("-1.e5"));
         assertEquals("7", ArgumentWriter.atom("007"));
+        assertEquals("0e5", ArgumentWriter.atom("0e5"));
+        assertEquals("0", ArgumentWriter.atom("-0"));
+        assertEquals("-12", ArgumentWriter.atom("-12"));
+        assertEquals("5", ArgumentWriter.atom("+5"));
+        assertEquals("-5", ArgumentWriter.atom("-0b101"));
+        assertEquals("8", ArgumentWriter.atom("0O10"));
+        assertEquals("0.5e-3", ArgumentWriter.atom(".5e-3"));
+        assertEquals("\"0x\"", ArgumentWriter.atom("0x"));
+        assertEquals("\"1e\"", ArgumentWriter.atom("1e"));
+        assertEquals("\".\"", ArgumentWriter.atom("."));
+        assertEquals("\"-\"", ArgumentWriter.atom("-"));
         assertEquals(
                 "{\"a\": [31, 1000, 0.5, null], \"b\": {\"k\": \"it's \\\"x\\\"\\né\", \"n\": true}}",
                 String.join("", out));

@@ -8,11 +8,9 @@ import dev.toolcalls.internal.lex.Role;
 
 import java.math.BigInteger;
 import java.util.EnumSet;
-import java.util.Locale;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /**
  * Writes the arguments JSON of formats whose arguments are not JSON, from key/value events, as a
@@ -48,10 +46,6 @@ public final class ArgumentWriter {
         HOLD,
         LITERAL
     }
-
-    private static final Pattern DIGITS = Pattern.compile("[0-9]+");
-    private static final Pattern PY_FLOAT =
-            Pattern.compile("([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?");
 
     /** Hexadecimal, octal and binary literals longer than this stay as written, in a string. */
     static final int MAX_RADIX_DIGITS = 4096;
@@ -147,7 +141,7 @@ public final class ArgumentWriter {
                             + " has an empty key, which would lose its value");
         if (!used && functionName != null) properties = propertiesOf(functionName);
         key = rawKey.strip();
-        out.accept((used ? ", " : "{") + SchemaTypes.quote(key) + ": ");
+        out.accept(SchemaTypes.quote(used ? ", " : "{", key, ": "));
         used = true;
         mode = Mode.NONE;
         forcedString = null;
@@ -266,12 +260,12 @@ public final class ArgumentWriter {
         switch (role) {
             case LIT_OPEN:
                 separate();
-                out.accept(text.strip().equals("{") ? "{" : "[");
+                out.accept(isOnly(text, '{') ? "{" : "[");
                 depth++;
                 break;
             case LIT_CLOSE:
                 pendingComma = false;
-                out.accept(text.strip().equals("}") ? "}" : "]");
+                out.accept(isOnly(text, '}') ? "}" : "]");
                 depth--;
                 break;
             case LIT_COMMA:
@@ -304,6 +298,15 @@ public final class ArgumentWriter {
         }
     }
 
+    /** Whether {@code text} is {@code c} alone, blanks around it aside (without stripping it). */
+    private static boolean isOnly(String text, char c) {
+        int a = 0;
+        int z = text.length();
+        while (a < z && Character.isWhitespace(text.charAt(a))) a++;
+        while (z > a && Character.isWhitespace(text.charAt(z - 1))) z--;
+        return z == a + 1 && text.charAt(a) == c;
+    }
+
     private RuntimeException keyless() {
         return malformed.apply(
                 "an argument value has no key (is its key empty?), which would lose it");
@@ -334,28 +337,80 @@ public final class ArgumentWriter {
             default:
                 break;
         }
-        String n = t.replace("_", "");
+        String n = t.indexOf('_') < 0 ? t : t.replace("_", "");
         boolean negative = n.startsWith("-");
-        String body = n.startsWith("-") || n.startsWith("+") ? n.substring(1) : n;
-        try {
-            String lower = body.toLowerCase(Locale.ROOT);
-            int radix =
-                    lower.startsWith("0x")
-                            ? 16
-                            : lower.startsWith("0o") ? 8 : lower.startsWith("0b") ? 2 : 10;
+        int from = negative || n.startsWith("+") ? 1 : 0;
+        int radix = radix(n, from);
+        if (radix != 10) {
             // another radix to decimal costs more than linear time: only for numbers of sane length
-            if (radix != 10 && body.length() <= MAX_RADIX_DIGITS) {
-                BigInteger value = new BigInteger(body.substring(2), radix);
-                return (negative ? value.negate() : value).toString();
+            if (n.length() - from <= MAX_RADIX_DIGITS) {
+                try {
+                    BigInteger value = new BigInteger(n.substring(from + 2), radix);
+                    return (negative ? value.negate() : value).toString();
+                } catch (NumberFormatException e) {
+                    // not a number: falls through to a string
+                }
             }
-            if (radix == 10 && DIGITS.matcher(body).matches())
-                return SchemaTypes.canonicalInteger((negative ? "-" : "") + body);
-            if (radix == 10 && PY_FLOAT.matcher(body).matches())
-                return SchemaTypes.canonicalNumber((negative ? "-" : "") + body);
-        } catch (NumberFormatException e) {
-            // not a number: falls through to a string
+        } else {
+            int digits = digits(n, from);
+            if (digits == n.length() && digits > from) {
+                // an integer: as written when it is already JSON (no '+', no leading zero)
+                return from == 0 && (n.charAt(0) != '0' || n.length() == 1)
+                                || negative && n.charAt(1) != '0'
+                        ? n
+                        : SchemaTypes.canonicalInteger(n);
+            }
+            if (isPythonFloat(n, from, digits)) return SchemaTypes.canonicalNumber(n);
         }
         return SchemaTypes.quote(t); // an unknown bare word is kept, as a string
+    }
+
+    /** 16, 8 or 2 when {@code s} has the prefix 0x, 0o or 0b (any case) at {@code i}, else 10. */
+    private static int radix(String s, int i) {
+        if (s.length() < i + 2 || s.charAt(i) != '0') return 10;
+        switch (s.charAt(i + 1)) {
+            case 'x':
+            case 'X':
+                return 16;
+            case 'o':
+            case 'O':
+                return 8;
+            case 'b':
+            case 'B':
+                return 2;
+            default:
+                return 10;
+        }
+    }
+
+    /** The end of the run of ASCII digits from {@code i}. */
+    private static int digits(String s, int i) {
+        while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') i++;
+        return i;
+    }
+
+    /**
+     * Whether {@code s} from {@code from} is {@code ([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?},
+     * its first digits ending at {@code digits}.
+     */
+    private static boolean isPythonFloat(String s, int from, int digits) {
+        int n = s.length();
+        int i = digits;
+        if (i < n && s.charAt(i) == '.') {
+            int fraction = digits(s, i + 1);
+            if (digits == from && fraction == i + 1) return false; // "." alone
+            i = fraction;
+        } else if (digits == from) {
+            return false;
+        }
+        if (i < n && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
+            i++;
+            if (i < n && (s.charAt(i) == '-' || s.charAt(i) == '+')) i++;
+            int exponent = digits(s, i);
+            if (exponent == i) return false;
+            i = exponent;
+        }
+        return i == n;
     }
 
     // ---- schema ----------------------------------------------------------------------------

@@ -222,6 +222,11 @@ public final class SchemaTypes {
      * writer would cost a format's first raw value the loading of Gson (about a hundred classes).
      */
     public static String quote(String s) {
+        return quote("", s, "");
+    }
+
+    /** {@link #quote(String)} of {@code s} between {@code before} and {@code after}, made once. */
+    public static String quote(String before, String s, String after) {
         StringBuilder b = null;
         int from = 0;
         for (int i = 0; i < s.length(); i++) {
@@ -236,12 +241,16 @@ public final class SchemaTypes {
             else if (c == '\f') e = "\\f";
             else if (c == '\r') e = "\\r";
             else e = String.format("\\u%04x", (int) c);
-            if (b == null) b = new StringBuilder(s.length() + 16).append('"');
+            if (b == null)
+                b =
+                        new StringBuilder(before.length() + s.length() + after.length() + 16)
+                                .append(before)
+                                .append('"');
             b.append(s, from, i).append(e);
             from = i + 1;
         }
-        if (b == null) return "\"" + s + "\"";
-        return b.append(s, from, s.length()).append('"').toString();
+        if (b == null) return before + '"' + s + '"' + after;
+        return b.append(s, from, s.length()).append('"').append(after).toString();
     }
 
     /**

@@ -34,6 +34,11 @@ public final class Json {
      */
     public static final int MAX_DEPTH = 512;
 
+    /**
+     * Marks an escape that {@link #simpleEscape} or {@link #hex4} leaves to {@link #decodeEscape}.
+     */
+    private static final char NOT_ONE = '\uFFFF';
+
     private Json() {}
 
     public static String write(JsonElement e) {
@@ -115,19 +120,58 @@ public final class Json {
      * \n}, {@code \"}, {@code \u00e9}, ...) becomes its character.
      */
     public static String decodeStringPiece(String piece) {
-        if (piece.indexOf('\\') < 0) return piece;
-        StringBuilder out = new StringBuilder(piece.length());
-        for (int i = 0; i < piece.length(); i++) {
-            char c = piece.charAt(i);
-            if (c != '\\' || i + 1 >= piece.length()) {
-                out.append(c);
-                continue;
-            }
-            int end = piece.charAt(i + 1) == 'u' ? Math.min(piece.length(), i + 6) : i + 2;
-            out.append(decodeEscape(piece.substring(i, end)));
-            i = end - 1;
+        int at = piece.indexOf('\\');
+        if (at < 0) return piece;
+        int n = piece.length();
+        StringBuilder out = new StringBuilder(n);
+        int from = 0;
+        // the plain stretches between escapes are copied whole; a lone backslash at the end stays
+        for (; at >= 0 && at + 1 < n; at = piece.indexOf('\\', from)) {
+            out.append(piece, from, at);
+            char c = piece.charAt(at + 1);
+            int end = c == 'u' ? Math.min(n, at + 6) : at + 2;
+            char one = end - at == 6 ? hex4(piece, at + 2) : simpleEscape(c);
+            if (one != NOT_ONE) out.append(one);
+            else out.append(decodeEscape(piece.substring(at, end)));
+            from = end;
         }
-        return out.toString();
+        return out.append(piece, from, n).toString();
+    }
+
+    /** The character of the escape {@code \c} when it is a common one-character escape. */
+    private static char simpleEscape(char c) {
+        switch (c) {
+            case 'n':
+                return '\n';
+            case 't':
+                return '\t';
+            case 'r':
+                return '\r';
+            case 'b':
+                return '\b';
+            case 'f':
+                return '\f';
+            case '"':
+            case '\\':
+            case '/':
+            case '\'':
+                return c;
+            default:
+                return NOT_ONE;
+        }
+    }
+
+    /**
+     * The four hexadecimal digits at {@code i} as a character ({@link #NOT_ONE} if they are not).
+     */
+    private static char hex4(String s, int i) {
+        int v = 0;
+        for (int k = i; k < i + 4; k++) {
+            int d = Character.digit(s.charAt(k), 16);
+            if (d < 0) return NOT_ONE;
+            v = v * 16 + d;
+        }
+        return v == NOT_ONE ? NOT_ONE : (char) v;
     }
 
     /**

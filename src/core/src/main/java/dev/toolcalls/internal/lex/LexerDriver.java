@@ -252,6 +252,11 @@ public final class LexerDriver {
         return input.text(tokenStart, tokenEnd);
     }
 
+    /** Whether {@link #tokenText()} is {@code c} alone, blanks around it aside (no string made). */
+    public boolean tokenIsOnly(char c) {
+        return input.isOnly(tokenStart, tokenEnd, c);
+    }
+
     /** Appends {@link #tokenText()} to {@code sink} without making a string of it. */
     public void appendTokenText(StringBuilder sink) {
         input.appendText(sink, tokenStart, tokenEnd);

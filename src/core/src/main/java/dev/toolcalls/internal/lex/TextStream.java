@@ -243,6 +243,15 @@ public final class TextStream implements CharStream {
         return new String(carry, from - carryBase, curBase - from) + cur.substring(0, to - curBase);
     }
 
+    /** Whether the text of [from, to) is {@code c} alone, blanks around it aside. */
+    public boolean isOnly(int from, int to, char c) {
+        from = Math.max(from, carryBase);
+        to = Math.min(to, curBase + cur.length());
+        while (from < to && Character.isWhitespace(charAt(from))) from++;
+        while (to > from && Character.isWhitespace(charAt(to - 1))) to--;
+        return to == from + 1 && charAt(from) == c;
+    }
+
     /**
      * Appends the text of {@link #text(int, int)} to {@code sink} without making a string of it.
      */
