@@ -5,7 +5,6 @@ import org.eclipse.jetty.io.ClientConnectionFactory;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
-import org.eclipse.jetty.io.SocketChannelEndPoint;
 import org.eclipse.jetty.io.Transport;
 import org.eclipse.jetty.io.ssl.SslConnection;
 import org.eclipse.jetty.io.ssl.SslHandshakeListener;
@@ -266,16 +265,6 @@ final class EngineClient extends ContainerLifeCycle {
         private final String origin;
         private final ResponseReader reader = new ResponseReader();
         private ByteBuffer in;
-
-        /**
-         * The last read took less than the buffer had room for: the socket was emptied, so the next
-         * read would find nothing (a system call for nothing, once per piece the engine sends);
-         * fill interest is asked for instead, and the selector says when more has come. Plain
-         * sockets only: a TLS layer may hold decrypted bytes the selector does not see.
-         */
-        private boolean drained;
-
-        private final boolean plain;
         // guarded by this
         private Call call;
         private boolean demanded;
@@ -305,7 +294,6 @@ final class EngineClient extends ContainerLifeCycle {
             super(endPoint, executor);
             this.origin = origin;
             this.call = first;
-            this.plain = endPoint instanceof SocketChannelEndPoint;
         }
 
         @Override
@@ -363,7 +351,6 @@ final class EngineClient extends ContainerLifeCycle {
                 if (looping) return; // the running loop reads on, or asks again
                 looping = true;
             }
-            drained = false; // the selector says there is something to read
             loop();
         }
 
@@ -390,12 +377,8 @@ final class EngineClient extends ContainerLifeCycle {
                         return;
                     }
                     in.clear().flip(); // read whole: MORE leaves nothing behind
-                    int n = drained ? 0 : getEndPoint().fill(in);
-                    if (n > 0) {
-                        drained = plain && in.remaining() < in.capacity();
-                        continue;
-                    }
-                    drained = false;
+                    int n = getEndPoint().fill(in);
+                    if (n > 0) continue;
                     if (n == 0) {
                         synchronized (this) {
                             looping = false;
