@@ -7,6 +7,7 @@ import com.google.gson.JsonParseException;
 import dev.toolcalls.internal.json.Json;
 
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -42,21 +43,46 @@ record EngineChunk(JsonElement error, JsonElement usage, List<Choice> choices) {
      * @throws JsonParseException the data is not one JSON object
      */
     static EngineChunk read(String data) {
-        return new Scanner(data).event();
+        byte[] a = data.getBytes(StandardCharsets.UTF_8);
+        return read(a, 0, a.length);
+    }
+
+    /**
+     * Reads one event's data from its UTF-8 bytes {@code a[from..to)}, which are strict UTF-8 (as
+     * {@link SseReader} hands them over): read in place, with no string made of the whole event.
+     * Where it fails is said in bytes from {@code from}.
+     *
+     * @throws JsonParseException the data is not one JSON object
+     */
+    static EngineChunk read(byte[] a, int from, int to) {
+        return new Scanner(a, from, to).event();
     }
 
     private static final class Scanner {
         private static final int EXCERPT = 40;
-        private static final String[] EVENT_KEYS = {"error", "usage", "choices"};
-        private static final String[] NO_KEYS = {};
-        private static final String[] CHOICE_KEYS = {"index", "text", "finish_reason"};
+        private static final byte[][] EVENT_KEYS = {
+            ascii("error"), ascii("usage"), ascii("choices")
+        };
+        private static final byte[][] NO_KEYS = {};
+        private static final byte[][] CHOICE_KEYS = {
+            ascii("index"), ascii("text"), ascii("finish_reason")
+        };
 
-        private final String s;
+        private final byte[] s;
+        private final int start;
+        private final int end;
         private int pos;
         private StringBuilder chars; // a string with escapes, decoded
 
-        Scanner(String s) {
+        Scanner(byte[] s, int from, int to) {
             this.s = s;
+            this.start = from;
+            this.end = to;
+            this.pos = from;
+        }
+
+        private static byte[] ascii(String name) {
+            return name.getBytes(StandardCharsets.ISO_8859_1);
         }
 
         EngineChunk event() {
@@ -80,7 +106,7 @@ record EngineChunk(JsonElement error, JsonElement usage, List<Choice> choices) {
                 } while (next('}'));
             }
             space();
-            if (pos != s.length()) throw fail("more than one value");
+            if (pos != end) throw fail("more than one value");
             return new EngineChunk(error, usage, choices);
         }
 
@@ -124,7 +150,7 @@ record EngineChunk(JsonElement error, JsonElement usage, List<Choice> choices) {
 
         /** The number just skipped, from {@code from}: an integer other than 0. */
         private boolean nonZeroInteger(int from) {
-            String n = s.substring(from, pos);
+            String n = new String(s, from, pos - from, StandardCharsets.ISO_8859_1);
             if (n.indexOf('.') < 0 && n.indexOf('e') < 0 && n.indexOf('E') < 0)
                 return !n.equals("0") && !n.equals("-0");
             BigDecimal d = new BigDecimal(n);
@@ -146,7 +172,7 @@ record EngineChunk(JsonElement error, JsonElement usage, List<Choice> choices) {
             int from = pos;
             skip();
             try {
-                return Json.parseStrict(s.substring(from, pos));
+                return Json.parseStrict(new String(s, from, pos - from, StandardCharsets.UTF_8));
             } catch (Json.NotJson e) {
                 throw fail(e.getMessage());
             }
@@ -156,24 +182,25 @@ record EngineChunk(JsonElement error, JsonElement usage, List<Choice> choices) {
          * A member's key and its colon (the value follows): which of the names it is, or -1. A key
          * without escapes is compared in place, not copied.
          */
-        private int key(String... names) {
+        private int key(byte[]... names) {
             space();
             if (peek() != '"') throw fail("expected a member name");
             int from = pos + 1;
             int p = from;
-            while (p < s.length()) {
-                char c = s.charAt(p);
-                if (c == '"' || c == '\\' || c < 0x20) break;
+            while (p < end) {
+                byte c = s[p];
+                if (c == '"' || c == '\\' || (c >= 0 && c < 0x20)) break;
                 p++;
             }
             int found = -1;
-            if (p < s.length() && s.charAt(p) == '"') {
+            if (p < end && s[p] == '"') {
                 pos = p + 1;
                 for (int i = 0; i < names.length; i++)
-                    if (names[i].length() == p - from && s.startsWith(names[i], from)) found = i;
+                    if (names[i].length == p - from
+                            && Arrays.equals(s, from, p, names[i], 0, names[i].length)) found = i;
             } else {
-                String key = string();
-                for (int i = 0; i < names.length; i++) if (names[i].equals(key)) found = i;
+                byte[] key = string().getBytes(StandardCharsets.UTF_8);
+                for (int i = 0; i < names.length; i++) if (Arrays.equals(names[i], key)) found = i;
             }
             space();
             if (peek() != ':') throw fail("expected ':'");
@@ -248,24 +275,27 @@ record EngineChunk(JsonElement error, JsonElement usage, List<Choice> choices) {
         }
 
         private void literal(String word) {
-            if (!s.startsWith(word, pos)) throw fail("not a JSON value");
-            pos += word.length();
+            int n = word.length();
+            if (end - pos < n) throw fail("not a JSON value");
+            for (int i = 0; i < n; i++)
+                if (s[pos + i] != word.charAt(i)) throw fail("not a JSON value");
+            pos += n;
         }
 
         private void number() {
             int p = pos;
-            if (p < s.length() && s.charAt(p) == '-') p++;
-            if (p < s.length() && s.charAt(p) == '0') p++;
-            else if (p < s.length() && s.charAt(p) >= '1' && s.charAt(p) <= '9') p = digits(p);
-            else throw fail(pos == s.length() ? "unexpected end" : "not a JSON value");
-            if (p < s.length() && s.charAt(p) == '.') {
+            if (p < end && s[p] == '-') p++;
+            if (p < end && s[p] == '0') p++;
+            else if (p < end && s[p] >= '1' && s[p] <= '9') p = digits(p);
+            else throw fail(pos == end ? "unexpected end" : "not a JSON value");
+            if (p < end && s[p] == '.') {
                 int q = digits(p + 1);
                 if (q == p + 1) throw failAt(q, "a digit must follow '.'");
                 p = q;
             }
-            if (p < s.length() && (s.charAt(p) == 'e' || s.charAt(p) == 'E')) {
+            if (p < end && (s[p] == 'e' || s[p] == 'E')) {
                 p++;
-                if (p < s.length() && (s.charAt(p) == '+' || s.charAt(p) == '-')) p++;
+                if (p < end && (s[p] == '+' || s[p] == '-')) p++;
                 int q = digits(p);
                 if (q == p) throw failAt(q, "a digit must follow the exponent");
                 p = q;
@@ -274,7 +304,7 @@ record EngineChunk(JsonElement error, JsonElement usage, List<Choice> choices) {
         }
 
         private int digits(int p) {
-            while (p < s.length() && s.charAt(p) >= '0' && s.charAt(p) <= '9') p++;
+            while (p < end && s[p] >= '0' && s[p] <= '9') p++;
             return p;
         }
 
@@ -282,47 +312,53 @@ record EngineChunk(JsonElement error, JsonElement usage, List<Choice> choices) {
         private void passString() {
             int p = pos + 1;
             while (true) {
-                if (p >= s.length()) throw failAt(p, "unterminated string");
-                char c = s.charAt(p);
+                if (p >= end) throw failAt(p, "unterminated string");
+                byte c = s[p];
                 if (c == '"') {
                     pos = p + 1;
                     return;
                 }
                 if (c == '\\') p = escape(p, null);
-                else if (c < 0x20) throw failAt(p, "a control character in a string");
+                else if (c >= 0 && c < 0x20) throw failAt(p, "a control character in a string");
                 else p++;
             }
         }
 
-        /** A string (at its quote), decoded. */
+        /**
+         * A string (at its quote), decoded. Its other bytes are whole UTF-8 sequences (the data is
+         * strict UTF-8, and an escape's backslash never cuts one).
+         */
         private String string() {
             int from = pos + 1;
             int p = from;
-            while (true) { // no escape yet: the string is a substring
-                if (p >= s.length()) throw failAt(p, "unterminated string");
-                char c = s.charAt(p);
+            while (true) { // no escape yet: the string is its bytes
+                if (p >= end) throw failAt(p, "unterminated string");
+                byte c = s[p];
                 if (c == '"') {
                     pos = p + 1;
-                    return s.substring(from, p);
+                    return new String(s, from, p - from, StandardCharsets.UTF_8);
                 }
                 if (c == '\\') break;
-                if (c < 0x20) throw failAt(p, "a control character in a string");
+                if (c >= 0 && c < 0x20) throw failAt(p, "a control character in a string");
                 p++;
             }
             if (chars == null) chars = new StringBuilder();
             chars.setLength(0);
-            chars.append(s, from, p);
+            int run = from; // bytes not yet decoded
             while (true) {
-                if (p >= s.length()) throw failAt(p, "unterminated string");
-                char c = s.charAt(p);
-                if (c == '"') {
-                    pos = p + 1;
-                    return chars.toString();
-                }
-                if (c == '\\') p = escape(p, chars);
-                else if (c < 0x20) throw failAt(p, "a control character in a string");
-                else {
-                    chars.append(c);
+                if (p >= end) throw failAt(p, "unterminated string");
+                byte c = s[p];
+                if (c == '"' || c == '\\') {
+                    if (p > run) chars.append(new String(s, run, p - run, StandardCharsets.UTF_8));
+                    if (c == '"') {
+                        pos = p + 1;
+                        return chars.toString();
+                    }
+                    p = escape(p, chars);
+                    run = p;
+                } else if (c >= 0 && c < 0x20) {
+                    throw failAt(p, "a control character in a string");
+                } else {
                     p++;
                 }
             }
@@ -330,21 +366,21 @@ record EngineChunk(JsonElement error, JsonElement usage, List<Choice> choices) {
 
         /** The escape at {@code p} (its backslash), appended to out when given; where it ends. */
         private int escape(int p, StringBuilder out) {
-            if (p + 1 >= s.length()) throw failAt(p, "unterminated string");
-            char e = s.charAt(p + 1);
+            if (p + 1 >= end) throw failAt(p, "unterminated string");
+            byte e = s[p + 1];
             char c;
             switch (e) {
-                case '"', '\\', '/' -> c = e;
+                case '"', '\\', '/' -> c = (char) e;
                 case 'b' -> c = '\b';
                 case 'f' -> c = '\f';
                 case 'n' -> c = '\n';
                 case 'r' -> c = '\r';
                 case 't' -> c = '\t';
                 case 'u' -> {
-                    if (p + 6 > s.length()) throw failAt(p, "unterminated string");
+                    if (p + 6 > end) throw failAt(p, "unterminated string");
                     int v = 0;
                     for (int i = p + 2; i < p + 6; i++) {
-                        int d = Character.digit(s.charAt(i), 16);
+                        int d = s[i] < 0 ? -1 : Character.digit(s[i], 16);
                         if (d < 0) throw failAt(i, "a \\u escape needs four hex digits");
                         v = v * 16 + d;
                     }
@@ -358,16 +394,17 @@ record EngineChunk(JsonElement error, JsonElement usage, List<Choice> choices) {
         }
 
         private void space() {
-            while (pos < s.length()) {
-                char c = s.charAt(pos);
+            while (pos < end) {
+                byte c = s[pos];
                 if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return;
                 pos++;
             }
         }
 
+        /** The byte at the position, as a char (a byte of a UTF-8 sequence is one above 0x7F). */
         private char peek() {
-            if (pos >= s.length()) throw fail("unexpected end");
-            return s.charAt(pos);
+            if (pos >= end) throw fail("unexpected end");
+            return (char) (s[pos] & 0xFF);
         }
 
         private JsonParseException fail(String what) {
@@ -375,16 +412,18 @@ record EngineChunk(JsonElement error, JsonElement usage, List<Choice> choices) {
         }
 
         private JsonParseException failAt(int at, String what) {
-            int from = Math.max(0, at - EXCERPT);
-            int to = Math.min(s.length(), at + EXCERPT);
+            int from = Math.max(start, at - EXCERPT);
+            int to = Math.min(end, at + EXCERPT);
+            while (from > start && (s[from] & 0xC0) == 0x80) from--; // whole UTF-8 sequences
+            while (to < end && (s[to] & 0xC0) == 0x80) to++;
             return new JsonParseException(
                     what
                             + " at character "
-                            + at
+                            + (at - start)
                             + " near '"
-                            + (from > 0 ? "..." : "")
-                            + s.substring(from, to)
-                            + (to < s.length() ? "..." : "")
+                            + (from > start ? "..." : "")
+                            + new String(s, from, to - from, StandardCharsets.UTF_8)
+                            + (to < end ? "..." : "")
                             + "'");
         }
     }

@@ -25,6 +25,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
 
@@ -63,6 +64,7 @@ final class Relay extends IteratingCallback implements EngineClient.Receiver {
     private static final int MAX_LINE = 8 << 20;
     private static final int MAX_BATCH_TEXT = 64 << 20;
     private static final int KEEP_BUFFERED = 16 << 10;
+    private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
 
     private final Gateway gateway;
     private final Exchange ex;
@@ -78,6 +80,20 @@ final class Relay extends IteratingCallback implements EngineClient.Receiver {
     private final long created;
     private final SseReader sse = new SseReader(MAX_LINE);
 
+    /** The engine's events, read where they lie in its bytes; under the lock. */
+    private final SseReader.Listener events =
+            new SseReader.Listener() {
+                @Override
+                public void data(byte[] a, int from, int to) {
+                    if (!ended) event(a, from, to);
+                }
+
+                @Override
+                public void error(String text) {
+                    if (!ended) fail("the upstream failed: " + text, 502);
+                }
+            };
+
     private final Object lock = new Object();
     // guarded by lock
     private EngineClient.Call call;
@@ -88,7 +104,8 @@ final class Relay extends IteratingCallback implements EngineClient.Receiver {
     private final StringBuilder batch = new StringBuilder();
     private final StringBuilder out = new StringBuilder();
     private StringBuilder errorBody;
-    private byte[] encoded; // the last write's bytes, reused for the next
+    private byte[] encoded; // the events' UTF-8, reused
+    private ByteBuffer direct; // the last write's bytes, reused for the next
     private int status; // the engine's status; 0 before its headers
     private boolean committed; // our 200 and SSE headers are set
     private boolean ended; // the response's last bytes are queued (or answered whole)
@@ -197,10 +214,7 @@ final class Relay extends IteratingCallback implements EngineClient.Receiver {
                     }
                 } else {
                     try {
-                        for (SseReader.Event e : sse.push(b)) {
-                            event(e);
-                            if (ended) break;
-                        }
+                        sse.push(b, events);
                     } catch (IOException e) {
                         fail("the upstream sent a malformed event stream: " + e.getMessage(), 502);
                     }
@@ -270,8 +284,7 @@ final class Relay extends IteratingCallback implements EngineClient.Receiver {
                 }
             } else {
                 try {
-                    SseReader.Event e = sse.end();
-                    if (e != null) event(e);
+                    sse.end(events);
                 } catch (IOException e) {
                     fail("the upstream sent a malformed event stream: " + e.getMessage(), 502);
                 }
@@ -357,21 +370,16 @@ final class Relay extends IteratingCallback implements EngineClient.Receiver {
                 "upstream_error");
     }
 
-    /** One event of the engine's stream. */
-    private void event(SseReader.Event e) {
-        if (e.error()) {
-            fail("the upstream failed: " + e.data(), 502);
-            return;
-        }
-        String data = e.data();
-        if (data.equals("[DONE]")) {
+    /** One event of the engine's stream: its data, {@code a[from..to)}. */
+    private void event(byte[] a, int from, int to) {
+        if (Arrays.equals(a, from, to, DONE, 0, DONE.length)) {
             finish();
             return;
         }
         EngineChunk chunk;
         try {
             // the engine's JSON is read as it is; what the client gets is written by the gateway
-            chunk = EngineChunk.read(data);
+            chunk = EngineChunk.read(a, from, to);
         } catch (JsonParseException x) {
             fail(
                     "the upstream sent an event that is not a JSON object: "
@@ -552,19 +560,26 @@ final class Relay extends IteratingCallback implements EngineClient.Receiver {
     }
 
     /**
-     * The events queued, as UTF-8 in the stream's reused buffer (free again once the write it is
-     * handed to completes: the pump writes one at a time), and the queue emptied; under the lock. A
-     * lone surrogate is written as {@code ?}, as {@link String#getBytes} writes it.
+     * The events queued, as UTF-8 in the stream's reused direct buffer (free again once the write
+     * it is handed to completes: the pump writes one at a time; a heap buffer would be copied into
+     * a temporary direct one by every socket write), and the queue emptied; under the lock. A lone
+     * surrogate is written as {@code ?}, as {@link String#getBytes} writes it.
      */
     private ByteBuffer utf8() {
         int n = out.length();
         byte[] a = encoded;
-        if (a == null || a.length < 3 * n) a = new byte[Math.max(3 * n, 256)];
+        if (a == null || a.length < 3 * n) a = new byte[Math.max(3 * n, 1024)];
         int j = encode(out, a);
         out.setLength(0);
         if (out.capacity() > KEEP_BUFFERED) out.trimToSize(); // after a large event
         encoded = a.length <= KEEP_BUFFERED ? a : null; // a large one is not kept
-        return ByteBuffer.wrap(a, 0, j);
+        if (j > KEEP_BUFFERED) return ByteBuffer.wrap(a, 0, j); // rare: not kept either
+        ByteBuffer d = direct;
+        if (d == null || d.capacity() < j)
+            direct = d = ByteBuffer.allocateDirect(Math.max(Integer.highestOneBit(j) << 1, 1024));
+        d.clear();
+        d.put(a, 0, j).flip();
+        return d;
     }
 
     /**
