@@ -10,6 +10,7 @@ import dev.toolcalls.internal.format.IdTemplate;
 import dev.toolcalls.internal.json.Json;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.function.IntFunction;
@@ -66,6 +67,16 @@ public final class CallAssembler {
 
     private final StringBuilder argsTail = new StringBuilder();
     private int argsLength;
+
+    /**
+     * Long pieces the runtime escaped as string text: [escapedStarts[k], escapedEnds[k]) of the
+     * arguments, for k below {@code escapedCount}. The strict check passes over them (they are
+     * valid string text as written); at most one per {@link #LONG_PIECE} characters.
+     */
+    private int[] escapedStarts = new int[0];
+
+    private int[] escapedEnds = new int[0];
+    private int escapedCount;
 
     /** The fragment appended last: sent as it is when it is all that is left to send (no copy). */
     private String lastPiece = "";
@@ -217,7 +228,7 @@ public final class CallAssembler {
     public boolean argumentsComplete() {
         if (!argsStarted) return false;
         try {
-            return Json.check(argsText(), options.maxNesting()) == '{';
+            return check(argsText()) == '{';
         } catch (Json.NotJson e) {
             return false;
         }
@@ -296,6 +307,24 @@ public final class CallAssembler {
         }
     }
 
+    /**
+     * A fragment of the arguments that is the inside of a JSON string as the runtime escaped it (no
+     * {@code "} unescaped, no control character, whole escapes): the strict check need not read it
+     * again.
+     */
+    public void escapedArguments(String fragment, int offset) {
+        if (open && fragment.length() >= LONG_PIECE) {
+            if (escapedCount == escapedStarts.length) {
+                int grown = Math.max(4, 2 * escapedCount);
+                escapedStarts = Arrays.copyOf(escapedStarts, grown);
+                escapedEnds = Arrays.copyOf(escapedEnds, grown);
+            }
+            escapedStarts[escapedCount] = argsLength;
+            escapedEnds[escapedCount++] = argsLength + fragment.length();
+        }
+        arguments(fragment, offset);
+    }
+
     public void arguments(String fragment, int offset) {
         requireOpen(offset);
         argsStarted = true;
@@ -318,8 +347,7 @@ public final class CallAssembler {
         String problem = null;
         String all = argsText();
         try {
-            if (Json.check(all, options.maxNesting()) != '{')
-                problem = "found " + kind(Json.parseStrict(all));
+            if (check(all) != '{') problem = "found " + kind(Json.parseStrict(all));
         } catch (Json.TooDeep e) {
             throw errorAtBegin(
                     ToolCallParseException.Kind.LIMIT_EXCEEDED,
@@ -397,7 +425,17 @@ public final class CallAssembler {
         }
     }
 
+    /** The strict check of the arguments, passing over the pieces the runtime escaped. */
+    private char check(String all) throws Json.NotJson {
+        return Json.check(all, options.maxNesting(), escapedStarts, escapedEnds, escapedCount);
+    }
+
     private void clearArgs() {
+        escapedCount = 0;
+        if (escapedStarts.length > 64) {
+            escapedStarts = new int[0];
+            escapedEnds = new int[0];
+        }
         argPieces.clear();
         argsTail.setLength(0);
         if (argsTail.capacity() > 4 * 4096) argsTail.trimToSize();

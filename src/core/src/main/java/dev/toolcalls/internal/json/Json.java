@@ -93,6 +93,16 @@ public final class Json {
     }
 
     /**
+     * The same, where [starts[k], ends[k]) for k below {@code ranges} (in order, apart) are string
+     * text as the runtime's escaping writes it (the inside of a string: no {@code "} unescaped, no
+     * control character, whole escapes): a string's reading passes over them.
+     */
+    public static char check(String text, int maxDepth, int[] starts, int[] ends, int ranges)
+            throws NotJson {
+        return StrictJson.check(text, Math.min(maxDepth, MAX_DEPTH), starts, ends, ranges);
+    }
+
+    /**
      * Whether the text is exactly one strict JSON object, checked in one pass without building it.
      */
     public static boolean isStrictObject(String text) throws NotJson {
