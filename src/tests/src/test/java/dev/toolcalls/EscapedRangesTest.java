@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.toolcalls.internal.assemble.SchemaTypes;
 import dev.toolcalls.internal.json.Json;
+import dev.toolcalls.internal.json.StringRanges;
 
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Supplier;
 
 /**
  * The strict check that passes over string text the runtime escaped answers exactly as the check
@@ -53,15 +55,12 @@ class EscapedRangesTest {
         }
     }
 
+    /** Ranges as {start, end, 1 when escaped text, 0 when quoteless}. */
     private static String ranged(String doc, List<int[]> ranges) {
-        int[] starts = new int[ranges.size()];
-        int[] ends = new int[ranges.size()];
-        for (int k = 0; k < ranges.size(); k++) {
-            starts[k] = ranges.get(k)[0];
-            ends[k] = ranges.get(k)[1];
-        }
+        StringRanges known = new StringRanges();
+        for (int[] g : ranges) known.add(g[0], g[1], g[2] == 1);
         try {
-            return "ok " + Json.check(doc, 64, starts, ends, ranges.size());
+            return "ok " + Json.check(doc, 64, known);
         } catch (Json.NotJson e) {
             return e.getClass().getSimpleName() + ": " + e.getMessage();
         }
@@ -94,12 +93,21 @@ class EscapedRangesTest {
             int parts = 1 + r.nextInt(4);
             for (int p = 0; p < parts; p++) {
                 String text = raw(r, r.nextInt(3) == 0 ? 5000 + r.nextInt(300) : r.nextInt(40));
-                if (mistakes && r.nextInt(3) == 0) {
-                    b.append(text); // not escaped: a quote, a control character, a bad escape
+                if (r.nextInt(3) == 0) {
+                    // as written: with mistakes, a quote, a control character or a bad escape;
+                    // without, quoteless (control characters are the check's to find)
+                    if (!mistakes) {
+                        text = text.replace("\"", "").replace("\\", "");
+                        if (r.nextInt(4) != 0) text = text.replaceAll("[\\x00-\\x1f]", "");
+                    }
+                    boolean quoteless = text.indexOf('"') < 0 && text.indexOf('\\') < 0;
+                    if (quoteless && !text.isEmpty())
+                        ranges.add(new int[] {b.length(), b.length() + text.length(), 0});
+                    b.append(text);
                 } else {
                     String escaped = SchemaTypes.escape(text);
                     if (!escaped.isEmpty())
-                        ranges.add(new int[] {b.length(), b.length() + escaped.length()});
+                        ranges.add(new int[] {b.length(), b.length() + escaped.length(), 1});
                     b.append(escaped);
                 }
             }
@@ -142,8 +150,27 @@ class EscapedRangesTest {
                 // the cuts a writer could make (between whole escapes) are given
                 if (!wholeEscapes(doc, a, cut)) continue;
                 List<int[]> ranges = new ArrayList<>();
-                if (cut > a) ranges.add(new int[] {a, cut});
-                if (z > cut) ranges.add(new int[] {cut, z});
+                if (cut > a) ranges.add(new int[] {a, cut, 1});
+                if (z > cut) ranges.add(new int[] {cut, z, 1});
+                assertEquals(want, ranged(doc, ranges), "cut at " + (cut - a));
+            }
+        }
+    }
+
+    @Test
+    void aQuotelessRunCutAtEveryBoundaryGivesTheSameAnswer() {
+        Random r = new Random(9);
+        for (int trial = 0; trial < 6; trial++) {
+            String run = raw(r, 300).replace("\"", "").replace("\\", "");
+            if (trial % 2 == 0) run = run.replaceAll("[\\x00-\\x1f]", "");
+            String doc = "{\"a\": [\"" + run + "\"]}";
+            int a = doc.indexOf(run);
+            int z = a + run.length();
+            String want = plain(doc);
+            for (int cut = a; cut <= z; cut++) {
+                List<int[]> ranges = new ArrayList<>();
+                if (cut > a) ranges.add(new int[] {a, cut, 0});
+                if (z > cut) ranges.add(new int[] {cut, z, 0});
                 assertEquals(want, ranged(doc, ranges), "cut at " + (cut - a));
             }
         }
@@ -179,11 +206,72 @@ class EscapedRangesTest {
                     if (c == '"' || c == '\\' || c < 0x20) plainText = false;
                 }
                 if (!plainText) continue;
-                assertEquals(
-                        plain(doc),
-                        ranged(doc, List.of(new int[] {a, z})),
-                        doc + " " + a + ".." + z);
+                String where = doc + " " + a + ".." + z;
+                assertEquals(plain(doc), ranged(doc, List.of(new int[] {a, z, 1})), where);
+                assertEquals(plain(doc), ranged(doc, List.of(new int[] {a, z, 0})), where);
             }
+        }
+    }
+
+    /**
+     * Whole outputs with one long argument (escapes, quotes, control characters, CJK, surrogate
+     * pairs; in a raw value, a literal string and a JSON string) parse as they do fed one code
+     * point at a time, where no piece is long enough to be noted: the same message or the same
+     * error.
+     */
+    @Test
+    void longArgumentsParseAsTheyDoStreamed() {
+        Random r = new Random(13);
+        String marked =
+                "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n"
+                        + "{\"city\": \"東京\", \"text\": \"%s\"}\n```<｜tool▁call▁end｜>"
+                        + "<｜tool▁calls▁end｜>";
+        String[][] shapes = {
+            {
+                "qwen3_coder",
+                "<tool_call>\n<function=f>\n<parameter=text>\n%s\n</parameter>\n</function>\n</tool_call>"
+            },
+            {
+                "glm45",
+                "<tool_call>f\n<arg_key>text</arg_key>\n<arg_value>%s</arg_value>\n</tool_call>"
+            },
+            {"pythonic", "[f(text='%s')]"},
+            {
+                "hermes",
+                "<tool_call>\n{\"name\": \"f\", \"arguments\": {\"text\": \"%s\"}}\n</tool_call>"
+            },
+            {"deepseek_v3", marked}
+        };
+        for (String[] shape : shapes) {
+            Format f = Formats.get(shape[0]);
+            boolean raw = !shape[1].contains("\"%s\"");
+            for (int trial = 0; trial < 12; trial++) {
+                String value = raw(r, 300 + r.nextInt(3000)).replace("<", "");
+                if (shape[0].equals("pythonic")) value = value.replaceAll("['\\\\\\r\\n]", "");
+                else if (!raw && trial % 3 != 0) value = SchemaTypes.escape(value); // valid JSON
+                String text = String.format(shape[1], value);
+                ParseOptions o = ParseOptions.defaults().withIds(() -> IdGenerator.seeded(3));
+                String whole = outcome(() -> f.parse(text, Tools.none(), o));
+                String streamed =
+                        outcome(
+                                () -> {
+                                    StreamParser p = f.newStream(Tools.none(), o);
+                                    List<ParseEvent> events = new ArrayList<>();
+                                    for (String c : RunsTest.chunks(text, null))
+                                        events.addAll(p.feed(c));
+                                    events.addAll(p.finish());
+                                    return ChatMessage.fromEvents(events);
+                                });
+                assertEquals(streamed, whole, shape[0] + ": " + text);
+            }
+        }
+    }
+
+    private static String outcome(Supplier<ChatMessage> parse) {
+        try {
+            return parse.get().toString();
+        } catch (ToolCallParseException e) {
+            return "error " + e.kind() + " " + e.offset();
         }
     }
 }

@@ -157,7 +157,9 @@ public final class RuntimeComparison {
                     List<Long> into = r == a ? ta : tb;
                     for (int k = 0; k < TURN; k++) {
                         long t0 = threads.getCurrentThreadCpuTime();
-                        sink += System.identityHashCode(r.parse(text)); // not hashCode: it reads the arguments
+                        sink +=
+                                System.identityHashCode(
+                                        r.parse(text)); // not hashCode: it reads the arguments
                         into.add(threads.getCurrentThreadCpuTime() - t0);
                     }
                 }

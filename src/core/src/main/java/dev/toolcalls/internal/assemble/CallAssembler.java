@@ -8,9 +8,9 @@ import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.internal.format.FormatRules;
 import dev.toolcalls.internal.format.IdTemplate;
 import dev.toolcalls.internal.json.Json;
+import dev.toolcalls.internal.json.StringRanges;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.function.IntFunction;
@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
  */
 public final class CallAssembler {
     /** Argument pieces shorter than this are gathered; longer ones are kept as they are. */
-    private static final int LONG_PIECE = 256;
+    public static final int LONG_PIECE = 256;
 
     private final String format;
     private final IdTemplate idStyle;
@@ -69,14 +69,11 @@ public final class CallAssembler {
     private int argsLength;
 
     /**
-     * Long pieces the runtime escaped as string text: [escapedStarts[k], escapedEnds[k]) of the
-     * arguments, for k below {@code escapedCount}. The strict check passes over them (they are
-     * valid string text as written); at most one per {@link #LONG_PIECE} characters.
+     * Long pieces known to be valid string text (escaped by the runtime, or runs holding no quote
+     * and no backslash): the strict check does not read them again. At most one per {@link
+     * #LONG_PIECE} characters of the arguments.
      */
-    private int[] escapedStarts = new int[0];
-
-    private int[] escapedEnds = new int[0];
-    private int escapedCount;
+    private final StringRanges validText = new StringRanges();
 
     /** The fragment appended last: sent as it is when it is all that is left to send (no copy). */
     private String lastPiece = "";
@@ -313,15 +310,21 @@ public final class CallAssembler {
      * again.
      */
     public void escapedArguments(String fragment, int offset) {
-        if (open && fragment.length() >= LONG_PIECE) {
-            if (escapedCount == escapedStarts.length) {
-                int grown = Math.max(4, 2 * escapedCount);
-                escapedStarts = Arrays.copyOf(escapedStarts, grown);
-                escapedEnds = Arrays.copyOf(escapedEnds, grown);
-            }
-            escapedStarts[escapedCount] = argsLength;
-            escapedEnds[escapedCount++] = argsLength + fragment.length();
-        }
+        if (open && fragment.length() >= LONG_PIECE)
+            validText.add(argsLength, argsLength + fragment.length(), true);
+        arguments(fragment, offset);
+    }
+
+    /**
+     * A fragment of the arguments in which [starts[k], ends[k]) for k below {@code count} hold no
+     * {@code "} and no {@code \} (runs of a lexer rule that leaves both out): where the strict
+     * check reads them as a string's text, it searches them for control characters only.
+     */
+    public void arguments(String fragment, int offset, int[] starts, int[] ends, int count) {
+        if (open)
+            for (int k = 0; k < count; k++)
+                if (ends[k] - starts[k] >= LONG_PIECE)
+                    validText.add(argsLength + starts[k], argsLength + ends[k], false);
         arguments(fragment, offset);
     }
 
@@ -425,17 +428,13 @@ public final class CallAssembler {
         }
     }
 
-    /** The strict check of the arguments, passing over the pieces the runtime escaped. */
+    /** The strict check of the arguments, not reading again the pieces known to be string text. */
     private char check(String all) throws Json.NotJson {
-        return Json.check(all, options.maxNesting(), escapedStarts, escapedEnds, escapedCount);
+        return Json.check(all, options.maxNesting(), validText);
     }
 
     private void clearArgs() {
-        escapedCount = 0;
-        if (escapedStarts.length > 64) {
-            escapedStarts = new int[0];
-            escapedEnds = new int[0];
-        }
+        validText.clear();
         argPieces.clear();
         argsTail.setLength(0);
         if (argsTail.capacity() > 4 * 4096) argsTail.trimToSize();

@@ -92,14 +92,9 @@ public final class Json {
         return StrictJson.check(text, Math.min(maxDepth, MAX_DEPTH));
     }
 
-    /**
-     * The same, where [starts[k], ends[k]) for k below {@code ranges} (in order, apart) are string
-     * text as the runtime's escaping writes it (the inside of a string: no {@code "} unescaped, no
-     * control character, whole escapes): a string's reading passes over them.
-     */
-    public static char check(String text, int maxDepth, int[] starts, int[] ends, int ranges)
-            throws NotJson {
-        return StrictJson.check(text, Math.min(maxDepth, MAX_DEPTH), starts, ends, ranges);
+    /** The same, passing over the ranges known to be valid string text. */
+    public static char check(String text, int maxDepth, StringRanges ranges) throws NotJson {
+        return StrictJson.check(text, Math.min(maxDepth, MAX_DEPTH), ranges);
     }
 
     /**

@@ -8,11 +8,9 @@ import java.util.Arrays;
  * unquoted names, trailing commas, NaN/Infinity, leading zeros, raw control characters in strings,
  * bad escapes and trailing data. Errors say what was expected and at which offset (UTF-16 index).
  *
- * <p>Ranges of the text can be given as escaped string text: the inside of a JSON string as a
- * writer escaped it (no {@code "} unescaped, no control character, every {@code \} beginning a
- * whole escape). Such text is valid wherever a string's reading is between two characters, so when
- * the reading of a string comes to the start of such a range it goes on at its end without looking
- * at it; a range met anywhere else is read as any text.
+ * <p>Ranges of the text known to be valid string text ({@link StringRanges}) are not read again
+ * when the reading of a string comes to the start of one: an escaped range is passed over, a
+ * quoteless one only searched for control characters.
  */
 final class StrictJson {
     /** A range this near the reading of a string is reached by a plain loop, not by search. */
@@ -22,10 +20,11 @@ final class StrictJson {
     private final int maxDepth;
     private int i;
 
-    // escaped string text: [starts[k], ends[k]) for k < ranges, in order; next: the first not
-    // passed
+    // known string text: [starts[k], ends[k]) for k < ranges, in order, escaped or quoteless;
+    // next: the first not passed
     private final int[] starts;
     private final int[] ends;
+    private final boolean[] escaped;
     private final int ranges;
     private int next;
 
@@ -33,26 +32,23 @@ final class StrictJson {
     private int nextQuote = -1;
     private int nextSlash = -1;
 
-    private StrictJson(String s, int maxDepth, int[] starts, int[] ends, int ranges) {
+    private StrictJson(String s, int maxDepth, StringRanges known) {
         this.s = s;
         this.maxDepth = maxDepth;
-        this.starts = starts;
-        this.ends = ends;
-        this.ranges = ranges;
+        this.starts = known == null ? null : known.starts;
+        this.ends = known == null ? null : known.ends;
+        this.escaped = known == null ? null : known.escaped;
+        this.ranges = known == null ? 0 : known.count;
     }
 
     /** The first character of the value (after whitespace) when the text is valid, else throws. */
     static char check(String text, int maxDepth) throws Json.NotJson {
-        return check(text, maxDepth, null, null, 0);
+        return check(text, maxDepth, null);
     }
 
-    /**
-     * The same, where [starts[k], ends[k]) for k below {@code ranges}, in order and apart, are
-     * escaped string text.
-     */
-    static char check(String text, int maxDepth, int[] starts, int[] ends, int ranges)
-            throws Json.NotJson {
-        StrictJson v = new StrictJson(text, maxDepth, starts, ends, ranges);
+    /** The same, passing over the ranges known to be valid string text (null: none). */
+    static char check(String text, int maxDepth, StringRanges known) throws Json.NotJson {
+        StrictJson v = new StrictJson(text, maxDepth, known);
         v.ws();
         if (v.i >= text.length()) throw v.error("a JSON value");
         char first = text.charAt(v.i);
@@ -177,8 +173,9 @@ final class StrictJson {
                 i = JsonScan.control(s, i, Math.min(range, Math.min(nextQuote, nextSlash)));
             }
             if (i == range && range < n) {
-                i = ends[next++];
-                continue;
+                int end = ends[next];
+                i = escaped[next++] ? end : JsonScan.control(s, i, end);
+                if (i == end) continue;
             }
             if (i >= n) throw error("the end of the string");
             char c = s.charAt(i);
