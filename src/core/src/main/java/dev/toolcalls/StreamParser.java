@@ -55,6 +55,8 @@ public final class StreamParser {
                     Role.ARG_AS_STRING,
                     Role.ARG_AS_JSON);
 
+    private static final int[] NO_RUNS = {};
+
     private static final VarHandle BUSY;
 
     static {
@@ -126,9 +128,9 @@ public final class StreamParser {
      * Of the pending arguments, the long runs that hold no quote and no backslash ([starts[k],
      * ends[k]) of the output): the call's strict check reads them for control characters only.
      */
-    private int[] quotelessStarts = new int[4];
+    private int[] quotelessStarts = NO_RUNS;
 
-    private int[] quotelessEnds = new int[4];
+    private int[] quotelessEnds = NO_RUNS;
     private int quotelessCount;
 
     /**
@@ -522,15 +524,15 @@ public final class StreamParser {
         }
         quotelessCount = 0;
         if (quotelessStarts.length > 64) {
-            quotelessStarts = new int[4];
-            quotelessEnds = new int[4];
+            quotelessStarts = NO_RUNS;
+            quotelessEnds = NO_RUNS;
         }
     }
 
     private void quoteless(int from, int to) {
         if (quotelessCount == quotelessStarts.length) {
-            quotelessStarts = Arrays.copyOf(quotelessStarts, 2 * quotelessCount);
-            quotelessEnds = Arrays.copyOf(quotelessEnds, 2 * quotelessCount);
+            quotelessStarts = Arrays.copyOf(quotelessStarts, Math.max(4, 2 * quotelessCount));
+            quotelessEnds = Arrays.copyOf(quotelessEnds, Math.max(4, 2 * quotelessCount));
         }
         quotelessStarts[quotelessCount] = from;
         quotelessEnds[quotelessCount++] = to;

@@ -17,9 +17,12 @@ import java.util.Arrays;
  * only when a string's reading comes exactly to its start, and reads it as any text otherwise.
  */
 public final class StringRanges {
-    int[] starts = new int[0];
-    int[] ends = new int[0];
-    boolean[] escaped = new boolean[0];
+    private static final int[] NO_INTS = {};
+    private static final boolean[] NO_FLAGS = {};
+
+    int[] starts = NO_INTS;
+    int[] ends = NO_INTS;
+    boolean[] escaped = NO_FLAGS;
     int count;
 
     /** Notes [start, end), after every range noted so far. */
@@ -39,9 +42,9 @@ public final class StringRanges {
     public void clear() {
         count = 0;
         if (starts.length > 64) {
-            starts = new int[0];
-            ends = new int[0];
-            escaped = new boolean[0];
+            starts = NO_INTS;
+            ends = NO_INTS;
+            escaped = NO_FLAGS;
         }
     }
 
