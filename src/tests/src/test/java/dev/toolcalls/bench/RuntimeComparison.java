@@ -33,7 +33,8 @@ import java.util.function.Supplier;
  * offline in a copy: {@code git archive main | tar -x -C /tmp/old} and {@code mvn -B -q -o -pl
  * src/core -am compile} there); "new" is this build's. Arguments: {@code --old DIR}, {@code
  * --formats a,b} (the 8 default formats), {@code --shape longcall}, {@code --size 1000000}, {@code
- * --seconds 14} (per format).
+ * --seconds 14} (per format), {@code --warmup 20} (seconds of untimed parses of the first format,
+ * for the compiler's first work).
  *
  * <pre>
  * mvn -B -q -Pbench -DskipTests test-compile exec:exec -Dbench.main=dev.toolcalls.bench.RuntimeComparison -Dbench.args="--old /tmp/old/src/core/target/classes --formats hermes,glm45"
@@ -117,6 +118,7 @@ public final class RuntimeComparison {
         String shape = "longcall";
         int size = 1_000_000;
         double seconds = 14;
+        double warmUp = 20;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--old" -> old = args[i + 1];
@@ -124,6 +126,7 @@ public final class RuntimeComparison {
                 case "--shape" -> shape = args[i + 1];
                 case "--size" -> size = Integer.parseInt(args[i + 1]);
                 case "--seconds" -> seconds = Double.parseDouble(args[i + 1]);
+                case "--warmup" -> warmUp = Double.parseDouble(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -139,6 +142,7 @@ public final class RuntimeComparison {
         System.out.printf(
                 "%-12s %10s %10s %8s %8s %8s %8s%n",
                 "format", "old µs", "new µs", "new÷old", "old G/s", "new G/s", "new÷scan");
+        boolean first = true;
         for (String name : names) {
             Format f = Formats.get(name);
             Corpora.Output o = Corpora.shape(f, shape, size);
@@ -150,8 +154,14 @@ public final class RuntimeComparison {
             List<Long> ta = new ArrayList<>();
             List<Long> tb = new ArrayList<>();
             List<Long> ts = new ArrayList<>();
-            long until = System.nanoTime() + (long) (seconds * 1e9);
             int sink = 0;
+            if (first) { // the compiler's first work, which a loaded machine makes slow: untimed
+                long warm = System.nanoTime() + (long) (warmUp * 1e9);
+                while (System.nanoTime() < warm)
+                    for (Runtime r : List.of(a, b)) sink += System.identityHashCode(r.parse(text));
+                first = false;
+            }
+            long until = System.nanoTime() + (long) (seconds * 1e9);
             while (System.nanoTime() < until) {
                 for (Runtime r : List.of(a, b)) {
                     List<Long> into = r == a ? ta : tb;
