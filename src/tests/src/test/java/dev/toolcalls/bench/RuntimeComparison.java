@@ -6,6 +6,7 @@ import dev.toolcalls.Format;
 import dev.toolcalls.Formats;
 
 import org.antlr.v4.runtime.Lexer;
+import org.openjdk.jmh.annotations.Param;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -32,26 +33,15 @@ import java.util.function.Supplier;
  * <p>The other build is a core module's {@code target/classes} (for example of {@code main}, built
  * offline in a copy: {@code git archive main | tar -x -C /tmp/old} and {@code mvn -B -q -o -pl
  * src/core -am compile} there); "new" is this build's. Arguments: {@code --old DIR}, {@code
- * --formats a,b} (the 8 default formats), {@code --shape longcall}, {@code --size 1000000}, {@code
- * --seconds 14} (per format), {@code --warmup 20} (seconds of untimed parses of the first format,
- * for the compiler's first work).
+ * --formats a,b} (those {@link ShapeBenchmark} measures by default), {@code --shape longcall},
+ * {@code --size 1000000}, {@code --seconds 14} (per format), {@code --warmup 20} (seconds of
+ * untimed parses of the first format, for the compiler's first work).
  *
  * <pre>
  * mvn -B -q -Pbench -DskipTests test-compile exec:exec -Dbench.main=dev.toolcalls.bench.RuntimeComparison -Dbench.args="--old /tmp/old/src/core/target/classes --formats hermes,glm45"
  * </pre>
  */
 public final class RuntimeComparison {
-    private static final List<String> DEFAULT_FORMATS =
-            List.of(
-                    "hermes",
-                    "mistral",
-                    "deepseek_v3",
-                    "glm45",
-                    "llama3_json",
-                    "qwen3_coder",
-                    "kimi_k2",
-                    "pythonic");
-
     /** Parses of one side in a row before the other side's turn. */
     private static final int TURN = 5;
 
@@ -114,7 +104,9 @@ public final class RuntimeComparison {
 
     public static void main(String[] args) throws Exception {
         String old = null;
-        List<String> names = DEFAULT_FORMATS;
+        // the formats ShapeBenchmark measures by default
+        List<String> names =
+                List.of(ShapeBenchmark.class.getField("format").getAnnotation(Param.class).value());
         String shape = "longcall";
         int size = 1_000_000;
         double seconds = 14;
