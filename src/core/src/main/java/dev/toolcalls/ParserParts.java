@@ -50,7 +50,17 @@ final class ParserParts {
                         tools.names());
         this.arguments =
                 new ArgumentWriter(
-                        fragment -> calls.arguments(fragment, lexer.tokenStart()),
+                        new ArgumentWriter.Output() {
+                            @Override
+                            public void json(String piece) {
+                                calls.arguments(piece, lexer.tokenStart());
+                            }
+
+                            @Override
+                            public void escaped(String piece) {
+                                calls.escapedArguments(piece, lexer.tokenStart());
+                            }
+                        },
                         name -> this.tools.definition(name),
                         rules.untypedValues(),
                         rules.trimValueNewlines(),

@@ -7,6 +7,7 @@ import dev.toolcalls.internal.assemble.EventCollector;
 import dev.toolcalls.internal.format.CompiledFormat;
 import dev.toolcalls.internal.format.FormatRules;
 import dev.toolcalls.internal.json.Json;
+import dev.toolcalls.internal.lex.FastRuns;
 import dev.toolcalls.internal.lex.LexerDriver;
 import dev.toolcalls.internal.lex.LexerModel;
 import dev.toolcalls.internal.lex.Role;
@@ -15,6 +16,7 @@ import dev.toolcalls.internal.lex.SpecialTokens;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
@@ -60,6 +62,8 @@ public final class StreamParser {
                     Role.LIT_COMMA,
                     Role.LIT_COLON,
                     Role.LIT_QUOTE);
+
+    private static final int[] NO_RUNS = {};
 
     private static final VarHandle BUSY;
 
@@ -127,6 +131,15 @@ public final class StreamParser {
 
     private int pendingStart;
     private int pendingEnd;
+
+    /**
+     * Of the pending arguments, the long runs that hold no quote and no backslash ([starts[k],
+     * ends[k]) of the output): the call's strict check reads them for control characters only.
+     */
+    private int[] quotelessStarts = NO_RUNS;
+
+    private int[] quotelessEnds = NO_RUNS;
+    private int quotelessCount;
 
     /**
      * @param parts what it works with, reset for these tools and options; given back to {@code
@@ -447,6 +460,9 @@ public final class StreamParser {
                     pendingStart = from;
                 }
                 pendingEnd = lexer.tokenEnd();
+                FastRuns.Run run = lexer.tokenRun();
+                if (run != null && run.quoteless && pendingEnd - from >= CallAssembler.LONG_PIECE)
+                    quoteless(from, pendingEnd);
                 if (implicitCallEnd) {
                     if (!lexer.inDefaultMode()) leftDefaultMode = true;
                     else if (leftDefaultMode) {
@@ -508,8 +524,26 @@ public final class StreamParser {
         else if (role == Role.REASONING) reasoning.add(text);
         else {
             calls.text(text);
-            calls.arguments(text, pendingStart);
+            for (int k = 0; k < quotelessCount; k++) {
+                quotelessStarts[k] -= pendingStart;
+                quotelessEnds[k] -= pendingStart;
+            }
+            calls.arguments(text, pendingStart, quotelessStarts, quotelessEnds, quotelessCount);
         }
+        quotelessCount = 0;
+        if (quotelessStarts.length > 64) {
+            quotelessStarts = NO_RUNS;
+            quotelessEnds = NO_RUNS;
+        }
+    }
+
+    private void quoteless(int from, int to) {
+        if (quotelessCount == quotelessStarts.length) {
+            quotelessStarts = Arrays.copyOf(quotelessStarts, Math.max(4, 2 * quotelessCount));
+            quotelessEnds = Arrays.copyOf(quotelessEnds, Math.max(4, 2 * quotelessCount));
+        }
+        quotelessStarts[quotelessCount] = from;
+        quotelessEnds[quotelessCount++] = to;
     }
 
     private void dispatch(Role role, String text) {

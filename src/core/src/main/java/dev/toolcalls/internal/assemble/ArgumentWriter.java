@@ -9,7 +9,6 @@ import dev.toolcalls.internal.lex.Role;
 import java.math.BigInteger;
 import java.util.EnumSet;
 import java.util.Set;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -50,7 +49,22 @@ public final class ArgumentWriter {
     /** Hexadecimal, octal and binary literals longer than this stay as written, in a string. */
     static final int MAX_RADIX_DIGITS = 4096;
 
-    private final Consumer<String> out;
+    /** Where the arguments JSON goes, piece by piece. */
+    @FunctionalInterface
+    public interface Output {
+        /** A piece of the arguments JSON. */
+        void json(String piece);
+
+        /**
+         * A piece that is the inside of a JSON string, escaped here (no {@code "} unescaped, no
+         * control character, whole escapes): valid as written wherever a string's text may stand.
+         */
+        default void escaped(String piece) {
+            json(piece);
+        }
+    }
+
+    private final Output out;
 
     /** The error for malformed arguments, from its detail (the caller adds where it is). */
     private final Function<String, ? extends RuntimeException> malformed;
@@ -84,7 +98,7 @@ public final class ArgumentWriter {
      * @param malformed the error to throw for arguments that would lose a value, from its detail
      */
     public ArgumentWriter(
-            Consumer<String> out,
+            Output out,
             Function<String, JsonObject> functions,
             Untyped untyped,
             boolean trimNewlines,
@@ -141,7 +155,7 @@ public final class ArgumentWriter {
                             + " has an empty key, which would lose its value");
         if (!used && functionName != null) properties = propertiesOf(functionName);
         key = rawKey.strip();
-        out.accept(SchemaTypes.quote(used ? ", " : "{", key, ": "));
+        out.json(SchemaTypes.quote(used ? ", " : "{", key, ": "));
         used = true;
         mode = Mode.NONE;
         forcedString = null;
@@ -175,13 +189,13 @@ public final class ArgumentWriter {
         // last one
         if (piece.isEmpty()) return;
         if (!trimNewlines) {
-            out.accept(SchemaTypes.escape(piece));
+            out.escaped(SchemaTypes.escape(piece));
             return;
         }
         String text = pendingNewline ? "\n" + piece : piece;
         pendingNewline = text.endsWith("\n");
         if (pendingNewline) text = text.substring(0, text.length() - 1);
-        if (!text.isEmpty()) out.accept(SchemaTypes.escape(text));
+        if (!text.isEmpty()) out.escaped(SchemaTypes.escape(text));
     }
 
     private void startRaw() {
@@ -196,7 +210,7 @@ public final class ArgumentWriter {
         }
         if (string) {
             mode = Mode.STREAM_STRING;
-            out.accept("\"");
+            out.json("\"");
         } else {
             mode = Mode.HOLD;
         }
@@ -211,7 +225,7 @@ public final class ArgumentWriter {
                 endValue();
                 return;
             case STREAM_STRING:
-                out.accept("\"");
+                out.json("\"");
                 break;
             case HOLD:
                 {
@@ -219,13 +233,13 @@ public final class ArgumentWriter {
                     if (trimNewlines && raw.endsWith("\n"))
                         raw = raw.substring(0, raw.length() - 1);
                     if (forcedString != null && !forcedString)
-                        out.accept(SchemaTypes.jsonOrString(raw));
+                        out.json(SchemaTypes.jsonOrString(raw));
                     else if (types == null || types.isEmpty())
-                        out.accept(
+                        out.json(
                                 untyped == Untyped.JSON
                                         ? SchemaTypes.jsonOrString(raw)
                                         : SchemaTypes.quote(raw));
-                    else out.accept(SchemaTypes.convert(raw, types));
+                    else out.json(SchemaTypes.convert(raw, types));
                     break;
                 }
             case LITERAL: // complete unless the call was cut short, which the strict check then
@@ -241,7 +255,7 @@ public final class ArgumentWriter {
     /** Ends the arguments object; false when nothing was written (the call has no arguments). */
     public boolean finish() {
         endValue();
-        if (used) out.accept("}");
+        if (used) out.json("}");
         return used;
     }
 
@@ -260,38 +274,38 @@ public final class ArgumentWriter {
         switch (role) {
             case LIT_OPEN:
                 separate();
-                out.accept(isOnly(text, '{') ? "{" : "[");
+                out.json(isOnly(text, '{') ? "{" : "[");
                 depth++;
                 break;
             case LIT_CLOSE:
                 pendingComma = false;
-                out.accept(isOnly(text, '}') ? "}" : "]");
+                out.json(isOnly(text, '}') ? "}" : "]");
                 depth--;
                 break;
             case LIT_COMMA:
                 pendingComma = true;
                 break;
             case LIT_COLON:
-                out.accept(": ");
+                out.json(": ");
                 break;
             case LIT_KEY:
                 separate();
-                out.accept(SchemaTypes.quote(text.strip()));
+                out.json(SchemaTypes.quote(text.strip()));
                 break;
             case LIT_QUOTE:
                 if (!inString) separate();
-                out.accept("\"");
+                out.json("\"");
                 inString = !inString;
                 break;
             case LIT_CHARS:
-                out.accept(SchemaTypes.escape(text));
+                out.escaped(SchemaTypes.escape(text));
                 break;
             case LIT_ESCAPE:
-                out.accept(SchemaTypes.escape(Json.decodeEscape(text)));
+                out.escaped(SchemaTypes.escape(Json.decodeEscape(text)));
                 break;
             case LIT_ATOM:
                 separate();
-                out.accept(atom(text.strip()));
+                out.json(atom(text.strip()));
                 break;
             default:
                 break;
@@ -314,7 +328,7 @@ public final class ArgumentWriter {
 
     private void separate() {
         if (pendingComma) {
-            out.accept(", ");
+            out.json(", ");
             pendingComma = false;
         }
     }

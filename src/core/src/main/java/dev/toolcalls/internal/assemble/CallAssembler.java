@@ -8,6 +8,7 @@ import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.internal.format.FormatRules;
 import dev.toolcalls.internal.format.IdTemplate;
 import dev.toolcalls.internal.json.Json;
+import dev.toolcalls.internal.json.StringRanges;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +32,7 @@ import java.util.regex.Pattern;
  */
 public final class CallAssembler {
     /** Argument pieces shorter than this are gathered; longer ones are kept as they are. */
-    private static final int LONG_PIECE = 256;
+    public static final int LONG_PIECE = 256;
 
     private final String format;
     private final IdTemplate idStyle;
@@ -66,6 +67,13 @@ public final class CallAssembler {
 
     private final StringBuilder argsTail = new StringBuilder();
     private int argsLength;
+
+    /**
+     * Long pieces known to be valid string text (escaped by the runtime, or runs holding no quote
+     * and no backslash): the strict check does not read them again. At most one per {@link
+     * #LONG_PIECE} characters of the arguments.
+     */
+    private final StringRanges validText = new StringRanges();
 
     /** The fragment appended last: sent as it is when it is all that is left to send (no copy). */
     private String lastPiece = "";
@@ -217,7 +225,7 @@ public final class CallAssembler {
     public boolean argumentsComplete() {
         if (!argsStarted) return false;
         try {
-            return Json.check(argsText(), options.maxNesting()) == '{';
+            return check(argsText()) == '{';
         } catch (Json.NotJson e) {
             return false;
         }
@@ -296,6 +304,30 @@ public final class CallAssembler {
         }
     }
 
+    /**
+     * A fragment of the arguments that is the inside of a JSON string as the runtime escaped it (no
+     * {@code "} unescaped, no control character, whole escapes): the strict check need not read it
+     * again.
+     */
+    public void escapedArguments(String fragment, int offset) {
+        if (open && fragment.length() >= LONG_PIECE)
+            validText.add(argsLength, argsLength + fragment.length(), true);
+        arguments(fragment, offset);
+    }
+
+    /**
+     * A fragment of the arguments in which [starts[k], ends[k]) for k below {@code count} hold no
+     * {@code "} and no {@code \} (runs of a lexer rule that leaves both out): where the strict
+     * check reads them as a string's text, it searches them for control characters only.
+     */
+    public void arguments(String fragment, int offset, int[] starts, int[] ends, int count) {
+        if (open)
+            for (int k = 0; k < count; k++)
+                if (ends[k] - starts[k] >= LONG_PIECE)
+                    validText.add(argsLength + starts[k], argsLength + ends[k], false);
+        arguments(fragment, offset);
+    }
+
     public void arguments(String fragment, int offset) {
         requireOpen(offset);
         argsStarted = true;
@@ -318,8 +350,7 @@ public final class CallAssembler {
         String problem = null;
         String all = argsText();
         try {
-            if (Json.check(all, options.maxNesting()) != '{')
-                problem = "found " + kind(Json.parseStrict(all));
+            if (check(all) != '{') problem = "found " + kind(Json.parseStrict(all));
         } catch (Json.TooDeep e) {
             throw errorAtBegin(
                     ToolCallParseException.Kind.LIMIT_EXCEEDED,
@@ -397,7 +428,13 @@ public final class CallAssembler {
         }
     }
 
+    /** The strict check of the arguments, not reading again the pieces known to be string text. */
+    private char check(String all) throws Json.NotJson {
+        return Json.check(all, options.maxNesting(), validText);
+    }
+
     private void clearArgs() {
+        validText.clear();
         argPieces.clear();
         argsTail.setLength(0);
         if (argsTail.capacity() > 4 * 4096) argsTail.trimToSize();

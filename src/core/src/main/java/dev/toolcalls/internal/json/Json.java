@@ -97,6 +97,11 @@ public final class Json {
         return StrictJson.check(text, Math.min(maxDepth, MAX_DEPTH));
     }
 
+    /** The same, passing over the ranges known to be valid string text. */
+    public static char check(String text, int maxDepth, StringRanges ranges) throws NotJson {
+        return StrictJson.check(text, Math.min(maxDepth, MAX_DEPTH), ranges);
+    }
+
     /**
      * Whether the text is exactly one strict JSON object, checked in one pass without building it.
      */

@@ -7,24 +7,48 @@ import java.util.Arrays;
  * Accepts exactly one value with optional surrounding whitespace; rejects comments, single quotes,
  * unquoted names, trailing commas, NaN/Infinity, leading zeros, raw control characters in strings,
  * bad escapes and trailing data. Errors say what was expected and at which offset (UTF-16 index).
+ *
+ * <p>Ranges of the text known to be valid string text ({@link StringRanges}) are not read again
+ * when the reading of a string comes to the start of one: an escaped range is passed over, a
+ * quoteless one only searched for control characters.
  */
 final class StrictJson {
+    /** A range this near the reading of a string is reached by a plain loop, not by search. */
+    private static final int NEAR = 256;
+
     private final String s;
     private final int maxDepth;
     private int i;
+
+    // known string text: [starts[k], ends[k]) for k < ranges, in order, escaped or quoteless;
+    // next: the first not passed
+    private final int[] starts;
+    private final int[] ends;
+    private final boolean[] escaped;
+    private final int ranges;
+    private int next;
 
     // next quote and backslash at or after i (searched with indexOf, kept while still ahead)
     private int nextQuote = -1;
     private int nextSlash = -1;
 
-    private StrictJson(String s, int maxDepth) {
+    private StrictJson(String s, int maxDepth, StringRanges known) {
         this.s = s;
         this.maxDepth = maxDepth;
+        this.starts = known == null ? null : known.starts;
+        this.ends = known == null ? null : known.ends;
+        this.escaped = known == null ? null : known.escaped;
+        this.ranges = known == null ? 0 : known.count;
     }
 
     /** The first character of the value (after whitespace) when the text is valid, else throws. */
     static char check(String text, int maxDepth) throws Json.NotJson {
-        StrictJson v = new StrictJson(text, maxDepth);
+        return check(text, maxDepth, null);
+    }
+
+    /** The same, passing over the ranges known to be valid string text (null: none). */
+    static char check(String text, int maxDepth, StringRanges known) throws Json.NotJson {
+        StrictJson v = new StrictJson(text, maxDepth, known);
         v.ws();
         if (v.i >= text.length()) throw v.error("a JSON value");
         char first = text.charAt(v.i);
@@ -125,18 +149,34 @@ final class StrictJson {
         String s = this.s;
         int n = s.length();
         while (true) {
-            // the plain stretch up to the next quote or backslash: found by search, checked for
-            // control characters in one tight loop
-            if (nextQuote < i) {
-                nextQuote = s.indexOf('"', i);
-                if (nextQuote < 0) nextQuote = n;
+            // escaped string text ahead: the first range that begins here or later
+            while (next < ranges && starts[next] < i) next++;
+            int range = next < ranges ? starts[next] : n;
+            if (range - i < NEAR) {
+                // near: the characters up to it one by one, then the range passed over whole
+                while (i < range) {
+                    char c = s.charAt(i);
+                    if (c == '"' || c == '\\' || c < 0x20) break;
+                    i++;
+                }
+            } else {
+                // the plain stretch up to the next quote or backslash: found by search, checked
+                // for control characters a word at a time
+                if (nextQuote < i) {
+                    nextQuote = s.indexOf('"', i);
+                    if (nextQuote < 0) nextQuote = n;
+                }
+                if (nextSlash < i) {
+                    nextSlash = s.indexOf('\\', i);
+                    if (nextSlash < 0) nextSlash = n;
+                }
+                i = JsonScan.control(s, i, Math.min(range, Math.min(nextQuote, nextSlash)));
             }
-            if (nextSlash < i) {
-                nextSlash = s.indexOf('\\', i);
-                if (nextSlash < 0) nextSlash = n;
+            if (i == range && range < n) {
+                int end = ends[next];
+                i = escaped[next++] ? end : JsonScan.control(s, i, end);
+                if (i == end) continue;
             }
-            int stop = Math.min(nextQuote, nextSlash);
-            i = JsonScan.control(s, i, stop);
             if (i >= n) throw error("the end of the string");
             char c = s.charAt(i);
             if (c == '"') {

@@ -43,6 +43,9 @@ public final class FastRuns {
         public final int type;
         public final boolean streamable;
 
+        /** The run never holds {@code "} or {@code \}: inside a JSON string, it is plain text. */
+        public final boolean quoteless;
+
         /** The rule's mode commands, in order, run after the token (none for a streamable rule). */
         final LexerAction[] commands;
 
@@ -76,6 +79,7 @@ public final class FastRuns {
             this.set = set;
             this.start = start;
             for (int c = 0; c < 128; c++) ascii[c] = set.contains(c);
+            this.quoteless = !set.contains('"') && !set.contains('\\');
             IntervalSet outside = set.complement(Lexer.MIN_CHAR_VALUE, Lexer.MAX_CHAR_VALUE);
             char[] s = null;
             if (outside != null && outside.size() <= 4) {

@@ -49,6 +49,9 @@ public final class LexerDriver {
     /** The last token was a run found by search. */
     private boolean lastWasRun;
 
+    /** The run rule the current token was found by, when it was found by search, else null. */
+    private FastRuns.Run lastRun;
+
     private final Lexer lexer;
     private final HoldBackSimulator simulator;
     private int tokenStart;
@@ -99,6 +102,7 @@ public final class LexerDriver {
         input.reset();
         lexer.reset(); // ANTLR's state, the mode stack and the simulator (HoldBackSimulator.reset)
         lastWasRun = false;
+        lastRun = null;
         tokenStart = 0;
         tokenEnd = 0;
         tokenType = 0;
@@ -129,6 +133,7 @@ public final class LexerDriver {
         int end = input.end();
         if (start >= end) return Step.NEED_MORE;
         lastWasRun = false;
+        lastRun = null;
         if (plain != null && input.isComplete() && end - start >= PLAIN_MIN) {
             int mode = lexer._mode;
             PlainModes.Proof proof = plain.of(mode);
@@ -156,6 +161,7 @@ public final class LexerDriver {
                     input.skipTo(stop);
                     runWork += stop - start;
                     lastWasRun = true;
+                    lastRun = run;
                     tokenStart = start;
                     tokenEnd = stop;
                     input.discardBefore(tokenStart, KEEP);
@@ -203,6 +209,11 @@ public final class LexerDriver {
     }
 
     /** The type of the last token {@link #next()} found. */
+    /** The run rule the current token was found by search as, or null (lexed, or proved text). */
+    public FastRuns.Run tokenRun() {
+        return lastRun;
+    }
+
     public int tokenType() {
         return tokenType;
     }
