@@ -7,8 +7,10 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * GBNF for JSON text held in a JSON string ({@code "arguments": "{\"city\": \"Paris\"}"}): a copy
@@ -36,6 +38,9 @@ final class StringHeldRules {
     private final Map<String, String> literals = new HashMap<>();
     private final Map<String, String> classes = new HashMap<>();
 
+    /** The spelling of each class as the rules write it, so a class read again is not parsed. */
+    private final Map<String, String> classTexts = new HashMap<>();
+
     /**
      * @param raw the characters the string holds unescaped
      * @param letters the short escapes it reads (letters after the backslash)
@@ -56,13 +61,12 @@ final class StringHeldRules {
      */
     String rule(String name) {
         Deque<String> work = new ArrayDeque<>();
-        List<String> done = new ArrayList<>();
+        Set<String> done = new HashSet<>();
         work.add(name);
         Map<String, String> rules = out.rules();
         while (!work.isEmpty()) {
             String n = work.poll();
-            if (done.contains(n) || out.has(held(n))) continue;
-            done.add(n);
+            if (!done.add(n) || out.has(held(n))) continue;
             String body = rules.get(n);
             if (body == null) return null;
             String copy = copy(body, work);
@@ -103,28 +107,18 @@ final class StringHeldRules {
                 if (spelled == null) return null;
                 b.append(spelled);
             } else if (ch == '[') {
-                IntervalSet set = new IntervalSet();
+                int start = i;
                 i++;
-                boolean negated = i < n && body.charAt(i) == '^';
-                if (negated) i++;
-                while (i < n && body.charAt(i) != ']') {
-                    int[] lo = unescape(body, i);
-                    if (lo == null) return null;
-                    i = lo[1];
-                    int hi = lo[0];
-                    if (i + 1 < n && body.charAt(i) == '-' && body.charAt(i + 1) != ']') {
-                        int[] h = unescape(body, i + 1);
-                        if (h == null) return null;
-                        hi = h[0];
-                        i = h[1];
-                    }
-                    set.add(lo[0], hi);
-                }
+                while (i < n && body.charAt(i) != ']') i += body.charAt(i) == '\\' ? 2 : 1;
                 if (i >= n) return null;
                 i++;
-                if (negated) set = set.complement(0, Gbnf.MAX_CODE_POINT);
-                String spelled = chars(Gbnf.clip(set));
-                if (spelled == null) return null;
+                String text = body.substring(start, i);
+                String spelled = classTexts.get(text);
+                if (spelled == null) {
+                    spelled = classOf(text);
+                    if (spelled == null) return null;
+                    classTexts.put(text, spelled);
+                }
                 b.append(spelled);
             } else if (Character.isLetterOrDigit(ch) || ch == '_') {
                 int j = i;
@@ -141,6 +135,31 @@ final class StringHeldRules {
             } else return null;
         }
         return b.length() == 0 ? "\"\"" : b.toString();
+    }
+
+    /** The spelling of the class written {@code text} ({@code [...]}), or null. */
+    private String classOf(String text) {
+        IntervalSet set = new IntervalSet();
+        int n = text.length() - 1;
+        int i = 1;
+        boolean negated = i < n && text.charAt(i) == '^';
+        if (negated) i++;
+        while (i < n) {
+            int[] lo = unescape(text, i);
+            if (lo == null) return null;
+            i = lo[1];
+            int hi = lo[0];
+            if (i + 1 < n && text.charAt(i) == '-') {
+                int[] h = unescape(text, i + 1);
+                if (h == null) return null;
+                hi = h[0];
+                i = h[1];
+            }
+            set.add(lo[0], hi);
+        }
+        if (i != n) return null;
+        if (negated) set = set.complement(0, Gbnf.MAX_CODE_POINT);
+        return chars(Gbnf.clip(set));
     }
 
     /** The code point written at {@code i} of a literal or class, and the index after it. */
