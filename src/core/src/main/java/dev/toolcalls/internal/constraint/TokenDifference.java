@@ -57,6 +57,26 @@ final class TokenDifference {
     /** A state of the product: where the rule is, and where the earlier rules are. */
     private record Pair(Set<Cfg> rule, Set<Cfg> earlier) {}
 
+    /** States numbered in the order they are first met, at most {@link #MAX_STATES} of them. */
+    private static final class Numbered<S> {
+        final List<S> states = new ArrayList<>();
+        private final Map<S, Integer> ids = new HashMap<>();
+
+        Numbered(S start) {
+            id(start);
+        }
+
+        /** The number of {@code s}, numbered if new; -1 where that would pass the bound. */
+        int id(S s) {
+            Integer known = ids.get(s);
+            if (known != null) return known;
+            if (states.size() >= MAX_STATES) return -1;
+            ids.put(s, states.size());
+            states.add(s);
+            return states.size() - 1;
+        }
+    }
+
     private final ATN atn;
 
     TokenDifference(ATN atn) {
@@ -133,12 +153,10 @@ final class TokenDifference {
         Set<Cfg> seeds = new HashSet<>();
         for (int e : earlier) seeds.add(new Cfg(atn.ruleToStartState[e], null));
         Set<Cfg> b = closure(seeds);
-        Map<Pair, Integer> ids = new LinkedHashMap<>();
-        List<Pair> states = new ArrayList<>();
         List<Map<Integer, IntervalSet>> edges = new ArrayList<>();
         Pair start = new Pair(a, b);
-        ids.put(start, 0);
-        states.add(start);
+        Numbered<Pair> seen = new Numbered<>(start);
+        List<Pair> states = seen.states;
         boolean overlap = false;
         for (int i = 0; i < states.size(); i++) {
             Pair p = states.get(i);
@@ -155,13 +173,8 @@ final class TokenDifference {
                 Set<Cfg> na = step(p.rule, ch);
                 if (na.isEmpty()) continue;
                 Pair next = new Pair(na, step(p.earlier, ch));
-                Integer id = ids.get(next);
-                if (id == null) {
-                    if (states.size() >= MAX_STATES) return null;
-                    id = states.size();
-                    ids.put(next, id);
-                    states.add(next);
-                }
+                int id = seen.id(next);
+                if (id < 0) return null;
                 out1.computeIfAbsent(id, k -> new IntervalSet()).addAll(piece);
             }
         }
@@ -201,12 +214,10 @@ final class TokenDifference {
         for (int t : texts) textSeeds.add(new Cfg(atn.ruleToStartState[t], null));
         Set<Cfg> textStart = closure(textSeeds);
         if (accepts(textStart)) return null;
-        Map<Run, Integer> ids = new LinkedHashMap<>();
-        List<Run> states = new ArrayList<>();
         List<Map<Integer, IntervalSet>> edges = new ArrayList<>();
         Run home = new Run(true, Set.of(), Set.of());
-        ids.put(home, 0);
-        states.add(home);
+        Numbered<Run> seen = new Numbered<>(home);
+        List<Run> states = seen.states;
         for (int i = 0; i < states.size(); i++) {
             Run st = states.get(i);
             boolean boundary = st.home || accepts(st.text);
@@ -228,13 +239,8 @@ final class TokenDifference {
                 Set<Cfg> next = step(active, ch);
                 if (accepts(next)) continue;
                 Run to = new Run(runChar, nextText, next);
-                Integer id = ids.get(to);
-                if (id == null) {
-                    if (states.size() >= MAX_STATES) return null;
-                    id = states.size();
-                    ids.put(to, id);
-                    states.add(to);
-                }
+                int id = seen.id(to);
+                if (id < 0) return null;
                 e.computeIfAbsent(id, k -> new IntervalSet()).addAll(piece);
             }
         }
@@ -510,12 +516,10 @@ final class TokenDifference {
         Set<Cfg> textStart = closure(textSeeds(texts));
         IntervalSet set = Gbnf.clip(chars);
         record Pending(Run run, Set<Cfg> rivals) {}
-        Map<Pending, Integer> ids = new LinkedHashMap<>();
-        List<Pending> states = new ArrayList<>();
         List<Map<String, IntervalSet>> edges = new ArrayList<>();
         Pending first = new Pending(d.states.get(0), left);
-        ids.put(first, 0);
-        states.add(first);
+        Numbered<Pending> seen = new Numbered<>(first);
+        List<Pending> states = seen.states;
         for (int i = 0; i < states.size(); i++) {
             Pending p = states.get(i);
             Run st = p.run;
@@ -554,13 +558,8 @@ final class TokenDifference {
                     if (target == null) continue;
                 } else {
                     Pending np = new Pending(to, rivalsNext);
-                    Integer id = ids.get(np);
-                    if (id == null) {
-                        if (states.size() >= MAX_STATES) return null;
-                        id = states.size();
-                        ids.put(np, id);
-                        states.add(np);
-                    }
+                    int id = seen.id(np);
+                    if (id < 0) return null;
                     target = prefix + "_" + id;
                 }
                 e.computeIfAbsent(target, k -> new IntervalSet()).addAll(piece);
@@ -654,11 +653,9 @@ final class TokenDifference {
                         closure(Set.of(new Cfg(atn.ruleToStartState[rule], null))),
                         closure(seeds),
                         partial);
-        Map<Triple, Integer> ids = new LinkedHashMap<>();
-        List<Triple> states = new ArrayList<>();
         List<Map<Integer, IntervalSet>> edges = new ArrayList<>();
-        ids.put(start, 0);
-        states.add(start);
+        Numbered<Triple> seen = new Numbered<>(start);
+        List<Triple> states = seen.states;
         boolean completes = false;
         for (int i = 0; i < states.size(); i++) {
             Triple p = states.get(i);
@@ -676,13 +673,8 @@ final class TokenDifference {
                     continue;
                 }
                 Triple next = new Triple(nr, step(p.earlier, ch), nm);
-                Integer id = ids.get(next);
-                if (id == null) {
-                    if (states.size() >= MAX_STATES) return null;
-                    id = states.size();
-                    ids.put(next, id);
-                    states.add(next);
-                }
+                int id = seen.id(next);
+                if (id < 0) return null;
                 e.computeIfAbsent(id, k -> new IntervalSet()).addAll(piece);
             }
         }
@@ -770,11 +762,9 @@ final class TokenDifference {
                         closure(Set.of(new Cfg(atn.ruleToStartState[rule], null))),
                         closure(seeds),
                         "");
-        Map<Triple, Integer> ids = new LinkedHashMap<>();
-        List<Triple> states = new ArrayList<>();
         List<Map<Integer, IntervalSet>> edges = new ArrayList<>();
-        ids.put(start, 0);
-        states.add(start);
+        Numbered<Triple> seen = new Numbered<>(start);
+        List<Triple> states = seen.states;
         boolean taken = false;
         for (int i = 0; i < states.size(); i++) {
             Triple p = states.get(i);
@@ -798,13 +788,8 @@ final class TokenDifference {
                     if (prefixes.contains(w)) read = w;
                 }
                 Triple next = new Triple(nr, step(p.earlier, ch), read);
-                Integer id = ids.get(next);
-                if (id == null) {
-                    if (states.size() >= MAX_STATES) return null;
-                    id = states.size();
-                    ids.put(next, id);
-                    states.add(next);
-                }
+                int id = seen.id(next);
+                if (id < 0) return null;
                 e.computeIfAbsent(id, k -> new IntervalSet()).addAll(piece);
             }
         }
