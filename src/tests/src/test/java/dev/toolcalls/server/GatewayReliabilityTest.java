@@ -671,6 +671,12 @@ class GatewayReliabilityTest {
      * Outputs of several formats that parse without options (no tools, thinking or leniency
      * needed).
      */
+    /** The stand-in engine's answer to a prompt that says which output to write: "case N". */
+    static StandInEngine.Script promptedOutput(List<Recorded> outputs, JsonObject request) {
+        int n = Integer.parseInt(request.get("prompt").getAsString().replaceAll("\\D", ""));
+        return StandInEngine.Script.of(outputs.get(n % outputs.size()).text());
+    }
+
     static List<Recorded> recorded() throws Exception {
         List<Recorded> out = new ArrayList<>();
         for (String format : FORMATS) {
@@ -723,19 +729,7 @@ class GatewayReliabilityTest {
         gateway.start();
         List<Recorded> outputs = recorded();
         assertTrue(outputs.size() >= 40, "outputs: " + outputs.size());
-        // the prompt says which output: "case N"
-        engine.script =
-                r ->
-                        StandInEngine.Script.of(
-                                        outputs.get(
-                                                        Integer.parseInt(
-                                                                        r.get("prompt")
-                                                                                .getAsString()
-                                                                                .replaceAll(
-                                                                                        "\\D", ""))
-                                                                % outputs.size())
-                                                .text())
-                                .delay(1);
+        engine.script = r -> promptedOutput(outputs, r).delay(1);
         int n = 200;
         List<String> batch = new ArrayList<>();
         for (int i = 0; i < outputs.size(); i++) {

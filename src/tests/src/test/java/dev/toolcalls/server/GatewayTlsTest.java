@@ -192,15 +192,7 @@ class GatewayTlsTest {
         for (GatewayReliabilityTest.Recorded r : GatewayReliabilityTest.recorded())
             if (r.format().equals("hermes") && outputs.size() < 8) outputs.add(r);
         assertTrue(outputs.size() >= 4, "outputs: " + outputs.size());
-        engine.script =
-                r ->
-                        StandInEngine.Script.of(
-                                outputs.get(
-                                                Integer.parseInt(
-                                                        r.get("prompt")
-                                                                .getAsString()
-                                                                .replaceAll("\\D", "")))
-                                        .text());
+        engine.script = r -> GatewayReliabilityTest.promptedOutput(outputs, r);
         boolean calls = false;
         for (int i = 0; i < outputs.size(); i++) {
             HttpResponse<String> batch =
