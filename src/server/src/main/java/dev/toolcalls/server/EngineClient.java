@@ -40,7 +40,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <pre>
  * Call call = client.call(uri, head, body, receiver);
- * call.send(false);     // receiver.headers, .content, .complete
+ * call.send(false);     // receiver.headers, .content, .drained, .complete
  * ...
  * call.demand();        // after a content piece: read on
  * call.abort(cause);    // closes the connection; receiver.complete(cause)
@@ -61,6 +61,12 @@ final class EngineClient extends ContainerLifeCycle {
          * before this returns; the next come after {@link Call#demand}.
          */
         void content(ByteBuffer bytes);
+
+        /**
+         * The bytes the connection had are all read and handed on (a read found it empty): what the
+         * pieces since the last call made may go out together.
+         */
+        void drained();
 
         /** The answer's end (null) or the failure that ended the call; called once. */
         void complete(Throwable failure);
@@ -380,6 +386,7 @@ final class EngineClient extends ContainerLifeCycle {
                     int n = getEndPoint().fill(in);
                     if (n > 0) continue;
                     if (n == 0) {
+                        if (c != null && !c.done()) c.receiver.drained();
                         synchronized (this) {
                             looping = false;
                         }

@@ -64,6 +64,10 @@ final class Relay extends IteratingCallback implements EngineClient.Receiver {
     private static final int MAX_LINE = 8 << 20;
     private static final int MAX_BATCH_TEXT = 64 << 20;
     private static final int KEEP_BUFFERED = 16 << 10;
+
+    /** Events queued up to this many chars wait for the rest of the bytes at hand. */
+    private static final int COALESCE = 8 << 10;
+
     private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
 
     private final Gateway gateway;
@@ -192,9 +196,8 @@ final class Relay extends IteratingCallback implements EngineClient.Receiver {
             ex.response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
             wire = protocol.stream(id, model, created);
             parser = format.newStream(tools, options);
-            sse(wire.start());
+            sse(wire.start()); // written with what follows in the same read ({@link #drained})
         }
-        iterate();
     }
 
     @Override
@@ -221,13 +224,31 @@ final class Relay extends IteratingCallback implements EngineClient.Receiver {
                 }
             }
             abort = stopEngine;
-            if (committed) pump = true;
-            if (committed && !ended) demandLater = true; // once the writes drain
-            else if (!abort) now = true; // reading on, or draining what follows the end
+            if (committed && !ended) {
+                if (writing || out.length() >= COALESCE) {
+                    pump = true;
+                    demandLater = true; // once the writes drain
+                } else {
+                    // the events of all the bytes at hand go out together, once read (drained)
+                    now = true;
+                }
+            } else {
+                pump = committed;
+                now = !abort; // reading on, or draining what follows the end
+            }
         }
         if (abort) abortUpstream(null);
         if (pump) iterate();
         if (now) demand();
+    }
+
+    @Override
+    public void drained() {
+        boolean pump;
+        synchronized (lock) {
+            pump = committed && out.length() > 0;
+        }
+        if (pump) iterate();
     }
 
     /** Reads the engine's answer on. */
