@@ -58,9 +58,10 @@ final class EngineClient extends ContainerLifeCycle {
 
         /**
          * Body bytes (chunked transfer decoded) from the buffer's position to its limit, read
-         * before this returns; the next come after {@link Call#demand}.
+         * before this returns; the next come after {@link Call#demand}. {@code more}: the bytes
+         * read already hold more of the answer, handed on at once when demanded.
          */
-        void content(ByteBuffer bytes);
+        void content(ByteBuffer bytes, boolean more);
 
         /**
          * The bytes the connection had are all read and handed on (a read found it empty): what the
@@ -422,7 +423,8 @@ final class EngineClient extends ContainerLifeCycle {
                     }
                     in.limit(end);
                     try {
-                        if (!c.done()) c.receiver.content(in);
+                        // more than a chunk's closing CRLF is read: more of the answer
+                        if (!c.done()) c.receiver.content(in, limit - end > 2);
                     } finally {
                         in.limit(limit).position(end);
                     }

@@ -37,13 +37,16 @@ import javax.net.ssl.SSLHandshakeException;
  * format's {@link StreamParser}, and written to the client as the protocol's events (or, for a
  * request that did not ask to stream, its batch body at the end).
  *
- * <p>The engine is read no faster than the client takes the events: the next upstream chunk is
- * asked for once the writes of the last have completed, so a slow client slows the engine's
- * connection, not the gateway's memory. A client that goes away (a failed write, the connection's
- * failure) aborts the upstream request, which closes its connection: the engine stops generating.
- * Until the engine answers 200 nothing is committed, and a failure is the protocol's JSON error
- * (502, or 504 for a timeout); after that, a failure ends the stream with the protocol's error
- * event after what was certain.
+ * <p>The events of all the engine's chunks that one read brought go out in one write (up to {@value
+ * #COALESCE} chars; what a read ending inside a chunk leaves waiting goes out when a read finds the
+ * connection empty, {@link #drained}), so that an engine (or a gateway) that falls behind pays one
+ * client write for many events, not one each. The engine is read no faster than the client takes
+ * the events: the next upstream chunk not read yet is asked for once the writes have completed, so
+ * a slow client slows the engine's connection, not the gateway's memory. A client that goes away (a
+ * failed write, the connection's failure) aborts the upstream request, which closes its connection:
+ * the engine stops generating. Until the engine answers 200 nothing is committed, and a failure is
+ * the protocol's JSON error (502, or 504 for a timeout); after that, a failure ends the stream with
+ * the protocol's error event after what was certain.
  */
 final class Relay extends IteratingCallback implements EngineClient.Receiver {
     /** The client went away: the cause of the upstream abort. */
@@ -201,7 +204,7 @@ final class Relay extends IteratingCallback implements EngineClient.Receiver {
     }
 
     @Override
-    public void content(ByteBuffer b) {
+    public void content(ByteBuffer b, boolean more) {
         boolean now = false;
         boolean pump = false;
         boolean abort;
@@ -225,12 +228,13 @@ final class Relay extends IteratingCallback implements EngineClient.Receiver {
             }
             abort = stopEngine;
             if (committed && !ended) {
-                if (writing || out.length() >= COALESCE) {
+                if (more && !writing && out.length() < COALESCE) {
+                    now = true; // the events of all the bytes read go out together
+                } else {
+                    // written before the connection is read again: the engine's next piece
+                    // arrives meanwhile more often than not
                     pump = true;
                     demandLater = true; // once the writes drain
-                } else {
-                    // the events of all the bytes at hand go out together, once read (drained)
-                    now = true;
                 }
             } else {
                 pump = committed;

@@ -45,9 +45,10 @@ import java.util.regex.Pattern;
  * Defaults: 200 streams of 100 chunks, 20 ms apart (an engine at 50 tokens per second per stream),
  * 1 round. The output is a hermes answer with text then a tool call, cut into chunks of 1 to 6 code
  * points, each event flushed in one to three pieces ({@code -Dload.wholeEvents=true}: each in one
- * write, as vLLM's and llama.cpp's servers write them). Two arrival patterns: <b>burst</b>, all N
- * streams sent at once (the figure is mostly queueing for the cores), and <b>steady</b>, arrivals
- * spread evenly over one stream's duration, so that about N streams are open when each arrives.
+ * write, as vLLM's and llama.cpp's servers write them). Two arrival patterns ({@code
+ * -Dload.arrivals=steady}: only one): <b>burst</b>, all N streams sent at once (the figure is
+ * mostly queueing for the cores), and <b>steady</b>, arrivals spread evenly over one stream's
+ * duration, so that about N streams are open when each arrives.
  *
  * <p>Reported per run:
  *
@@ -174,7 +175,8 @@ public final class GatewayLoad {
                 long streamNanos = TimeUnit.MILLISECONDS.toNanos(delay * events);
                 ThreadMXBean mx = ManagementFactory.getThreadMXBean();
                 for (int round = 1; round <= rounds; round++) {
-                    for (String arrival : new String[] {"burst", "steady"}) {
+                    for (String arrival :
+                            System.getProperty("load.arrivals", "burst,steady").split(",")) {
                         long gap = arrival.equals("burst") ? 0 : streamNanos / streams;
                         Run d =
                                 run(
@@ -228,11 +230,13 @@ public final class GatewayLoad {
                                 cpu / 1000.0 / relayed, relayed, cpu / 1e6);
                         if (os0 != null && os1 != null)
                             System.out.printf(
-                                    "    of which user %.1f us, system %.1f us; context switches per chunk: %.2f voluntary, %.2f involuntary%n",
+                                    "    of which user %.1f us, system %.1f us; context switches per chunk: %.2f voluntary, %.2f involuntary; read and write calls per chunk: %.2f, %.2f%n",
                                     (os1[0] - os0[0]) * 10_000.0 / relayed,
                                     (os1[1] - os0[1]) * 10_000.0 / relayed,
                                     (double) (os1[2] - os0[2]) / relayed,
-                                    (double) (os1[3] - os0[3]) / relayed);
+                                    (double) (os1[3] - os0[3]) / relayed,
+                                    (double) (os1[4] - os0[4]) / relayed,
+                                    (double) (os1[5] - os0[5]) / relayed);
                     }
                 }
             } finally {
@@ -346,14 +350,15 @@ public final class GatewayLoad {
     }
 
     /**
-     * Linux only: user and system time (clock ticks of 10 ms) and voluntary and involuntary context
-     * switches of this process's live threads whose name (as the kernel keeps it: 15 characters)
-     * starts with the prefix; null elsewhere.
+     * Linux only: user and system time (clock ticks of 10 ms), voluntary and involuntary context
+     * switches, and read and write system calls (of any kind: {@code read}, {@code writev}...) of
+     * this process's live threads whose name (as the kernel keeps it: 15 characters) starts with
+     * the prefix; null elsewhere.
      */
     static long[] osThreads(String prefix) {
         Path tasks = Path.of("/proc/self/task");
         if (!Files.isDirectory(tasks)) return null;
-        long[] sum = new long[4];
+        long[] sum = new long[6];
         try (var list = Files.list(tasks)) {
             for (Path t : (Iterable<Path>) list::iterator) {
                 try {
@@ -367,6 +372,12 @@ public final class GatewayLoad {
                             sum[2] += Long.parseLong(line.substring(24).trim());
                         else if (line.startsWith("nonvoluntary_ctxt_switches:"))
                             sum[3] += Long.parseLong(line.substring(27).trim());
+                    }
+                    for (String line : Files.readAllLines(t.resolve("io"))) {
+                        if (line.startsWith("syscr:"))
+                            sum[4] += Long.parseLong(line.substring(6).trim());
+                        else if (line.startsWith("syscw:"))
+                            sum[5] += Long.parseLong(line.substring(6).trim());
                     }
                 } catch (IOException | RuntimeException gone) {
                     // the thread ended meanwhile
