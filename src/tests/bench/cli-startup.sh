@@ -14,26 +14,38 @@
 # processor time (user + system, all of the JVM's threads) of each, which a loaded machine
 # disturbs less than wall time. Needs java, the jar (mvn -B -q package -DskipTests, or a copy of
 # target/ with toolcalls.jar, toolcalls.jsa and the launcher toolcalls) and /usr/bin/time; no Maven.
-# JAVA (and JAVA_HOME for the launcher) chooses the java.
+# JAVA (and JAVA_HOME for the launcher) chooses the java. --write-archive first writes the
+# class-data archive with this java, as the build does (a dynamic archive holds only for the JDK
+# and the jar path that wrote it: a copied target/ on another machine or JRE needs its own; the
+# JRE needs its base archive, lib/server/classes.jsa, which java -Xshare:dump writes).
 #
-#   src/tests/bench/cli-startup.sh [--runs N] [--formats a,b,...] [--old DIR]
+#   src/tests/bench/cli-startup.sh [--runs N] [--formats a,b,...] [--old DIR] [--write-archive]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 base=$(cd "$here/../../.." && pwd)
 runs=20
 formats=hermes,mistral,qwen3_coder
 old=""
+write=no
 while [ $# -gt 0 ]; do
     case "$1" in
         --runs) runs=$2; shift 2 ;;
         --formats) formats=$2; shift 2 ;;
         --old) old=$(cd "$2" && pwd); shift 2 ;;
+        --write-archive) write=yes; shift ;;
         *) echo "unknown option $1" >&2; exit 2 ;;
     esac
 done
 java=${JAVA:-java}
 jar=$base/target/toolcalls.jar
 [ -f "$jar" ] || { echo "no $jar: run mvn -B -q package -DskipTests" >&2; exit 2; }
+if [ $write = yes ]; then
+    # what src/build/WriteClassArchive.java runs after the build's shade step
+    rm -f "$base/target/toolcalls.jsa"
+    "$java" -XX:ArchiveClassesAtExit="$base/target/toolcalls.jsa" -Xlog:cds=warning,cds+dynamic=warning \
+        -cp "$jar" dev.toolcalls.cli.ClassArchiveTraining "$base/tests-data" >&2
+    [ -x "$base/target/toolcalls" ] || { echo "no launcher $base/target/toolcalls" >&2; exit 2; }
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 hello=("$java" -cp "$jar" dev.toolcalls.cli.FirstParse)

@@ -71,6 +71,21 @@ class CommandOptionsTest {
         "--chunk-seed=-1"
     };
 
+    /**
+     * What a short {@code parse} run (batch and streaming) does not load: picocli, Gson's writer
+     * and type adapters (the output is written by hand), the service loader (a bundled format is
+     * found without a search for format providers), the lambda bootstrap and the method-handle
+     * class spinner.
+     */
+    private static final List<String> NOT_IN_A_PARSE_RUN =
+            List.of(
+                    " picocli.",
+                    " com.google.gson.Gson ",
+                    " com.google.gson.internal.bind.TypeAdapters ",
+                    " java.util.ServiceLoader ",
+                    " java.lang.invoke.LambdaMetafactory ",
+                    " java.lang.invoke.InvokerBytecodeGenerator ");
+
     private static final List<String> FORMAT = List.of("--format", "hermes");
 
     @Test
@@ -120,21 +135,6 @@ class CommandOptionsTest {
                         "parse --format"))
             assertFalse(new ParseCommand().options.read(line.split(" "), 1), line);
     }
-
-    /**
-     * What a short {@code parse} run (batch and streaming) does not load: picocli, Gson's writer
-     * and type adapters (the output is written by hand), the service loader (a bundled format is
-     * found without a search for format providers), the lambda bootstrap and the method-handle
-     * class spinner.
-     */
-    private static final List<String> NOT_IN_A_PARSE_RUN =
-            List.of(
-                    " picocli.",
-                    " com.google.gson.Gson ",
-                    " com.google.gson.internal.bind.TypeAdapters ",
-                    " java.util.ServiceLoader ",
-                    " java.lang.invoke.LambdaMetafactory ",
-                    " java.lang.invoke.InvokerBytecodeGenerator ");
 
     @Test
     void aParseRunLoadsNoPicocliClass() throws Exception {
