@@ -82,8 +82,8 @@ for f in ${formats//,/ }; do
     for col in 1 2; do
         name=$([ $col = 1 ] && echo "wall ms" || echo "cpu ms")
         h=$(cut -d' ' -f$col "$tmp/h" | median); p=$(cut -d' ' -f$col "$tmp/p" | median)
-        c=$(cut -d' ' -f$col "$tmp/c" | grep . | median); s=$(cut -d' ' -f$col "$tmp/s" | grep . | median)
-        o=$(cut -d' ' -f$col "$tmp/o" | grep . | median)
+        c=$(cut -d' ' -f$col "$tmp/c" | { grep . || true; } | median); s=$(cut -d' ' -f$col "$tmp/s" | { grep . || true; } | median)
+        o=$(cut -d' ' -f$col "$tmp/o" | { grep . || true; } | median)
         printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$f" "$name" "$h" "$p" "$c" "$s" "$o" \
             "$(ratio "$h" "$p")" "$(ratio "$h" "$c")" "$(ratio "$h" "$o")"
     done
