@@ -63,11 +63,22 @@ public final class FormatRegistry {
         this.folders = folders;
     }
 
+    private static final class Bundled {
+        static final FormatRegistry INSTANCE = build();
+
+        static FormatRegistry build() {
+            List<Format> bundled = new ArrayList<>(Formats.bundled());
+            bundled.sort(BY_NAME);
+            return new FormatRegistry(List.of(), Map.of(), List.of(), Set.of())
+                    .with(bundled, List.of(), Set.of());
+        }
+    }
+
     private static final class Standard {
         static final FormatRegistry INSTANCE = build();
 
         static FormatRegistry build() {
-            List<Format> found = new ArrayList<>(Formats.bundled());
+            List<Format> found = new ArrayList<>();
             List<FormatException> problems = new ArrayList<>();
             Iterator<FormatProvider> providers =
                     ServiceLoader.load(FormatProvider.class, Formats.class.getClassLoader())
@@ -93,17 +104,27 @@ public final class FormatRegistry {
                 }
             }
             found.sort(BY_NAME);
-            return new FormatRegistry(List.of(), Map.of(), List.of(), Set.of())
-                    .with(found, problems, Set.of());
+            return Bundled.INSTANCE.with(found, problems, Set.of());
         }
     }
 
     /**
      * The bundled formats and those of the {@link FormatProvider}s found with {@link
-     * ServiceLoader}; built once.
+     * ServiceLoader}; built once. The bundled formats are registered first: a provider's format
+     * whose name or alias is a bundled format's is the one disabled.
      */
     public static FormatRegistry standard() {
         return Standard.INSTANCE;
+    }
+
+    /**
+     * The bundled formats alone, the same {@link Format} objects as {@link #standard()} holds under
+     * their names (no provider can take a bundled name), built without looking for providers: a
+     * {@link ServiceLoader} search of the class path and the JDK's modules is most of a cold JVM's
+     * time to its first {@link Formats#get} of a bundled format.
+     */
+    public static FormatRegistry bundled() {
+        return Bundled.INSTANCE;
     }
 
     /** A registry of just these formats (no bundled ones), e.g. for tests. */

@@ -97,6 +97,9 @@ public final class Formats {
      * @throws FormatException when the format cannot be built (its message says why)
      */
     public static Format get(String name) {
+        if (registry == null && FormatRegistry.bundled().find(name).isPresent())
+            return FormatRegistry.bundled()
+                    .get(name); // no folder registered: what registry() holds
         return registry().get(name);
     }
 
@@ -106,6 +109,10 @@ public final class Formats {
      * {@link Format#problem()} says why. Throws nothing.
      */
     public static Optional<Format> find(String name) {
+        if (registry == null) {
+            Optional<Format> f = FormatRegistry.bundled().find(name);
+            if (f.isPresent()) return f; // no folder registered: what registry() holds
+        }
         return registry().find(name);
     }
 

@@ -41,14 +41,18 @@ public final class ParseOptions {
 
     private static final ParseOptions DEFAULTS =
             new ParseOptions(
-                    false,
-                    IdGenerator::random,
-                    null,
-                    16 << 20,
-                    1 << 20,
-                    512,
-                    UnknownTool.KEEP,
-                    false);
+                    false, new RandomIds(), null, 16 << 20, 1 << 20, 512, UnknownTool.KEEP, false);
+
+    /**
+     * The default ids' source (a class rather than a method reference: the first lambda of a
+     * process costs a fresh JVM several milliseconds of method-handle set-up).
+     */
+    private static final class RandomIds implements Supplier<IdGenerator> {
+        @Override
+        public IdGenerator get() {
+            return IdGenerator.random();
+        }
+    }
 
     private final boolean lenient;
     private final Supplier<? extends IdGenerator> ids;

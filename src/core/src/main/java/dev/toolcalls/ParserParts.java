@@ -1,5 +1,7 @@
 package dev.toolcalls;
 
+import com.google.gson.JsonObject;
+
 import dev.toolcalls.internal.assemble.ArgumentWriter;
 import dev.toolcalls.internal.assemble.CallAssembler;
 import dev.toolcalls.internal.assemble.ContentChannel;
@@ -7,6 +9,11 @@ import dev.toolcalls.internal.assemble.EventCollector;
 import dev.toolcalls.internal.format.CompiledFormat;
 import dev.toolcalls.internal.format.FormatRules;
 import dev.toolcalls.internal.lex.LexerDriver;
+
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+import java.util.function.IntUnaryOperator;
 
 /**
  * What a {@link StreamParser} works with (the lexer, the event collector, the content channels, the
@@ -35,8 +42,9 @@ final class ParserParts {
         this.runs = runs;
         this.lexer = new LexerDriver(compiled.model(), options.maxTokenLength(), runs);
         FormatRules rules = compiled.rules();
-        this.content = new ContentChannel(out::content, rules.content());
-        this.reasoning = new ContentChannel(out::reasoning, ContentChannel.Policy.VERBATIM);
+        this.content = new ContentChannel(new Content(out, false), rules.content());
+        this.reasoning = new ContentChannel(new Content(out, true), ContentChannel.Policy.VERBATIM);
+        Hooks hooks = new Hooks();
         this.calls =
                 new CallAssembler(
                         format.name(),
@@ -44,31 +52,84 @@ final class ParserParts {
                         null, // the ids, options and tools of a request come with reset
                         compiled.model().hasIdRole,
                         out,
-                        at -> lexer.excerpt(at, EXCERPT_RADIUS),
-                        lexer::offset,
+                        hooks,
+                        hooks,
                         options,
                         tools.names());
         this.arguments =
                 new ArgumentWriter(
-                        new ArgumentWriter.Output() {
-                            @Override
-                            public void json(String piece) {
-                                calls.arguments(piece, lexer.tokenStart());
-                            }
-
-                            @Override
-                            public void escaped(String piece) {
-                                calls.escapedArguments(piece, lexer.tokenStart());
-                            }
-                        },
-                        name -> this.tools.definition(name),
+                        hooks,
+                        hooks,
                         rules.untypedValues(),
                         rules.trimValueNewlines(),
-                        detail ->
-                                calls.error(
-                                        ToolCallParseException.Kind.MALFORMED_ARGUMENTS,
-                                        lexer.tokenStart(),
-                                        detail));
+                        new Malformed());
+    }
+
+    /*
+     * The parts' callbacks are classes rather than lambdas: a format's first parser is made in a
+     * cold JVM, where linking each lambda costs a bootstrap (and the first one, several
+     * milliseconds of method-handle set-up).
+     */
+
+    /** Text for the content or the reasoning channel's events. */
+    private static final class Content implements Consumer<String> {
+        private final EventCollector out;
+        private final boolean reasoning;
+
+        Content(EventCollector out, boolean reasoning) {
+            this.out = out;
+            this.reasoning = reasoning;
+        }
+
+        @Override
+        public void accept(String text) {
+            if (reasoning) out.reasoning(text);
+            else out.content(text);
+        }
+    }
+
+    /**
+     * The call assembler's excerpts and offsets from the lexer, the argument writer's output into
+     * the call assembler and its schema lookups in the request's tools.
+     */
+    private final class Hooks
+            implements IntFunction<String>,
+                    IntUnaryOperator,
+                    ArgumentWriter.Output,
+                    Function<String, JsonObject> {
+        @Override
+        public String apply(int at) {
+            return lexer.excerpt(at, EXCERPT_RADIUS);
+        }
+
+        @Override
+        public int applyAsInt(int at) {
+            return lexer.offset(at);
+        }
+
+        @Override
+        public void json(String piece) {
+            calls.arguments(piece, lexer.tokenStart());
+        }
+
+        @Override
+        public void escaped(String piece) {
+            calls.escapedArguments(piece, lexer.tokenStart());
+        }
+
+        @Override
+        public JsonObject apply(String name) {
+            return tools.definition(name);
+        }
+    }
+
+    /** The argument writer's malformed-arguments error, at the lexer's token. */
+    private final class Malformed implements Function<String, RuntimeException> {
+        @Override
+        public RuntimeException apply(String detail) {
+            return calls.error(
+                    ToolCallParseException.Kind.MALFORMED_ARGUMENTS, lexer.tokenStart(), detail);
+        }
     }
 
     /** For a new parser (parts just made, or cleared when given back): this request's. */

@@ -25,23 +25,28 @@ final class StrongIds {
 
     private static int used = POOL.length;
 
+    /** The generator (a class rather than a lambda: see {@code ParseOptions.RandomIds}). */
     static final IdGenerator GENERATOR =
-            length -> {
-                char[] out = new char[length];
-                int n = 0;
-                synchronized (POOL) {
-                    while (n < length) {
-                        if (used == POOL.length) {
-                            fill();
-                            used = 0;
+            new IdGenerator() {
+                @Override
+                public String alphanumeric(int length) {
+                    char[] out = new char[length];
+                    int n = 0;
+                    synchronized (POOL) {
+                        while (n < length) {
+                            if (used == POOL.length) {
+                                fill();
+                                used = 0;
+                            }
+                            int v = POOL[used] & 63;
+                            POOL[used++] = 0; // a byte is handed out once
+                            // 6 bits; 62 and 63 are drawn again, so every character is equally
+                            // likely
+                            if (v < 62) out[n++] = IdGenerator.ALPHANUMERIC.charAt(v);
                         }
-                        int v = POOL[used] & 63;
-                        POOL[used++] = 0; // a byte is handed out once
-                        // 6 bits; 62 and 63 are drawn again, so every character is equally likely
-                        if (v < 62) out[n++] = IdGenerator.ALPHANUMERIC.charAt(v);
                     }
+                    return new String(out);
                 }
-                return new String(out);
             };
 
     private StrongIds() {}

@@ -9,6 +9,7 @@ import com.google.gson.JsonPrimitive;
 import dev.toolcalls.internal.assemble.SchemaTypes;
 import dev.toolcalls.internal.json.JsonScan;
 
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.Random;
@@ -20,6 +21,16 @@ import java.util.Random;
  * writer writes.
  */
 class JsonScanTest {
+    /**
+     * A JVM scans its first characters one by one (a cold start spins no view handle); past that
+     * the word reads begin, which the tests below check.
+     */
+    @BeforeAll
+    static void pastTheColdStart() {
+        String s = "x".repeat(1 << 17);
+        assertEquals(s.length(), JsonScan.control(s, 0, s.length()));
+    }
+
     private static int controlSlow(String s, int from, int to) {
         for (int i = from; i < to; i++) if (s.charAt(i) < 0x20) return i;
         return to;

@@ -31,7 +31,8 @@ final class FormatDirs {
     /** The folders read: the one next to the jar (if any), then the options' in order. */
     List<Path> folders() {
         List<Path> out = new ArrayList<>();
-        nextToJar().ifPresent(out::add);
+        Optional<Path> jarFolder = nextToJar();
+        if (jarFolder.isPresent()) out.add(jarFolder.get());
         out.addAll(dirs);
         return out;
     }
@@ -71,25 +72,22 @@ final class FormatDirs {
 
     /**
      * The format a command runs with, after the warnings of {@link #registry(PrintStream, String)}.
+     * With no folder to read, a bundled format is the standard registry's own and nothing else is
+     * looked at (no search for format providers: see {@link FormatRegistry#bundled()}).
      *
      * @throws Main.UsageException when no format has this name
      * @throws FormatException when the format cannot be used
      */
     Format format(PrintStream err, String name) {
-        Format f =
-                registry(err, name)
-                        .find(name)
-                        .orElseThrow(
-                                () ->
-                                        new Main.UsageException(
-                                                "unknown format '"
-                                                        + name
-                                                        + "'; run 'formats' to list them"));
-        f.problem()
-                .ifPresent(
-                        p -> {
-                            throw p;
-                        });
+        Optional<Format> found =
+                folders().isEmpty() ? FormatRegistry.bundled().find(name) : Optional.empty();
+        if (found.isEmpty()) found = registry(err, name).find(name);
+        if (found.isEmpty())
+            throw new Main.UsageException(
+                    "unknown format '" + name + "'; run 'formats' to list them");
+        Format f = found.get();
+        Optional<FormatException> problem = f.problem();
+        if (problem.isPresent()) throw problem.get();
         return f;
     }
 

@@ -28,6 +28,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * {@code parse --format NAME [--tools FILE] [--lenient] [--stream [--chunk-seed S] [--chunk-max K]]
@@ -62,73 +64,104 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
                             "--format",
                             "NAME",
                             "format name or alias (see: formats)",
-                            v -> formatName = (String) v)
+                            new Into("--format"))
                     .option(
                             "--tools",
                             "FILE",
                             "OpenAI tools array (JSON) handed to the parser",
                             Path.class,
-                            v -> toolsFile = (Path) v)
+                            new Into("--tools"))
                     .flag(
                             "--lenient",
                             "a malformed call comes back as content (its raw text); with --stream only while nothing of it was printed",
-                            v -> lenient = (Boolean) v)
+                            new Into("--lenient"))
                     .option(
                             "--unknown-tool",
                             "keep|text|error",
                             "a call to a function not among --tools: keep it (default), give it back as text, or fail (unknown_tool)",
                             String.class,
-                            v -> unknownTool = (String) v)
+                            new Into("--unknown-tool"))
                     .flag(
                             "--stream",
                             "feed the input in random chunks and print one delta per line",
-                            v -> stream = (Boolean) v)
+                            new Into("--stream"))
                     .option(
                             "--chunk-seed",
                             "S",
                             "seed of java.util.Random choosing chunk lengths (default 0)",
                             long.class,
-                            v -> chunkSeed = (Long) v)
+                            new Into("--chunk-seed"))
                     .option(
                             "--chunk-max",
                             "K",
                             "chunks are 1..K code points long (default 8)",
                             int.class,
-                            v -> chunkMax = (Integer) v)
+                            new Into("--chunk-max"))
                     .option(
                             "--thinking",
                             "on|off",
                             "whether the request had thinking on (formats whose prompt opens the think block start inside reasoning); default: the format's",
                             String.class,
-                            v -> thinking = (String) v)
+                            new Into("--thinking"))
                     .option(
                             "--output",
                             "chat|responses|messages|events",
                             "what to print: chat (default; Chat Completions message / deltas), responses (OpenAI Responses API), "
                                     + "messages (Anthropic Messages API) or events (the neutral parse events)",
                             String.class,
-                            v -> output = (String) v)
+                            new Into("--output"))
                     .flag(
                             "--jsonl",
                             "each input line is {\"input\": \"...\", \"tools\": [...]?, \"thinking\": true|false?}; one answer line each",
-                            v -> jsonl = (Boolean) v)
+                            new Into("--jsonl"))
                     .option(
                             "--tokenizer",
                             "PATH",
                             "the model's vocabulary (a folder holding tokenizer.json, or the file): --jsonl lines may carry "
                                     + "\"ids\": [...] instead of \"input\", fed as token ids (with --stream: 1..K ids at a time)",
                             Path.class,
-                            v -> tokenizer = (Path) v)
+                            new Into("--tokenizer"))
                     .positional(
                             "FILE | -",
                             "input file, or - (default) for standard input",
-                            v -> file = (String) v)
+                            new Into("FILE"))
                     .repeatable(
                             FormatDirs.OPTION,
                             FormatDirs.LABEL,
                             FormatDirs.DESCRIPTION,
                             Path.class,
-                            v -> formatDirs.dirs.add((Path) v));
+                            new Into(FormatDirs.OPTION));
+
+    /**
+     * Where an option's value goes, by the option's name: one class for every option rather than a
+     * lambda each (a fresh JVM pays a bootstrap for every lambda it links).
+     */
+    private final class Into implements Consumer<Object> {
+        private final String option;
+
+        Into(String option) {
+            this.option = option;
+        }
+
+        @Override
+        public void accept(Object v) {
+            switch (option) {
+                case "--format" -> formatName = (String) v;
+                case "--tools" -> toolsFile = (Path) v;
+                case "--lenient" -> lenient = (Boolean) v;
+                case "--unknown-tool" -> unknownTool = (String) v;
+                case "--stream" -> stream = (Boolean) v;
+                case "--chunk-seed" -> chunkSeed = (Long) v;
+                case "--chunk-max" -> chunkMax = (Integer) v;
+                case "--thinking" -> thinking = (String) v;
+                case "--output" -> output = (String) v;
+                case "--jsonl" -> jsonl = (Boolean) v;
+                case "--tokenizer" -> tokenizer = (Path) v;
+                case "FILE" -> file = (String) v;
+                default -> formatDirs.dirs.add((Path) v); // FormatDirs.OPTION
+            }
+        }
+    }
 
     private ParseOptions.UnknownTool unknownPolicy = ParseOptions.UnknownTool.KEEP;
     private Vocabulary vocabulary;
@@ -243,9 +276,17 @@ final class ParseCommand implements Callable<Integer>, Main.IoAware {
     private ParseOptions options() {
         return ParseOptions.defaults()
                 .withLenient(lenient)
-                .withIds(() -> IdGenerator.seeded(0))
+                .withIds(new SeededIds())
                 .withUnknownTool(unknownPolicy)
                 .withThinking(thinking == null ? null : thinking.equals("on"));
+    }
+
+    /** Ids from a fixed seed, the same for every parse (a class: see {@link Into}). */
+    private static final class SeededIds implements Supplier<IdGenerator> {
+        @Override
+        public IdGenerator get() {
+            return IdGenerator.seeded(0);
+        }
     }
 
     /** Batch: the whole input is one output, parsed once. */

@@ -30,12 +30,45 @@ public final class ValueJson {
      * content} is written even when null.
      */
     public static String message(ChatMessage m) {
-        return Json.write(messageTree(m));
+        StringBuilder b = new StringBuilder();
+        b.append("{\"content\":");
+        JsonText.string(b, m.content());
+        if (m.reasoningContent() != null) {
+            b.append(",\"reasoning_content\":");
+            JsonText.string(b, m.reasoningContent());
+        }
+        b.append(",\"tool_calls\":[");
+        boolean first = true;
+        for (ToolCall c : m.toolCalls()) {
+            if (!first) b.append(',');
+            toolCall(b, c);
+            first = false;
+        }
+        return b.append("]}").toString();
     }
 
     /** {@code {"id", "type": "function", "function": {"name", "arguments"}}}. */
     public static String toolCall(ToolCall c) {
-        return Json.write(toolCallTree(c));
+        StringBuilder b = new StringBuilder();
+        toolCall(b, c);
+        return b.toString();
+    }
+
+    /**
+     * {@link #toolCall} written into {@code b}, the same text as Gson writes for {@link
+     * #toolCallTree} (a message or a call is written without a tree: a CLI run that prints one
+     * never loads Gson).
+     */
+    private static void toolCall(StringBuilder b, ToolCall c) {
+        b.append("{\"id\":");
+        JsonText.string(b, c.id());
+        b.append(",\"type\":");
+        JsonText.string(b, c.type());
+        b.append(",\"function\":{\"name\":");
+        JsonText.string(b, c.name());
+        b.append(",\"arguments\":");
+        JsonText.string(b, c.arguments());
+        b.append("}}");
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.toolcalls.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.toolcalls.cli.FirstParse;
 import dev.toolcalls.internal.format.BundledFormat;
 import dev.toolcalls.internal.grammar.BundledFormats;
 
@@ -23,7 +24,8 @@ import java.util.stream.Stream;
  * the class path): the lexer of the format asked for and no other, and none of the classes a parse
  * does not need (Gson's type adapters, the ANTLR tool, picocli, the tools, the constraint compiler,
  * the method-handle bootstrap of records' equals and hashCode, the security providers behind {@code
- * SecureRandom}). Classes, not times: a guard that does not depend on the machine's load.
+ * SecureRandom}, the service loader, the lambda bootstrap and the method-handle class spinner).
+ * Classes, not times: a guard that does not depend on the machine's load.
  */
 class FirstParseClassesTest {
     private static final List<String> NOT_ON_THE_PARSE_PATH =
@@ -37,7 +39,12 @@ class FirstParseClassesTest {
                     "dev.toolcalls.internal.constraint.",
                     "java.lang.runtime.ObjectMethods ",
                     // random ids read the system's random device, without the security providers
-                    "java.security.SecureRandom ");
+                    "java.security.SecureRandom ",
+                    // a bundled format is found without a search for format providers
+                    "java.util.ServiceLoader ",
+                    // no lambda is linked and no method-handle class is spun
+                    "java.lang.invoke.LambdaMetafactory ",
+                    "java.lang.invoke.InvokerBytecodeGenerator ");
 
     @Test
     void aFreshJvmLoadsOnlyTheLexerOfTheFormatItParses() throws Exception {
@@ -74,8 +81,10 @@ class FirstParseClassesTest {
     static List<String> classesBeforeFirstOutput(String format, String text) throws Exception {
         List<String> cp = new ArrayList<>();
         for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            // the library is its classes folder under `test`, its jar once the reactor packaged it
-            boolean library = Path.of(e).getFileName().toString().matches("toolcalls-\\d.*\\.jar");
+            // the library (and the CLI's module, which holds FirstParse) is its classes folder
+            // under `test`, its jar once the reactor packaged it
+            boolean library =
+                    Path.of(e).getFileName().toString().matches("toolcalls-(cli-)?\\d.*\\.jar");
             if (e.endsWith("classes")
                     || library
                     || e.contains("antlr4-runtime")

@@ -8,11 +8,13 @@ import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
 
+import dev.toolcalls.ChatMessage;
 import dev.toolcalls.DeltaMessage;
 import dev.toolcalls.Format;
 import dev.toolcalls.Formats;
 import dev.toolcalls.ParseEvent;
 import dev.toolcalls.StreamParser;
+import dev.toolcalls.ToolCall;
 import dev.toolcalls.ToolCallDelta;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.Tools;
@@ -89,6 +91,39 @@ class EventTextTest {
             }
         }
         assertTrue(chunks > 1000, chunks + " chunks compared");
+    }
+
+    @Test
+    void messagesAndCallsAreGsonsTextOfTheirTree() {
+        List<ChatMessage> messages = new ArrayList<>();
+        messages.add(new ChatMessage(null, List.of()));
+        String odd = "q\"\\\u2028\u2029\u0000\u001f\b\f\n\r\t<>&='\u00e9\ud83d\ude00\udc00";
+        messages.add(
+                new ChatMessage(
+                        odd,
+                        odd,
+                        List.of(new ToolCall(null, odd, odd), new ToolCall(odd, "f", ""))));
+        for (Map.Entry<String, List<SuiteCase>> e :
+                SuiteCase.load(Path.of("tests-data")).entrySet()) {
+            Optional<Format> f = Formats.find(e.getKey());
+            if (f.isEmpty()) continue;
+            for (SuiteCase c : e.getValue()) {
+                try {
+                    messages.add(f.get().parse(c.input(), Tools.none(), c.options()));
+                } catch (ToolCallParseException x) {
+                    // an error case: no message
+                }
+            }
+        }
+        int calls = 0;
+        for (ChatMessage m : messages) {
+            assertEquals(Json.write(ValueJson.messageTree(m)), ValueJson.message(m));
+            for (ToolCall c : m.toolCalls()) {
+                assertEquals(Json.write(ValueJson.toolCallTree(c)), ValueJson.toolCall(c));
+                calls++;
+            }
+        }
+        assertTrue(messages.size() > 500 && calls > 500, messages.size() + " messages");
     }
 
     @Test

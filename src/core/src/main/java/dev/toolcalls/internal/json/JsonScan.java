@@ -23,8 +23,14 @@ import java.nio.CharBuffer;
  * in a block checked one by one. A Latin-1 string never is.
  */
 public final class JsonScan {
-    private static final VarHandle LONGS =
-            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    /**
+     * The byte array read as longs, made on first use: making a view handle spins method-handle
+     * classes, which a cold JVM that reads only short strings does not pay for.
+     */
+    private static final class Longs {
+        static final VarHandle LONGS =
+                MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    }
 
     /** Below this many characters a plain loop is as fast. */
     private static final int SHORT = 64;
@@ -38,15 +44,29 @@ public final class JsonScan {
     /** Characters at the start of a string looked at for one above U+00FF. */
     static final int PROBE = 256;
 
+    /**
+     * Characters this JVM scans one by one before it reads words: the word reads go through a view
+     * handle, whose making spins method-handle classes, several milliseconds that a cold JVM
+     * reading a format file and a short output would spend for nothing.
+     */
+    private static final int COLD = 1 << 16;
+
+    /** Characters scanned one by one so far (racy: a lost count only delays the switch). */
+    private static int coldScanned;
+
+    /** Whether {@link #COLD} characters have been scanned: words from then on. */
+    private static boolean warm;
+
     private JsonScan() {}
 
     /** The first index in [from, to) holding a character below U+0020, or {@code to}. */
     public static int control(String s, int from, int to) {
-        if (to - from < SHORT) {
+        if (to - from < SHORT || !warm && (coldScanned += to - from) < COLD) {
             int i = from;
             while (i < to && s.charAt(i) >= 0x20) i++;
             return i;
         }
+        warm = true;
         boolean wide = to - from > BLOCK && wideAtStart(s);
         byte[] buf = null;
         CharBuffer view = null;
@@ -146,10 +166,10 @@ public final class JsonScan {
      * one {@code spaces} repeats ({@code highs}: each lane's top bit; lanes of 8 or 16 bits).
      */
     private static boolean below(byte[] buf, int k, long spaces, long highs) {
-        long a = (long) LONGS.get(buf, k);
-        long b = (long) LONGS.get(buf, k + 8);
-        long c = (long) LONGS.get(buf, k + 16);
-        long d = (long) LONGS.get(buf, k + 24);
+        long a = (long) Longs.LONGS.get(buf, k);
+        long b = (long) Longs.LONGS.get(buf, k + 8);
+        long c = (long) Longs.LONGS.get(buf, k + 16);
+        long d = (long) Longs.LONGS.get(buf, k + 24);
         long any =
                 ((a - spaces) & ~a)
                         | ((b - spaces) & ~b)

@@ -68,12 +68,15 @@ public final class FastRuns {
                 IntervalSet set,
                 IntervalSet start,
                 List<LexerAction> commands) {
-            this.commands =
-                    commands.stream()
-                            .filter(a -> !(a instanceof LexerTypeAction))
-                            .toArray(LexerAction[]::new);
-            this.pops =
-                    (int) commands.stream().filter(a -> a instanceof LexerPopModeAction).count();
+            // loops, not streams: a format's first load runs this in a cold JVM
+            List<LexerAction> kept = new ArrayList<>(commands.size());
+            int popping = 0;
+            for (LexerAction a : commands) {
+                if (!(a instanceof LexerTypeAction)) kept.add(a);
+                if (a instanceof LexerPopModeAction) popping++;
+            }
+            this.commands = kept.toArray(new LexerAction[0]);
+            this.pops = popping;
             this.type = type;
             this.streamable = streamable;
             this.set = set;
