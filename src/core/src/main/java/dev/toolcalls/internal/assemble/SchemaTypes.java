@@ -264,13 +264,19 @@ public final class SchemaTypes {
     /**
      * The inside of a JSON string for {@code s} in [from, to), without the quotes: that text as it
      * is when nothing needs escaping ({@code s} itself when it is all of it); the stretches between
-     * the characters that do are found in one pass ({@link JsonScan#special}) and copied whole.
+     * the characters that do are found by search (each of {@code "} and {@code \} by {@link
+     * String#indexOf}, remembered while it lies ahead; control characters by {@link
+     * JsonScan#control}) and copied whole.
      */
     public static String escape(String s, int from, int to) {
+        int quote = -1;
+        int slash = -1;
         StringBuilder b = null;
         int i = from;
         while (true) {
-            int stop = JsonScan.special(s, i, to);
+            if (quote < i) quote = next(s, '"', i, to);
+            if (slash < i) slash = next(s, '\\', i, to);
+            int stop = JsonScan.control(s, i, Math.min(quote, slash));
             if (stop == to) break;
             if (b == null) b = new StringBuilder(to - from + 16);
             b.append(s, i, stop);
@@ -304,5 +310,11 @@ public final class SchemaTypes {
         }
         if (b == null) return from == 0 && to == s.length() ? s : s.substring(from, to);
         return b.append(s, i, to).toString();
+    }
+
+    /** The first index of {@code c} in [from, to), or {@code to}. */
+    private static int next(String s, char c, int from, int to) {
+        int at = s.indexOf(c, from);
+        return at < 0 || at > to ? to : at;
     }
 }

@@ -7,17 +7,15 @@ import java.nio.LongBuffer;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Searches over the plain stretches of JSON string text: where the next control character (below
- * U+0020), or the next {@code "}, {@code \} or control character, lies. No vector search exists for
- * a range of characters, so the text is read a word at a time in one pass: a block of it is copied
- * into a small buffer and moved into an array of longs, and a loop over that array (which the
- * compiler turns into vector instructions, having no exit inside) gathers, per long, whether a lane
- * is below 0x20 ({@code (x - 0x20…20) & ~x}) and, for the three together, whether a lane equals
- * {@code "} or {@code \} ({@code y = x ^ 0x22…22}, {@code (y - 0x01…01) & ~y}); the top bit of a
- * lane is set when it is. A block where that fires is checked character by character, so a text
- * that has none is read at the speed of the copies. Blocks grow from 64 characters to {@value
- * #BLOCK}, so a search that stops early reads little past its stop; the buffers are kept for the
- * next search.
+ * Searches over the plain stretches of JSON string text: where the next {@code "}, {@code \} or
+ * control character (below U+0020) lies. The two characters are found by {@link String#indexOf} (a
+ * vector search); control characters, for which no such search exists, a word at a time: a block of
+ * the text is copied into a small buffer and moved into an array of longs, and a loop over that
+ * array (which the compiler turns into vector instructions, having no exit inside) gathers whether
+ * a lane is below 0x20 ({@code (x - 0x20…20) & ~x}, the top bit of a lane set when it is). A block
+ * where that fires is checked character by character, so a text that has none is read at the speed
+ * of the copies. Blocks grow from 64 characters to {@value #BLOCK}, so a search that stops early
+ * reads little past its stop; the buffers are kept for the next search.
  *
  * <p>The copy depends on how the string is stored. A Latin-1 string's low bytes are its characters,
  * copied as they lie, eight to a long. A UTF-16 string's low bytes would be copied one character at
@@ -33,14 +31,8 @@ public final class JsonScan {
     private static final int BLOCK = 4096;
 
     private static final long SPACES = 0x2020202020202020L;
-    private static final long ONES = 0x0101010101010101L;
-    private static final long QUOTES = 0x2222222222222222L;
-    private static final long SLASHES = 0x5C5C5C5C5C5C5C5CL;
     private static final long HIGHS = 0x8080808080808080L;
     private static final long SPACES16 = 0x0020002000200020L;
-    private static final long ONES16 = 0x0001000100010001L;
-    private static final long QUOTES16 = 0x0022002200220022L;
-    private static final long SLASHES16 = 0x005C005C005C005CL;
     private static final long HIGHS16 = 0x8000800080008000L;
 
     /** Characters at the start of a string looked at for one above U+00FF. */
@@ -53,44 +45,28 @@ public final class JsonScan {
 
     /** The first index in [from, to) holding a character below U+0020, or {@code to}. */
     public static int control(String s, int from, int to) {
-        return scan(s, from, to, false);
-    }
-
-    /**
-     * The first index in [from, to) holding {@code "}, {@code \} or a character below U+0020, or
-     * {@code to}.
-     */
-    public static int special(String s, int from, int to) {
-        return scan(s, from, to, true);
-    }
-
-    private static boolean stops(char c, boolean quotes) {
-        return c < 0x20 || quotes && (c == '"' || c == '\\');
-    }
-
-    private static int scan(String s, int from, int to, boolean quotes) {
         int i = from;
         for (int plain = Math.min(to, from + SHORT); i < plain; i++)
-            if (stops(s.charAt(i), quotes)) return i;
+            if (s.charAt(i) < 0x20) return i;
         if (i == to) return to;
         Scratch b = SPARE.getAndSet(null);
         if (b == null) b = new Scratch();
         try {
-            return blocks(s, i, to, quotes, b);
+            return blocks(s, i, to, b);
         } finally {
             SPARE.set(b);
         }
     }
 
-    private static int blocks(String s, int i, int to, boolean quotes, Scratch b) {
+    private static int blocks(String s, int i, int to, Scratch b) {
         boolean wide = to - i > BLOCK && wideAtStart(s);
         for (int size = SHORT; i < to; size = Math.min(BLOCK, 2 * size)) {
             int end = Math.min(to, i + size);
             int found;
             if (wide) {
-                found = wideBlock(s, i, end, quotes, b);
+                found = wideBlock(s, i, end, b);
             } else {
-                found = narrowBlock(s, i, end, quotes, b);
+                found = narrowBlock(s, i, end, b);
                 if (found < 0) { // the block holds a character above U+00FF: the string is UTF-16
                     wide = true;
                     found = end;
@@ -100,6 +76,26 @@ public final class JsonScan {
             i = end;
         }
         return to;
+    }
+
+    /**
+     * The first index in [from, to) holding {@code "}, {@code \} or a character below U+0020, or
+     * {@code to}.
+     */
+    public static int special(String s, int from, int to) {
+        if (to - from < SHORT) {
+            for (int i = from; i < to; i++) {
+                char c = s.charAt(i);
+                if (c < 0x20 || c == '"' || c == '\\') return i;
+            }
+            return to;
+        }
+        int stop = to;
+        int q = s.indexOf('"', from);
+        if (q >= 0 && q < stop) stop = q;
+        int b = s.indexOf('\\', from);
+        if (b >= 0 && b < stop) stop = b;
+        return control(s, from, stop);
     }
 
     private static boolean wideAtStart(String s) {
@@ -131,70 +127,52 @@ public final class JsonScan {
      * there is none but a character above U+00FF was seen.
      */
     @SuppressWarnings("deprecation") // the low byte of each character is what the test reads
-    private static int narrowBlock(String s, int from, int to, boolean quotes, Scratch b) {
+    private static int narrowBlock(String s, int from, int to, Scratch b) {
         int n = to - from;
         int words = n >>> 3;
         s.getBytes(from, from + (words << 3), b.bytes, 0);
-        if (fires(b, words, quotes, SPACES, ONES, QUOTES, SLASHES, HIGHS)) {
+        if (below(b, words, SPACES, HIGHS)) {
             boolean wide = false;
             for (int j = from; j < to; j++) {
                 char c = s.charAt(j);
-                if (stops(c, quotes)) return j;
+                if (c < 0x20) return j;
                 if (c > 0xFF) wide = true;
             }
             return wide ? -1 : to;
         }
-        for (int j = from + (words << 3); j < to; j++) if (stops(s.charAt(j), quotes)) return j;
+        for (int j = from + (words << 3); j < to; j++) if (s.charAt(j) < 0x20) return j;
         return to;
     }
 
     /** The first stop of [from, to) by whole characters, or {@code to}. */
-    private static int wideBlock(String s, int from, int to, boolean quotes, Scratch b) {
+    private static int wideBlock(String s, int from, int to, Scratch b) {
         int n = to - from;
         int words = n >>> 2;
         s.getChars(from, from + (words << 2), b.chars, 0);
         b.charView.clear();
         b.charView.put(b.chars, 0, words << 2); // into bytes, two a character
-        if (fires(b, words, quotes, SPACES16, ONES16, QUOTES16, SLASHES16, HIGHS16)) {
-            for (int j = from; j < to; j++) if (stops(s.charAt(j), quotes)) return j;
+        if (below(b, words, SPACES16, HIGHS16)) {
+            for (int j = from; j < to; j++) if (s.charAt(j) < 0x20) return j;
             return to;
         }
-        for (int j = from + (words << 2); j < to; j++) if (stops(s.charAt(j), quotes)) return j;
+        for (int j = from + (words << 2); j < to; j++) if (s.charAt(j) < 0x20) return j;
         return to;
     }
 
     /**
      * Whether the first {@code words} longs of the scratch bytes hold a lane below the one {@code
-     * spaces} repeats or, with {@code quotes}, equal to the one {@code quote} or {@code slash}
-     * repeats ({@code ones}: each lane 1, {@code highs}: each lane's top bit; lanes of 8 or 16
-     * bits). The longs are moved into an array first: a loop over an array, with no exit, is one
-     * the compiler makes into vector instructions.
+     * spaces} repeats ({@code highs}: each lane's top bit; lanes of 8 or 16 bits). The longs are
+     * moved into an array first: a loop over an array, with no exit, is one the compiler makes into
+     * vector instructions.
      */
-    private static boolean fires(
-            Scratch b,
-            int words,
-            boolean quotes,
-            long spaces,
-            long ones,
-            long quote,
-            long slash,
-            long highs) {
+    private static boolean below(Scratch b, int words, long spaces, long highs) {
         long[] longs = b.longs;
         b.longView.clear();
         b.longView.get(longs, 0, words);
         long any = 0;
-        if (quotes) {
-            for (int k = 0; k < words; k++) {
-                long x = longs[k];
-                long q = x ^ quote;
-                long z = x ^ slash;
-                any |= ((x - spaces) & ~x) | ((q - ones) & ~q) | ((z - ones) & ~z);
-            }
-        } else {
-            for (int k = 0; k < words; k++) {
-                long x = longs[k];
-                any |= (x - spaces) & ~x;
-            }
+        for (int k = 0; k < words; k++) {
+            long x = longs[k];
+            any |= (x - spaces) & ~x;
         }
         return (any & highs) != 0;
     }
