@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.CharBuffer;
 import java.nio.LongBuffer;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Searches over the plain stretches of JSON string text: where the next {@code "}, {@code \} or
@@ -38,8 +38,8 @@ public final class JsonScan {
     /** Characters at the start of a string looked at for one above U+00FF. */
     static final int PROBE = 256;
 
-    /** The buffers kept for the next search. */
-    private static final AtomicReference<Scratch> SPARE = new AtomicReference<>();
+    /** The buffers kept for the next search, a few slots chosen by thread. */
+    private static final AtomicReferenceArray<Scratch> SPARES = new AtomicReferenceArray<>(8);
 
     private JsonScan() {}
 
@@ -49,12 +49,13 @@ public final class JsonScan {
         for (int plain = Math.min(to, from + SHORT); i < plain; i++)
             if (s.charAt(i) < 0x20) return i;
         if (i == to) return to;
-        Scratch b = SPARE.getAndSet(null);
+        int slot = (int) (Thread.currentThread().getId() & (SPARES.length() - 1));
+        Scratch b = SPARES.getAndSet(slot, null);
         if (b == null) b = new Scratch();
         try {
             return blocks(s, i, to, b);
         } finally {
-            SPARE.set(b);
+            SPARES.set(slot, b);
         }
     }
 
@@ -105,8 +106,9 @@ public final class JsonScan {
     }
 
     /**
-     * The buffers of a search: one kept for the next search (taken and given back with one atomic
-     * exchange each); a search that finds it taken makes its own.
+     * The buffers of a search: a few kept for the next searches (each taken and given back with one
+     * atomic exchange, in a slot chosen by the thread); a search that finds its slot empty makes
+     * its own.
      */
     private static final class Scratch {
         final byte[] bytes = new byte[2 * BLOCK];
@@ -123,8 +125,8 @@ public final class JsonScan {
     }
 
     /**
-     * The first stop of [from, to) by the low bytes; {@code to} when there is none, and -1 when
-     * there is none but a character above U+00FF was seen.
+     * The first control character of [from, to) by the low bytes; {@code to} when there is none,
+     * and -1 when there is none but a character above U+00FF was seen.
      */
     @SuppressWarnings("deprecation") // the low byte of each character is what the test reads
     private static int narrowBlock(String s, int from, int to, Scratch b) {
@@ -144,7 +146,7 @@ public final class JsonScan {
         return to;
     }
 
-    /** The first stop of [from, to) by whole characters, or {@code to}. */
+    /** The first control character of [from, to) by whole characters, or {@code to}. */
     private static int wideBlock(String s, int from, int to, Scratch b) {
         int n = to - from;
         int words = n >>> 2;
