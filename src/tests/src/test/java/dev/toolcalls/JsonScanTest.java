@@ -122,9 +122,17 @@ class JsonScanTest {
                         new JsonPrimitive(s),
                         JsonParser.parseString("\"" + SchemaTypes.escape(s) + "\""),
                         json);
+                // a range of a text: its own escaping, whatever lies around it
+                int from = random.nextInt(length + 1);
+                int to = from + random.nextInt(length - from + 1);
+                assertEquals(
+                        SchemaTypes.escape(s.substring(from, to)),
+                        SchemaTypes.escape("\"\n" + s + "\\", from + 2, to + 2),
+                        json + " [" + from + ", " + to + ")");
             }
         }
         String plain = "nothing to escape here ".repeat(100);
         assertSame(plain, SchemaTypes.escape(plain));
+        assertEquals(plain.substring(3, 2000), SchemaTypes.escape(plain, 3, 2000));
     }
 }

@@ -174,28 +174,34 @@ public final class ArgumentWriter {
         forcedString = string;
     }
 
-    /** A piece of a raw value. */
+    /**
+     * A piece of a raw value. A long string value is escaped where it lies and copied once, with
+     * the newlines trimmed at its edges left out of the copy.
+     */
     public void value(String piece) {
         if (key == null) throw keyless();
         if (mode == Mode.NONE) startRaw();
-        if (trimNewlines && !valueStarted && piece.startsWith("\n")) piece = piece.substring(1);
+        int from = trimNewlines && !valueStarted && piece.startsWith("\n") ? 1 : 0;
+        int to = piece.length();
         valueStarted = true;
         if (mode == Mode.HOLD) {
             if (held == null) held = new StringBuilder();
-            held.append(piece);
+            held.append(piece, from, to);
             return;
         }
         // streaming a string: with trimming, a trailing newline waits, it may be the template's
         // last one
-        if (piece.isEmpty()) return;
+        if (from == to) return;
         if (!trimNewlines) {
-            out.escaped(SchemaTypes.escape(piece));
+            out.escaped(SchemaTypes.escape(piece, from, to));
             return;
         }
-        String text = pendingNewline ? "\n" + piece : piece;
-        pendingNewline = text.endsWith("\n");
-        if (pendingNewline) text = text.substring(0, text.length() - 1);
-        if (!text.isEmpty()) out.escaped(SchemaTypes.escape(text));
+        boolean newlineBefore = pendingNewline;
+        pendingNewline = piece.charAt(to - 1) == '\n';
+        if (pendingNewline) to--;
+        String text = from < to ? SchemaTypes.escape(piece, from, to) : "";
+        if (newlineBefore) text = "\\n" + text;
+        if (!text.isEmpty()) out.escaped(text);
     }
 
     private void startRaw() {

@@ -478,12 +478,17 @@ public final class CallAssembler {
         return all;
     }
 
-    /** The arguments in [from, to), read from the pieces that hold them (the last few). */
+    /**
+     * The arguments in [from, to), read from the pieces that hold them (the last few); a range that
+     * lies within one piece is that piece (or a part of it), not a copy built up.
+     */
     private String argsRange(int from, int to) {
         flushArgsTail();
         int at = argsLength;
         int i = argPieces.size();
         while (i > 0 && at > from) at -= argPieces.get(--i).length();
+        String first = argPieces.get(i);
+        if (to <= at + first.length()) return first.substring(from - at, to - at);
         StringBuilder b = new StringBuilder(to - from);
         for (; i < argPieces.size() && at < to; i++) {
             String p = argPieces.get(i);

@@ -255,21 +255,30 @@ public final class SchemaTypes {
 
     /**
      * The inside of a JSON string for {@code s}, without the quotes: {@code s} itself when nothing
-     * needs escaping; the stretches between the characters that do are found by search and copied
-     * whole.
+     * needs escaping.
      */
     public static String escape(String s) {
-        int n = s.length();
+        return escape(s, 0, s.length());
+    }
+
+    /**
+     * The inside of a JSON string for {@code s} in [from, to), without the quotes: that text as it
+     * is when nothing needs escaping ({@code s} itself when it is all of it); the stretches between
+     * the characters that do are found by search (each of {@code "} and {@code \} by {@link
+     * String#indexOf}, remembered while it lies ahead; control characters by {@link
+     * JsonScan#control}) and copied whole.
+     */
+    public static String escape(String s, int from, int to) {
         int quote = -1;
         int slash = -1;
         StringBuilder b = null;
-        int i = 0;
+        int i = from;
         while (true) {
-            if (quote < i) quote = next(s, '"', i);
-            if (slash < i) slash = next(s, '\\', i);
+            if (quote < i) quote = next(s, '"', i, to);
+            if (slash < i) slash = next(s, '\\', i, to);
             int stop = JsonScan.control(s, i, Math.min(quote, slash));
-            if (stop == n) break;
-            if (b == null) b = new StringBuilder(n + 16);
+            if (stop == to) break;
+            if (b == null) b = new StringBuilder(to - from + 16);
             b.append(s, i, stop);
             char c = s.charAt(stop);
             switch (c) {
@@ -299,12 +308,13 @@ public final class SchemaTypes {
             }
             i = stop + 1;
         }
-        if (b == null) return s;
-        return b.append(s, i, n).toString();
+        if (b == null) return from == 0 && to == s.length() ? s : s.substring(from, to);
+        return b.append(s, i, to).toString();
     }
 
-    private static int next(String s, char c, int from) {
+    /** The first index of {@code c} in [from, to), or {@code to}. */
+    private static int next(String s, char c, int from, int to) {
         int at = s.indexOf(c, from);
-        return at < 0 ? s.length() : at;
+        return at < 0 || at > to ? to : at;
     }
 }

@@ -1,19 +1,21 @@
 package dev.toolcalls.internal.json;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.CharBuffer;
+import java.nio.LongBuffer;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Searches over the plain stretches of JSON string text: where the next {@code "}, {@code \} or
  * control character (below U+0020) lies. The two characters are found by {@link String#indexOf} (a
  * vector search); control characters, for which no such search exists, a word at a time: a block of
- * the text is copied into a small buffer and read as longs, a long holding a character below 0x20
- * exactly when {@code (x - 0x20…20) & ~x & 0x80…80} is not zero (per byte, or per 16-bit lane). A
- * block where that fires is checked character by character, so a text that has none is read at the
- * speed of a copy.
+ * the text is copied into a small buffer and moved into an array of longs, and a loop over that
+ * array (which the compiler turns into vector instructions, having no exit inside) gathers whether
+ * a lane is below 0x20 ({@code (x - 0x20…20) & ~x}, the top bit of a lane set when it is). A block
+ * where that fires is checked character by character, so a text that has none is read at the speed
+ * of the copies. Blocks grow from 64 characters to {@value #BLOCK}, so a search that stops early
+ * reads little past its stop; the buffers are kept for the next search.
  *
  * <p>The copy depends on how the string is stored. A Latin-1 string's low bytes are its characters,
  * copied as they lie, eight to a long. A UTF-16 string's low bytes would be copied one character at
@@ -23,19 +25,11 @@ import java.nio.CharBuffer;
  * in a block checked one by one. A Latin-1 string never is.
  */
 public final class JsonScan {
-    /**
-     * The byte array read as longs, made on first use: making a view handle spins method-handle
-     * classes, which a cold JVM that reads only short strings does not pay for.
-     */
-    private static final class Longs {
-        static final VarHandle LONGS =
-                MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    }
-
     /** Below this many characters a plain loop is as fast. */
     private static final int SHORT = 64;
 
     private static final int BLOCK = 4096;
+
     private static final long SPACES = 0x2020202020202020L;
     private static final long HIGHS = 0x8080808080808080L;
     private static final long SPACES16 = 0x0020002000200020L;
@@ -44,100 +38,44 @@ public final class JsonScan {
     /** Characters at the start of a string looked at for one above U+00FF. */
     static final int PROBE = 256;
 
-    /**
-     * Characters this JVM scans one by one before it reads words: the word reads go through a view
-     * handle, whose making spins method-handle classes, several milliseconds that a cold JVM
-     * reading a format file and a short output would spend for nothing.
-     */
-    private static final int COLD = 1 << 16;
-
-    /** Characters scanned one by one so far (racy: a lost count only delays the switch). */
-    private static int coldScanned;
-
-    /** Whether {@link #COLD} characters have been scanned: words from then on. */
-    private static boolean warm;
+    /** The buffers kept for the next search, a few slots chosen by thread. */
+    private static final AtomicReferenceArray<Scratch> SPARES = new AtomicReferenceArray<>(8);
 
     private JsonScan() {}
 
     /** The first index in [from, to) holding a character below U+0020, or {@code to}. */
     public static int control(String s, int from, int to) {
-        if (to - from < SHORT || !warm && (coldScanned += to - from) < COLD) {
-            int i = from;
-            while (i < to && s.charAt(i) >= 0x20) i++;
-            return i;
+        int i = from;
+        for (int plain = Math.min(to, from + SHORT); i < plain; i++)
+            if (s.charAt(i) < 0x20) return i;
+        if (i == to) return to;
+        int slot = (int) (Thread.currentThread().getId() & (SPARES.length() - 1));
+        Scratch b = SPARES.getAndSet(slot, null);
+        if (b == null) b = new Scratch();
+        try {
+            return blocks(s, i, to, b);
+        } finally {
+            SPARES.set(slot, b);
         }
-        warm = true;
-        boolean wide = to - from > BLOCK && wideAtStart(s);
-        byte[] buf = null;
-        CharBuffer view = null;
-        char[] chars = null;
-        for (int at = from; at < to; at += BLOCK) {
-            int end = Math.min(to, at + BLOCK);
+    }
+
+    private static int blocks(String s, int i, int to, Scratch b) {
+        boolean wide = to - i > BLOCK && wideAtStart(s);
+        for (int size = SHORT; i < to; size = Math.min(BLOCK, 2 * size)) {
+            int end = Math.min(to, i + size);
             int found;
             if (wide) {
-                if (view == null) { // two bytes a character
-                    buf = new byte[2 * BLOCK];
-                    view = ByteBuffer.wrap(buf).order(ByteOrder.LITTLE_ENDIAN).asCharBuffer();
-                    chars = new char[BLOCK];
-                }
-                found = controlInWideBlock(s, at, end, chars, view, buf);
+                found = wideBlock(s, i, end, b);
             } else {
-                if (buf == null) buf = new byte[Math.min(BLOCK, (to - from + 7) & ~7)];
-                found = controlInBlock(s, at, end, buf);
+                found = narrowBlock(s, i, end, b);
                 if (found < 0) { // the block holds a character above U+00FF: the string is UTF-16
                     wide = true;
                     found = end;
                 }
             }
             if (found < end) return found;
+            i = end;
         }
-        return to;
-    }
-
-    private static boolean wideAtStart(String s) {
-        for (int i = 0, n = Math.min(PROBE, s.length()); i < n; i++)
-            if (s.charAt(i) > 0xFF) return true;
-        return false;
-    }
-
-    /**
-     * The first control character of [from, to) by the low bytes; {@code to} when there is none,
-     * and -1 when there is none but a character above U+00FF was seen.
-     */
-    @SuppressWarnings("deprecation") // the low byte of each character is what the test reads
-    private static int controlInBlock(String s, int from, int to, byte[] buf) {
-        int n = to - from;
-        s.getBytes(from, to, buf, 0);
-        int k = 0;
-        boolean wide = false;
-        for (; k + 32 <= n; k += 32) {
-            if (below(buf, k, SPACES, HIGHS)) {
-                for (int j = from + k; j < from + k + 32; j++) {
-                    char ch = s.charAt(j);
-                    if (ch < 0x20) return j;
-                    if (ch > 0xFF) wide = true;
-                }
-            }
-        }
-        for (int j = from + k; j < to; j++) if (s.charAt(j) < 0x20) return j;
-        return wide ? -1 : to;
-    }
-
-    /** The first control character of [from, to) by whole characters, or {@code to}. */
-    private static int controlInWideBlock(
-            String s, int from, int to, char[] chars, CharBuffer view, byte[] buf) {
-        int n = to - from;
-        s.getChars(from, to, chars, 0);
-        view.clear();
-        view.put(chars, 0, n); // into buf, two bytes a character
-        int k = 0;
-        for (; k + 32 <= 2 * n; k += 32) {
-            if (below(buf, k, SPACES16, HIGHS16)) {
-                for (int j = from + k / 2; j < from + k / 2 + 16; j++)
-                    if (s.charAt(j) < 0x20) return j;
-            }
-        }
-        for (int j = from + k / 2; j < to; j++) if (s.charAt(j) < 0x20) return j;
         return to;
     }
 
@@ -161,20 +99,83 @@ public final class JsonScan {
         return control(s, from, stop);
     }
 
+    private static boolean wideAtStart(String s) {
+        for (int i = 0, n = Math.min(PROBE, s.length()); i < n; i++)
+            if (s.charAt(i) > 0xFF) return true;
+        return false;
+    }
+
     /**
-     * Whether the 32 bytes of {@code buf} from {@code k}, read as four longs, hold a lane below the
-     * one {@code spaces} repeats ({@code highs}: each lane's top bit; lanes of 8 or 16 bits).
+     * The buffers of a search: a few kept for the next searches (each taken and given back with one
+     * atomic exchange, in a slot chosen by the thread); a search that finds its slot empty makes
+     * its own.
      */
-    private static boolean below(byte[] buf, int k, long spaces, long highs) {
-        long a = (long) Longs.LONGS.get(buf, k);
-        long b = (long) Longs.LONGS.get(buf, k + 8);
-        long c = (long) Longs.LONGS.get(buf, k + 16);
-        long d = (long) Longs.LONGS.get(buf, k + 24);
-        long any =
-                ((a - spaces) & ~a)
-                        | ((b - spaces) & ~b)
-                        | ((c - spaces) & ~c)
-                        | ((d - spaces) & ~d);
+    private static final class Scratch {
+        final byte[] bytes = new byte[2 * BLOCK];
+        final long[] longs = new long[BLOCK / 4];
+        final char[] chars = new char[BLOCK];
+        final LongBuffer longView;
+        final CharBuffer charView;
+
+        Scratch() {
+            ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+            longView = buffer.asLongBuffer();
+            charView = buffer.asCharBuffer();
+        }
+    }
+
+    /**
+     * The first control character of [from, to) by the low bytes; {@code to} when there is none,
+     * and -1 when there is none but a character above U+00FF was seen.
+     */
+    @SuppressWarnings("deprecation") // the low byte of each character is what the test reads
+    private static int narrowBlock(String s, int from, int to, Scratch b) {
+        int n = to - from;
+        int words = n >>> 3;
+        s.getBytes(from, from + (words << 3), b.bytes, 0);
+        if (below(b, words, SPACES, HIGHS)) {
+            boolean wide = false;
+            for (int j = from; j < to; j++) {
+                char c = s.charAt(j);
+                if (c < 0x20) return j;
+                if (c > 0xFF) wide = true;
+            }
+            return wide ? -1 : to;
+        }
+        for (int j = from + (words << 3); j < to; j++) if (s.charAt(j) < 0x20) return j;
+        return to;
+    }
+
+    /** The first control character of [from, to) by whole characters, or {@code to}. */
+    private static int wideBlock(String s, int from, int to, Scratch b) {
+        int n = to - from;
+        int words = n >>> 2;
+        s.getChars(from, from + (words << 2), b.chars, 0);
+        b.charView.clear();
+        b.charView.put(b.chars, 0, words << 2); // into bytes, two a character
+        if (below(b, words, SPACES16, HIGHS16)) {
+            for (int j = from; j < to; j++) if (s.charAt(j) < 0x20) return j;
+            return to;
+        }
+        for (int j = from + (words << 2); j < to; j++) if (s.charAt(j) < 0x20) return j;
+        return to;
+    }
+
+    /**
+     * Whether the first {@code words} longs of the scratch bytes hold a lane below the one {@code
+     * spaces} repeats ({@code highs}: each lane's top bit; lanes of 8 or 16 bits). The longs are
+     * moved into an array first: a loop over an array, with no exit, is one the compiler makes into
+     * vector instructions.
+     */
+    private static boolean below(Scratch b, int words, long spaces, long highs) {
+        long[] longs = b.longs;
+        b.longView.clear();
+        b.longView.get(longs, 0, words);
+        long any = 0;
+        for (int k = 0; k < words; k++) {
+            long x = longs[k];
+            any |= (x - spaces) & ~x;
+        }
         return (any & highs) != 0;
     }
 }
