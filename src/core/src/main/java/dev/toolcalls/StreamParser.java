@@ -480,8 +480,13 @@ public final class StreamParser {
                 endOpenCall(); // a new call ends the open one; in formats without end markers, so
             // does text
             // a token whose role takes no text (markers, skipped tokens) makes no string: its text
-            // goes, if anywhere, straight into the open call's raw text
-            String text = TEXTLESS.contains(role) ? null : lexer.tokenText();
+            // goes, if anywhere, straight into the open call's raw text; a JSON string literal with
+            // nothing to decode gives its value, cut from the output, and no text either
+            String value =
+                    role == Role.NAME_JSON || role == Role.ID_JSON
+                            ? lexer.tokenPlainJsonString()
+                            : null;
+            String text = value != null || TEXTLESS.contains(role) ? null : lexer.tokenText();
             if (text != null) calls.text(text);
             else rawText();
             if (calls.isOpen() && lexer.tokenTruncated() && NAMING.contains(role)) {
@@ -496,7 +501,7 @@ public final class StreamParser {
                                 + ")");
             }
             try {
-                dispatch(role, text);
+                dispatch(role, text, value);
             } catch (ToolCallParseException e) {
                 if (!fallBackToContent()) throw e;
                 // the rest of a call abandoned midway is text; a call that failed at its end is
@@ -546,7 +551,11 @@ public final class StreamParser {
         quotelessEnds[quotelessCount++] = to;
     }
 
-    private void dispatch(Role role, String text) {
+    /**
+     * @param value for a JSON string literal, its value when it was taken without its text (then
+     *     text is null)
+     */
+    private void dispatch(Role role, String text, String value) {
         int at = lexer.tokenStart();
         switch (role) {
             case CONTENT:
@@ -570,13 +579,13 @@ public final class StreamParser {
                 calls.name(text.strip(), at);
                 break;
             case NAME_JSON:
-                calls.name(Json.decodeString(text), at);
+                calls.name(value != null ? value : Json.decodeString(text), at);
                 break;
             case ID:
                 calls.id(text.strip(), at);
                 break;
             case ID_JSON:
-                calls.id(Json.decodeString(text), at);
+                calls.id(value != null ? value : Json.decodeString(text), at);
                 break;
             case ARGS_JSON:
                 calls.arguments(text, at);

@@ -23,19 +23,21 @@ import java.util.function.Supplier;
 /**
  * Two builds of the core runtime side by side in one JVM, for a machine too loaded for JMH's error
  * bars: each build's classes in a class loader of its own (with the same ANTLR and Gson jars),
- * parsing the same output of {@link Corpora#shape} in batch, five parses at a time in turn, with
- * {@link Corpora#quoteScan} of the same text beside them. Each parse is timed by the thread's
- * processor time ({@code ThreadMXBean.getCurrentThreadCpuTime}, which leaves out the time the
- * thread waits for a core); of each format's parses, the first quarter is warm-up and the figure is
- * the tenth percentile of the rest (the best tenth: the parses least disturbed by other work). Both
- * builds' results are compared first: a build that parses the output differently stops the run.
+ * parsing the same output of {@link Corpora#shape} (or {@link Corpora#corpus}: {@code --shape
+ * corpus}) in batch, or streamed in chunks of {@code --chunk N} code points ({@code feed} of each
+ * chunk, then {@code finish}), five parses at a time in turn, with {@link Corpora#quoteScan} of the
+ * same text beside them. Each parse is timed by the thread's processor time ({@code
+ * ThreadMXBean.getCurrentThreadCpuTime}, which leaves out the time the thread waits for a core); of
+ * each format's parses, the first quarter is warm-up and the figure is the tenth percentile of the
+ * rest (the best tenth: the parses least disturbed by other work). Both builds' results are
+ * compared first: a build that parses the output differently stops the run.
  *
  * <p>The other build is a core module's {@code target/classes} (for example of {@code main}, built
  * offline in a copy: {@code git archive main | tar -x -C /tmp/old} and {@code mvn -B -q -o -pl
  * src/core -am compile} there); "new" is this build's. Arguments: {@code --old DIR}, {@code
  * --formats a,b} (those {@link ShapeBenchmark} measures by default), {@code --shape longcall},
- * {@code --size 1000000}, {@code --seconds 14} (per format), {@code --warmup 20} (seconds of
- * untimed parses of the first format, for the compiler's first work).
+ * {@code --size 1000000}, {@code --chunk 0} (0: batch), {@code --seconds 14} (per format), {@code
+ * --warmup 20} (seconds of untimed parses of the first format, for the compiler's first work).
  *
  * <pre>
  * mvn -B -q -Pbench -DskipTests test-compile exec:exec -Dbench.main=dev.toolcalls.bench.RuntimeComparison -Dbench.args="--old /tmp/old/src/core/target/classes --formats hermes,glm45"
@@ -48,7 +50,14 @@ public final class RuntimeComparison {
     private RuntimeComparison() {}
 
     /** One build's {@code Format.parse}, reached by reflection. */
-    private record Runtime(Object format, Object tools, Object options, Method parse) {
+    private record Runtime(
+            Object format,
+            Object tools,
+            Object options,
+            Method parse,
+            Method newStream,
+            Method feed,
+            Method finish) {
         static Runtime of(ClassLoader loader, Corpora.Output o) throws Exception {
             Class<?> formats = loader.loadClass("dev.toolcalls.Formats");
             Class<?> toolsClass = loader.loadClass("dev.toolcalls.Tools");
@@ -78,11 +87,40 @@ public final class RuntimeComparison {
             Method parse =
                     loader.loadClass("dev.toolcalls.Format")
                             .getMethod("parse", String.class, toolsClass, optionsClass);
-            return new Runtime(format, tools, options, parse);
+            Method newStream =
+                    loader.loadClass("dev.toolcalls.Format")
+                            .getMethod("newStream", toolsClass, optionsClass);
+            Class<?> stream = newStream.getReturnType();
+            return new Runtime(
+                    format,
+                    tools,
+                    options,
+                    parse,
+                    newStream,
+                    stream.getMethod("feed", String.class),
+                    stream.getMethod("finish"));
         }
 
         Object parse(String text) throws Exception {
             return parse.invoke(format, text, tools, options);
+        }
+
+        /** The events of {@code chunks} fed one by one, then of the end, as strings. */
+        List<String> stream(List<String> chunks) throws Exception {
+            Object s = newStream.invoke(format, tools, options);
+            List<String> events = new ArrayList<>();
+            for (String c : chunks)
+                for (Object e : (List<?>) feed.invoke(s, c)) events.add(e.toString());
+            for (Object e : (List<?>) finish.invoke(s)) events.add(e.toString());
+            return events;
+        }
+
+        /** Streams {@code chunks}; the number of events. */
+        int streamCount(List<String> chunks) throws Exception {
+            Object s = newStream.invoke(format, tools, options);
+            int n = 0;
+            for (String c : chunks) n += ((List<?>) feed.invoke(s, c)).size();
+            return n + ((List<?>) finish.invoke(s)).size();
         }
 
         /** The message's fields as the record writes them (content, reasoning, calls). */
@@ -111,6 +149,7 @@ public final class RuntimeComparison {
         int size = 1_000_000;
         double seconds = 14;
         double warmUp = 20;
+        int chunk = 0;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--old" -> old = args[i + 1];
@@ -119,6 +158,7 @@ public final class RuntimeComparison {
                 case "--size" -> size = Integer.parseInt(args[i + 1]);
                 case "--seconds" -> seconds = Double.parseDouble(args[i + 1]);
                 case "--warmup" -> warmUp = Double.parseDouble(args[i + 1]);
+                case "--chunk" -> chunk = Integer.parseInt(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -137,12 +177,21 @@ public final class RuntimeComparison {
         boolean first = true;
         for (String name : names) {
             Format f = Formats.get(name);
-            Corpora.Output o = Corpora.shape(f, shape, size);
+            Corpora.Output o =
+                    shape.equals("corpus")
+                            ? Corpora.corpus(f, size)
+                            : Corpora.shape(f, shape, size);
             String text = o.text();
+            List<String> chunks = chunk > 0 ? Corpora.chunks(text, chunk) : null;
             Runtime a = Runtime.of(oldLoader, o);
             Runtime b = Runtime.of(newLoader, o);
-            if (!a.result(text).equals(b.result(text)))
+            if (!a.result(text).equals(b.result(text))
+                    || chunks != null && !a.stream(chunks).equals(b.stream(chunks)))
                 throw new IllegalStateException(name + ": the two builds parse differently");
+            Parse parse =
+                    chunks == null
+                            ? r -> System.identityHashCode(r.parse(text))
+                            : r -> r.streamCount(chunks);
             List<Long> ta = new ArrayList<>();
             List<Long> tb = new ArrayList<>();
             List<Long> ts = new ArrayList<>();
@@ -150,7 +199,7 @@ public final class RuntimeComparison {
             if (first) { // the compiler's first work, which a loaded machine makes slow: untimed
                 long warm = System.nanoTime() + (long) (warmUp * 1e9);
                 while (System.nanoTime() < warm)
-                    for (Runtime r : List.of(a, b)) sink += System.identityHashCode(r.parse(text));
+                    for (Runtime r : List.of(a, b)) sink += parse.run(r);
                 first = false;
             }
             long until = System.nanoTime() + (long) (seconds * 1e9);
@@ -159,9 +208,7 @@ public final class RuntimeComparison {
                     List<Long> into = r == a ? ta : tb;
                     for (int k = 0; k < TURN; k++) {
                         long t0 = threads.getCurrentThreadCpuTime();
-                        sink +=
-                                System.identityHashCode(
-                                        r.parse(text)); // not hashCode: it reads the arguments
+                        sink += parse.run(r); // not hashCode: it reads the arguments
                         into.add(threads.getCurrentThreadCpuTime() - t0);
                     }
                 }
@@ -187,6 +234,11 @@ public final class RuntimeComparison {
                     ta.size(),
                     sink == 42 ? "" : "");
         }
+    }
+
+    /** One timed parse of a build (a batch parse, or a stream of every chunk). */
+    private interface Parse {
+        int run(Runtime r) throws Exception;
     }
 
     /** The tenth percentile after the first quarter (warm-up), in ns. */

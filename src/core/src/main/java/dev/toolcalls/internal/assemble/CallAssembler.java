@@ -68,6 +68,9 @@ public final class CallAssembler {
     private final StringBuilder argsTail = new StringBuilder();
     private int argsLength;
 
+    /** The arguments are one short piece so far, kept as it came rather than gathered. */
+    private boolean firstKept;
+
     /**
      * Long pieces known to be valid string text (escaped by the runtime, or runs holding no quote
      * and no backslash): the strict check does not read them again. At most one per {@link
@@ -439,9 +442,22 @@ public final class CallAssembler {
         argsTail.setLength(0);
         if (argsTail.capacity() > 4 * 4096) argsTail.trimToSize();
         argsLength = 0;
+        firstKept = false;
     }
 
     private void appendArgs(String piece) {
+        if (argsLength == 0 && !piece.isEmpty()) {
+            // the first piece is kept as it is: arguments that arrive whole are not copied
+            argsLength = piece.length();
+            argPieces.add(piece);
+            firstKept = piece.length() < LONG_PIECE;
+            return;
+        }
+        if (firstKept) { // a second piece: the short first one is gathered with it after all
+            firstKept = false;
+            if (argsTail.length() == 0 && argPieces.size() == 1)
+                argsTail.append(argPieces.remove(0));
+        }
         argsLength += piece.length();
         if (piece.length() < LONG_PIECE) {
             argsTail.append(piece);

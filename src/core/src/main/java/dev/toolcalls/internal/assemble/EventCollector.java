@@ -2,8 +2,10 @@ package dev.toolcalls.internal.assemble;
 
 import dev.toolcalls.ParseEvent;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.RandomAccess;
 
 /**
  * Collects the events of one feed, merging consecutive pieces of the same kind: text after text,
@@ -77,7 +79,10 @@ public final class EventCollector {
 
     private String taken() {
         String s = first;
-        if (!more.isEmpty()) {
+        if (more.size() == 1) {
+            s = first.concat(more.get(0)); // one copy, where a builder makes two
+            more.clear();
+        } else if (!more.isEmpty()) {
             StringBuilder b = new StringBuilder(length).append(first);
             int n = more.size();
             for (int i = 0; i < n; i++) b.append(more.get(i));
@@ -130,11 +135,33 @@ public final class EventCollector {
             return e == null ? List.of() : List.of(e);
         }
         flush();
-        List<ParseEvent> out = List.copyOf(done);
+        List<ParseEvent> out = new Events(done.toArray(new ParseEvent[0]));
         int n = done.size();
         done.clear();
         if (n > 1024) done.trimToSize(); // a long output's list is not kept for the next parser
         return out;
+    }
+
+    /**
+     * The events of a drain: an unmodifiable list over the one array they were copied into (where
+     * {@code List.copyOf} copies them twice).
+     */
+    private static final class Events extends AbstractList<ParseEvent> implements RandomAccess {
+        private final ParseEvent[] events;
+
+        Events(ParseEvent[] events) {
+            this.events = events;
+        }
+
+        @Override
+        public ParseEvent get(int index) {
+            return events[index];
+        }
+
+        @Override
+        public int size() {
+            return events.length;
+        }
     }
 
     private void flush() {

@@ -6,9 +6,14 @@ import org.antlr.v4.runtime.Lexer;
 import org.antlr.v4.runtime.atn.ATNConfig;
 import org.antlr.v4.runtime.atn.ATNConfigSet;
 import org.antlr.v4.runtime.atn.LexerATNSimulator;
+import org.antlr.v4.runtime.atn.LexerAction;
+import org.antlr.v4.runtime.atn.LexerActionExecutor;
+import org.antlr.v4.runtime.atn.LexerPopModeAction;
+import org.antlr.v4.runtime.atn.LexerPushModeAction;
 import org.antlr.v4.runtime.atn.RuleStopState;
 import org.antlr.v4.runtime.dfa.DFAState;
 
+import java.util.EmptyStackException;
 import java.util.List;
 
 /**
@@ -43,6 +48,16 @@ public final class HoldBackSimulator extends LexerATNSimulator {
     private int resumeMode;
     private int resumeAcceptAt;
 
+    /**
+     * The lexer's mode stack before the match, saved where ANTLR's simulator runs the token's mode
+     * commands (which may pop more than the stack holds, and fail after changing it): [0,
+     * savedDepth) of savedModes, or savedDepth -1 when nothing was saved (a match along built DFA
+     * edges checks its commands before running them, and fails with nothing changed).
+     */
+    private int[] savedModes = new int[8];
+
+    private int savedDepth = -1;
+
     public HoldBackSimulator(Lexer lexer, LexerModel model, TextStream stream) {
         super(lexer, model.atn, model.dfas, model.contextCache);
         this.model = model;
@@ -73,6 +88,7 @@ public final class HoldBackSimulator extends LexerATNSimulator {
     @Override
     public int match(CharStream input, int mode) {
         truncated = false;
+        savedDepth = -1;
         int start = input.index();
         if (resumeState != null && start == resumeStart && mode == resumeMode) {
             DFAState from = resumeState;
@@ -84,6 +100,7 @@ public final class HoldBackSimulator extends LexerATNSimulator {
             accepted = resumeAccepted;
             acceptedAt = resumeAcceptAt;
             input.seek(resumeIndex);
+            saveModes();
             return execATN(input, from); // prevAccept still holds the held token's last accept
         }
         resumeState = null;
@@ -93,6 +110,7 @@ public final class HoldBackSimulator extends LexerATNSimulator {
             int walked = walk(start, mode, s0, null, 0, start);
             if (walked != NO_WALK) return walked;
         }
+        saveModes();
         return super.match(input, mode);
     }
 
@@ -150,8 +168,39 @@ public final class HoldBackSimulator extends LexerATNSimulator {
         this.startIndex = start;
         in.addWork(g - from);
         in.seek(accAt);
-        if (acc.lexerActionExecutor != null) acc.lexerActionExecutor.execute(recog, in, start);
+        LexerActionExecutor commands = acc.lexerActionExecutor;
+        if (commands != null) {
+            if (popsTooFar(commands)) throw new EmptyStackException();
+            commands.execute(recog, in, start);
+        }
         return acc.prediction;
+    }
+
+    /** Whether the commands would pop more modes than the lexer's stack holds. */
+    private boolean popsTooFar(LexerActionExecutor commands) {
+        int depth = recog._modeStack.size();
+        for (LexerAction a : commands.getLexerActions()) {
+            if (a instanceof LexerPushModeAction) depth++;
+            else if (a instanceof LexerPopModeAction && --depth < 0) return true;
+        }
+        return false;
+    }
+
+    private void saveModes() {
+        int depth = recog._modeStack.size();
+        if (savedModes.length < depth) savedModes = new int[Math.max(depth, 2 * savedModes.length)];
+        for (int i = 0; i < depth; i++) savedModes[i] = recog._modeStack.get(i);
+        savedDepth = depth;
+    }
+
+    /**
+     * After a match failed on a pop of an empty mode stack: the stack as it was before the match
+     * (unchanged where nothing was saved).
+     */
+    public void restoreModes() {
+        if (savedDepth < 0) return;
+        recog._modeStack.clear();
+        for (int i = 0; i < savedDepth; i++) recog._modeStack.push(savedModes[i]);
     }
 
     /**

@@ -58,9 +58,6 @@ public final class LexerDriver {
     private int tokenEnd;
     private int tokenType;
 
-    /** The mode stack before the token being matched (restored when the grammar pops too far). */
-    private int[] saved = new int[8];
-
     private int stuckAt;
 
     private int maxTokenLength;
@@ -175,9 +172,6 @@ public final class LexerDriver {
         lexer._tokenStartCharIndex = start;
         int t;
         int mode = lexer._mode;
-        int depth = lexer._modeStack.size();
-        if (saved.length < depth) saved = new int[Math.max(depth, saved.length * 2)];
-        for (int i = 0; i < depth; i++) saved[i] = lexer._modeStack.get(i);
         try {
             t = simulator.match(input, lexer._mode);
         } catch (LexerNoViableAltException e) {
@@ -188,8 +182,7 @@ public final class LexerDriver {
             // the grammar pops a mode it never pushed here: the format does not allow this text
             // here
             lexer._mode = mode;
-            lexer._modeStack.clear();
-            for (int i = 0; i < depth; i++) lexer._modeStack.push(saved[i]);
+            simulator.restoreModes();
             simulator.forgetHeld();
             stuckAt = start;
             input.seek(start);
@@ -261,6 +254,15 @@ public final class LexerDriver {
 
     public String tokenText() {
         return input.text(tokenStart, tokenEnd);
+    }
+
+    /**
+     * The value of the JSON string literal the token is, cut from the input, when it holds no
+     * escape, control character or surrogate; otherwise null (see {@link
+     * TextStream#plainJsonString}).
+     */
+    public String tokenPlainJsonString() {
+        return input.plainJsonString(tokenStart, tokenEnd);
     }
 
     /** Whether {@link #tokenText()} is {@code c} alone, blanks around it aside (no string made). */

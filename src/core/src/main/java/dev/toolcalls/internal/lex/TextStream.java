@@ -37,10 +37,10 @@ public final class TextStream implements CharStream {
     private int carryLen;
 
     /**
-     * No surrogate pair has entered the carry since it was last emptied (then its code points are
-     * its chars).
+     * No surrogate pair (nor half of one) of the carry lies at or above this global index: from
+     * there up, the carry's code points are its chars.
      */
-    private boolean carryPairFree = true;
+    private int pairsBelow;
 
     private String cur = "";
     private int curBase; // == carryBase + carryLen
@@ -74,7 +74,7 @@ public final class TextStream implements CharStream {
         carryMasked = null;
         carryBase = 0;
         carryLen = 0;
-        carryPairFree = true;
+        pairsBelow = 0;
         cur = "";
         curBase = 0;
         p = 0;
@@ -111,7 +111,7 @@ public final class TextStream implements CharStream {
         ensure(carryLen + chunk.length());
         chunk.getChars(0, chunk.length(), carry, carryLen);
         carryLen += chunk.length();
-        if (!pairFree(chunk, 0, chunk.length())) carryPairFree = false;
+        if (!pairFree(chunk, 0, chunk.length())) pairsBelow = carryBase + carryLen;
         if (carryMasked == null) carryMasked = new boolean[carry.length];
         else Arrays.fill(carryMasked, at, carryLen, false);
         for (int m : masked) carryMasked[at + m] = true;
@@ -124,17 +124,21 @@ public final class TextStream implements CharStream {
         int n = cur.length();
         if (n > 0) {
             int curEnd = curBase + n;
-            int from = Math.max(curBase, wholePairs(Math.min(Math.max(keepFrom, curBase), curEnd)));
+            // wholePairs never moves an index up: below the chunk, all of it is kept
+            int from =
+                    keepFrom <= curBase
+                            ? curBase
+                            : Math.max(curBase, wholePairs(Math.min(keepFrom, curEnd)));
             if (from > curBase) { // the carry is dead, and the chunk below from
                 advanceCount(from);
                 carryBase = from;
                 carryLen = 0;
-                carryPairFree = true;
+                pairsBelow = 0;
             } else {
                 compact();
             }
             if (from < curEnd) {
-                if (carryPairFree && !pairFree(cur, from - curBase, n)) carryPairFree = false;
+                if (!pairFree(cur, from - curBase, n)) pairsBelow = curEnd;
                 ensure(carryLen + curEnd - from);
                 cur.getChars(from - curBase, n, carry, carryLen);
                 if (carryMasked != null)
@@ -163,6 +167,8 @@ public final class TextStream implements CharStream {
      * prefixes move).
      */
     private void compact() {
+        int dead = Math.min(keepFrom, curBase) - carryBase;
+        if (dead < 4096 || dead < carryLen / 2) return; // wholePairs would drop no more
         int drop = wholePairs(Math.min(keepFrom, curBase)) - carryBase;
         if (drop < 4096 || drop < carryLen / 2) return;
         advanceCount(carryBase + drop);
@@ -243,6 +249,28 @@ public final class TextStream implements CharStream {
         return new String(carry, from - carryBase, curBase - from) + cur.substring(0, to - curBase);
     }
 
+    /**
+     * The value of the JSON string literal that the text of [from, to) is (JSON blanks around it
+     * aside), cut from the text without a copy in between, when it holds no escape, no control
+     * character and no surrogate; otherwise null (it needs decoding, or is no such literal).
+     */
+    public String plainJsonString(int from, int to) {
+        from = Math.max(from, carryBase);
+        to = Math.min(to, curBase + cur.length());
+        while (from < to && isJsonBlank(charAt(from))) from++;
+        while (to > from && isJsonBlank(charAt(to - 1))) to--;
+        if (to - from < 2 || charAt(from) != '"' || charAt(to - 1) != '"') return null;
+        for (int g = from + 1; g < to - 1; g++) {
+            char c = charAt(g);
+            if (c < 0x20 || c == '"' || c == '\\' || Character.isSurrogate(c)) return null;
+        }
+        return text(from + 1, to - 1);
+    }
+
+    private static boolean isJsonBlank(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    }
+
     /** Whether the text of [from, to) is {@code c} alone, blanks around it aside. */
     public boolean isOnly(int from, int to, char c) {
         from = Math.max(from, carryBase);
@@ -299,9 +327,9 @@ public final class TextStream implements CharStream {
         if (b <= a) return 0;
         if (a >= curBase) return cur.codePointCount(a - curBase, b - curBase);
         if (b <= curBase)
-            return carryPairFree ? b - a : Character.codePointCount(carry, a - carryBase, b - a);
+            return a >= pairsBelow ? b - a : Character.codePointCount(carry, a - carryBase, b - a);
         int n =
-                (carryPairFree
+                (a >= pairsBelow
                                 ? curBase - a
                                 : Character.codePointCount(carry, a - carryBase, curBase - a))
                         + cur.codePointCount(0, b - curBase);
