@@ -283,7 +283,7 @@ public final class ConstraintGrammar {
     private final Map<Integer, String> schemaCache = new HashMap<>();
     private final Map<List<String>, SchemaText> schemaTexts = new HashMap<>();
     private final Map<String, String> idCache = new HashMap<>();
-    private final Map<Key, Summary> returns = new HashMap<>();
+    private final Map<Key, Summary> returns;
     private final Map<Ctx, List<Step>[]> stepCache = new HashMap<>();
     private final Map<Integer, List<Step>> callSteps = new HashMap<>();
     private final int[] modeOfRule;
@@ -298,7 +298,7 @@ public final class ConstraintGrammar {
      * Each frame's one instance: the productions and what is derived from them hold frames by
      * identity, and index what is derived from a frame by its id.
      */
-    private final Map<Nt, Nt> frames = new HashMap<>();
+    private final Map<Nt, Nt> frames;
 
     /** The frames by id. */
     private final List<Nt> frameList = new ArrayList<>();
@@ -350,6 +350,8 @@ public final class ConstraintGrammar {
         this.thinking = think && rules.thinkingMode() > 0;
 
         this.plan = ModePlan.of(model);
+        returns = new HashMap<>(plan.summariesMade * 4 / 3 + 1);
+        frames = new HashMap<>(plan.framesMade * 4 / 3 + 1);
         effects = plan.effects;
         roles = plan.roles;
         exprs = new String[model.ruleNames.length];
@@ -1435,6 +1437,7 @@ public final class ConstraintGrammar {
             Nt n = pending.remove(pending.size() - 1);
             productions.set(n.id, alternatives(n, false));
         }
+        plan.made(frameList.size(), returns.size());
         // keep what can derive a string
         boolean[] productive = productive();
         List<String> rootAlts = new ArrayList<>();
@@ -1473,12 +1476,13 @@ public final class ConstraintGrammar {
         StringBuilder b = new StringBuilder(size);
         b.append("root ::= ").append(out.rules().get("root")).append('\n');
         for (Nt n : order) {
-            List<String> alts = new ArrayList<>();
-            for (List<Object> alt : productions.get(n.id)) alts.add(render(alt));
-            b.append(name(n))
-                    .append(" ::= ")
-                    .append(factor(new ArrayList<>(new LinkedHashSet<>(alts))))
-                    .append('\n');
+            List<List<Object>> made = productions.get(n.id);
+            List<String> alts = new ArrayList<>(made.size());
+            for (List<Object> alt : made) {
+                String text = render(alt);
+                if (!alts.contains(text)) alts.add(text);
+            }
+            b.append(name(n)).append(" ::= ").append(factor(alts)).append('\n');
         }
         for (Map.Entry<String, String> e : out.rules().entrySet())
             if (!e.getKey().equals("root"))
@@ -1564,12 +1568,18 @@ public final class ConstraintGrammar {
     }
 
     private String render(List<Object> alt) {
-        if (alt.isEmpty()) return "\"\"";
-        StringBuilder b = new StringBuilder();
-        for (Object o : alt) {
-            if (b.length() > 0) b.append(' ');
-            b.append(o instanceof Nt n ? name(n) : (String) o);
+        int size = alt.size();
+        if (size == 0) return "\"\"";
+        String[] parts = new String[size];
+        int length = size - 1;
+        for (int i = 0; i < size; i++) {
+            Object o = alt.get(i);
+            parts[i] = o instanceof Nt n ? name(n) : (String) o;
+            length += parts[i].length();
         }
+        if (size == 1) return parts[0];
+        StringBuilder b = new StringBuilder(length).append(parts[0]);
+        for (int i = 1; i < size; i++) b.append(' ').append(parts[i]);
         return b.toString();
     }
 
