@@ -106,7 +106,10 @@ public final class ConstraintGrammar {
      */
     private static final class Summary {
         final Key key;
-        final Set<Exit> returns = new LinkedHashSet<>();
+
+        /** The returns, in the order found (a few: a list, each once). */
+        final List<Exit> returns = new ArrayList<>(2);
+
         final Set<Summary> readers = new HashSet<>();
 
         /** The reader added last: a summary reads the same frame many times in a row. */
@@ -280,18 +283,22 @@ public final class ConstraintGrammar {
     private final Map<Integer, String> schemaCache = new HashMap<>();
     private final Map<List<String>, SchemaText> schemaTexts = new HashMap<>();
     private final Map<String, String> idCache = new HashMap<>();
-    private final Map<Key, Summary> returns = new HashMap<>();
+    private final Map<Key, Summary> returns;
     private final Map<Ctx, List<Step>[]> stepCache = new HashMap<>();
     private final Map<Integer, List<Step>> callSteps = new HashMap<>();
     private final int[] modeOfRule;
     private final ArrayDeque<Summary> work = new ArrayDeque<>();
+
+    /** The returns found for the summary being read. */
+    private final List<Exit> found = new ArrayList<>();
+
     private Summary reading;
 
     /**
      * Each frame's one instance: the productions and what is derived from them hold frames by
      * identity, and index what is derived from a frame by its id.
      */
-    private final Map<Nt, Nt> frames = new HashMap<>();
+    private final Map<Nt, Nt> frames;
 
     /** The frames by id. */
     private final List<Nt> frameList = new ArrayList<>();
@@ -343,6 +350,8 @@ public final class ConstraintGrammar {
         this.thinking = think && rules.thinkingMode() > 0;
 
         this.plan = ModePlan.of(model);
+        returns = new HashMap<>(plan.summariesMade * 4 / 3 + 1);
+        frames = new HashMap<>(plan.framesMade * 4 / 3 + 1);
         effects = plan.effects;
         roles = plan.roles;
         exprs = new String[model.ruleNames.length];
@@ -1020,7 +1029,7 @@ public final class ConstraintGrammar {
 
     // ---- the returns of each frame, to a fixpoint ---------------------------------------------
 
-    private Set<Exit> returnsOf(int mode, Ctx c) {
+    private List<Exit> returnsOf(int mode, Ctx c) {
         boolean opaque = plan.opaque[mode];
         Key k = new Key(mode, opaque ? OPAQUE : canon(mode, c));
         Summary summary = returns.get(k);
@@ -1033,12 +1042,26 @@ public final class ConstraintGrammar {
             summary.readers.add(reading);
             summary.lastReader = reading;
         }
-        Set<Exit> s = summary.returns;
+        List<Exit> s = summary.returns;
         if (!opaque) return s;
         // a frame that leaves the context alone ends in the context it began in
-        Set<Exit> in = new LinkedHashSet<>();
-        for (Exit x : s) in.add(new Exit(false, c, x.pops, x.mode, x.popped));
+        List<Exit> in = new ArrayList<>(s.size());
+        for (Exit x : s) addNew(in, new Exit(false, c, x.pops, x.mode, x.popped));
         return in;
+    }
+
+    /** Adds {@code x} to the few exits {@code to} unless it holds it; whether it was added. */
+    private static boolean addNew(List<Exit> to, Exit x) {
+        if (to.contains(x)) return false;
+        to.add(x);
+        return true;
+    }
+
+    /** Adds each of {@code from} to {@code to} unless it holds it; whether one was added. */
+    private static boolean addAllNew(List<Exit> to, List<Exit> from) {
+        boolean added = false;
+        for (int i = 0; i < from.size(); i++) added |= addNew(to, from.get(i));
+        return added;
     }
 
     private void enqueue(Summary s) {
@@ -1058,7 +1081,8 @@ public final class ConstraintGrammar {
             summary.queued = false;
             reading = summary;
             Key k = summary.key;
-            Set<Exit> found = new LinkedHashSet<>();
+            List<Exit> found = this.found;
+            found.clear();
             Ctx c = normalize(k.mode, k.ctx);
             if (c == null) continue;
             if (c.tool == CALLS)
@@ -1070,19 +1094,19 @@ public final class ConstraintGrammar {
                     Effect e = effects[r];
                     for (Step s : steps(known, c, r)) {
                         if (s.swallow) {
-                            if (swallowEnds(e)) found.add(exit(k.mode, s.ctx, 1, -1, -1));
+                            if (swallowEnds(e)) addNew(found, exit(k.mode, s.ctx, 1, -1, -1));
                             else stackReturns(stackOf(k.mode, e, true), s.ctx, found);
                         } else if (e.pops > 0) {
                             PopSplit split = popped(k.mode, r, s);
                             for (int p : split.spelled)
-                                found.add(exit(k.mode, s.ctx, e.pops, e.mode, p));
+                                addNew(found, exit(k.mode, s.ctx, e.pops, e.mode, p));
                             if (split.plain != null)
-                                found.add(exit(k.mode, s.ctx, e.pops, e.mode, -1));
+                                addNew(found, exit(k.mode, s.ctx, e.pops, e.mode, -1));
                         } else stackReturns(stackOf(k.mode, e, false), s.ctx, found);
                     }
                 }
             }
-            if (summary.returns.addAll(found)) for (Summary d : summary.readers) enqueue(d);
+            if (addAllNew(summary.returns, found)) for (Summary d : summary.readers) enqueue(d);
         }
         reading = null;
     }
@@ -1189,24 +1213,25 @@ public final class ConstraintGrammar {
         return known[i];
     }
 
-    private void stackReturns(List<Integer> stack, Ctx c, Set<Exit> found) {
+    private void stackReturns(List<Integer> stack, Ctx c, List<Exit> found) {
         if (c.tool == CALLS) {
-            found.addAll(returnsOf(modeOfRule[c.key], c));
+            addAllNew(found, returnsOf(modeOfRule[c.key], c));
             return;
         }
         if (stack.size() == 1) {
-            found.addAll(returnsOf(stack.get(0), c));
+            addAllNew(found, returnsOf(stack.get(0), c));
             return;
         }
         int inner = stack.get(stack.size() - 1);
         List<Integer> rest = stack.subList(0, stack.size() - 1);
-        for (Exit r : List.copyOf(returnsOf(inner, c))) {
+        // the returns do not change while frames are read (a summary grows once it is read)
+        for (Exit r : returnsOf(inner, c)) {
             int more = r.pops - 1;
             if (more < rest.size()) {
                 List<Integer> next = new ArrayList<>(rest.subList(0, rest.size() - more));
                 if (r.mode >= 0) next.set(next.size() - 1, r.mode);
                 stackReturns(next, r.ctx, found);
-            } else found.add(new Exit(false, r.ctx, r.pops - rest.size(), r.mode, r.popped));
+            } else addNew(found, new Exit(false, r.ctx, r.pops - rest.size(), r.mode, r.popped));
         }
     }
 
@@ -1269,7 +1294,7 @@ public final class ConstraintGrammar {
             Nt open = nt(inner, c, e, after);
             if (open != DEAD) out.add(List.of(open));
         }
-        for (Exit r : List.copyOf(returnsOf(inner, c))) {
+        for (Exit r : returnsOf(inner, c)) {
             int more = r.pops - 1;
             Nt head = nt(inner, c, r, after);
             if (head == DEAD) continue;
@@ -1412,6 +1437,7 @@ public final class ConstraintGrammar {
             Nt n = pending.remove(pending.size() - 1);
             productions.set(n.id, alternatives(n, false));
         }
+        plan.made(frameList.size(), returns.size());
         // keep what can derive a string
         boolean[] productive = productive();
         List<String> rootAlts = new ArrayList<>();
@@ -1450,12 +1476,13 @@ public final class ConstraintGrammar {
         StringBuilder b = new StringBuilder(size);
         b.append("root ::= ").append(out.rules().get("root")).append('\n');
         for (Nt n : order) {
-            List<String> alts = new ArrayList<>();
-            for (List<Object> alt : productions.get(n.id)) alts.add(render(alt));
-            b.append(name(n))
-                    .append(" ::= ")
-                    .append(factor(new ArrayList<>(new LinkedHashSet<>(alts))))
-                    .append('\n');
+            List<List<Object>> made = productions.get(n.id);
+            List<String> alts = new ArrayList<>(made.size());
+            for (List<Object> alt : made) {
+                String text = render(alt);
+                if (!alts.contains(text)) alts.add(text);
+            }
+            b.append(name(n)).append(" ::= ").append(factor(alts)).append('\n');
         }
         for (Map.Entry<String, String> e : out.rules().entrySet())
             if (!e.getKey().equals("root"))
@@ -1541,12 +1568,18 @@ public final class ConstraintGrammar {
     }
 
     private String render(List<Object> alt) {
-        if (alt.isEmpty()) return "\"\"";
-        StringBuilder b = new StringBuilder();
-        for (Object o : alt) {
-            if (b.length() > 0) b.append(' ');
-            b.append(o instanceof Nt n ? name(n) : (String) o);
+        int size = alt.size();
+        if (size == 0) return "\"\"";
+        String[] parts = new String[size];
+        int length = size - 1;
+        for (int i = 0; i < size; i++) {
+            Object o = alt.get(i);
+            parts[i] = o instanceof Nt n ? name(n) : (String) o;
+            length += parts[i].length();
         }
+        if (size == 1) return parts[0];
+        StringBuilder b = new StringBuilder(length).append(parts[0]);
+        for (int i = 1; i < size; i++) b.append(' ').append(parts[i]);
         return b.toString();
     }
 

@@ -26,10 +26,10 @@ import java.util.function.Function;
 
 /**
  * What a constraint grammar takes from a format's lexer alone, derived once per lexer and shared by
- * every build for any tools (immutable once made, safe to share between threads): what each token
- * does to the mode stack, its role, the characters of its runs, which tokens of a mode are its run,
- * its markers and its plain text, the GBNF of each token's language, and in which modes the
- * parameter a value belongs to can still matter.
+ * every build for any tools (immutable once made but for the sizes builds start their tables at,
+ * safe to share between threads): what each token does to the mode stack, its role, the characters
+ * of its runs, which tokens of a mode are its run, its markers and its plain text, the GBNF of each
+ * token's language, and in which modes the parameter a value belongs to can still matter.
  */
 final class ModePlan {
     /** Rules defined for an expression, and the expression. */
@@ -163,6 +163,14 @@ final class ModePlan {
      */
     private final Map<Object, Answer> derived = new ConcurrentHashMap<>();
 
+    /**
+     * The most frames and frame summaries a build for this lexer has made: the size its tables
+     * start at, so that a build seldom grows them.
+     */
+    volatile int framesMade = 64;
+
+    volatile int summariesMade = 64;
+
     private ModePlan(LexerModel model) {
         this.atn = model.atn;
         this.ruleNames = model.ruleNames;
@@ -251,6 +259,12 @@ final class ModePlan {
         opacity();
         mayEndCall = new boolean[modes];
         endings(below);
+    }
+
+    /** Notes the frames and summaries a build made (a hint for the next build's tables). */
+    void made(int frames, int summaries) {
+        if (frames > framesMade) framesMade = frames;
+        if (summaries > summariesMade) summariesMade = summaries;
     }
 
     /** Whether a token of the mode leaves the frame in the mode, pushing nothing. */
