@@ -484,11 +484,7 @@ public final class ConstraintGrammar {
             JsonObject p = params.getAsJsonObject();
             if (p.has("properties") && p.get("properties").isJsonObject())
                 keys.addAll(p.getAsJsonObject("properties").keySet());
-            if (p.has("required") && p.get("required").isJsonArray())
-                for (JsonElement r : p.getAsJsonArray("required"))
-                    if (keys.contains(r.getAsString())
-                            && required.size() < JsonSchemaRules.MAX_TRACKED_REQUIRED)
-                        required.add(r.getAsString());
+            required.addAll(JsonSchemaRules.tracked(p, keys));
             extra =
                     !(p.has("additionalProperties")
                             && p.get("additionalProperties").isJsonPrimitive()
