@@ -25,7 +25,9 @@ class ConstraintApiTest {
     void gbnfStartsAtRootAndNamesOnlyTheTools() {
         String g = build("hermes", WEATHER, ConstraintOptions.defaults());
         assertTrue(g.startsWith("root ::= "), g);
-        assertTrue(g.contains("\"\\\"get_weather\\\"\""), "the tool's name as a JSON string");
+        assertTrue(
+                g.contains("\"\\\"\" ( \"g\" | \"\\\\u0067\" ) ( \"e\" | \"\\\\u0065\" )"),
+                "the tool's name as a JSON string, each character raw or escaped");
         assertTrue(g.contains("\"\\\"city\\\"\""), "its property");
         assertFalse(g.contains(" | |"), "no empty alternative");
         String none = build("hermes", WEATHER, ConstraintOptions.defaults().withToolChoice("none"));

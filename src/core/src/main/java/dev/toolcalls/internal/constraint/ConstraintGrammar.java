@@ -278,6 +278,18 @@ public final class ConstraintGrammar {
 
     private final Map<After, Integer> afterIds = new HashMap<>();
     private final List<String> afterRuns = new ArrayList<>();
+
+    /** The whitespace the parser strips around a name or a parameter's name that a model writes. */
+    private static final char[] STRIPPED = {' ', '\t', '\n', '\r'};
+
+    /** Per name token: whether it reads escapes. */
+    private final Map<Integer, Boolean> escapes = new HashMap<>();
+
+    private final Map<String, String> strippedWords = new HashMap<>();
+
+    /** Per tool name: the rule of its JSON spellings. */
+    private final Map<String, String> jsonNames = new HashMap<>();
+
     private final List<PopSpelling> popSpellings = new ArrayList<>();
     private final Map<Integer, PopSplit> popSplits = new HashMap<>();
     private final Map<Integer, String> schemaCache = new HashMap<>();
@@ -493,11 +505,7 @@ public final class ConstraintGrammar {
             JsonObject p = params.getAsJsonObject();
             if (p.has("properties") && p.get("properties").isJsonObject())
                 keys.addAll(p.getAsJsonObject("properties").keySet());
-            if (p.has("required") && p.get("required").isJsonArray())
-                for (JsonElement r : p.getAsJsonArray("required"))
-                    if (keys.contains(r.getAsString())
-                            && required.size() < JsonSchemaRules.MAX_TRACKED_REQUIRED)
-                        required.add(r.getAsString());
+            required.addAll(JsonSchemaRules.tracked(p, keys));
             extra =
                     !(p.has("additionalProperties")
                             && p.get("additionalProperties").isJsonPrimitive()
@@ -521,6 +529,46 @@ public final class ConstraintGrammar {
                             new JsonSchemaRules(made, tool, root, SCHEMA_PREFIX).value(schema);
                     return SchemaText.of(expr, made.rules());
                 });
+    }
+
+    /**
+     * The token of {@code rule} spelling {@code word}, which the parser reads with the whitespace
+     * around it stripped: the word, with before and after it the whitespace characters the token
+     * reads there.
+     */
+    private String stripped(int rule, String word) {
+        return strippedWords.computeIfAbsent(rule + " " + word, k -> strippedNew(rule, word));
+    }
+
+    private String strippedNew(int rule, String word) {
+        StringBuilder before = new StringBuilder();
+        StringBuilder after = new StringBuilder();
+        for (char w : STRIPPED) {
+            if (difference.matches(rule, w + word)) before.append(w);
+            if (difference.matches(rule, word + w)) after.append(w);
+        }
+        String lit = Gbnf.literal(word);
+        if (before.length() == 0 && after.length() == 0) return lit;
+        if (before.length() > 0) lit = spaces(before) + " " + lit;
+        if (after.length() > 0) lit = lit + " " + spaces(after);
+        return out.define("sw_" + strippedWords.size(), lit);
+    }
+
+    private static String spaces(CharSequence chars) {
+        IntervalSet set = new IntervalSet();
+        chars.chars().forEach(set::add);
+        return Gbnf.charClass(set) + "*";
+    }
+
+    /**
+     * The token of {@code rule} spelling the JSON string of {@code name}: any spelling that decodes
+     * to it where the token reads escapes, else the name as JSON writes it.
+     */
+    private String jsonName(int rule, String name) {
+        if (!escapes.computeIfAbsent(rule, r -> difference.matches(r, "\"\\u0061\"")))
+            return Gbnf.literal(Json.write(new JsonPrimitive(name)));
+        return jsonNames.computeIfAbsent(
+                name, n -> out.define("jn_" + jsonNames.size(), Gbnf.jsonString(n)));
     }
 
     /** The lexer actions reachable from {@code s} (a rule's commands), in ATN order. */
@@ -657,10 +705,7 @@ public final class ConstraintGrammar {
                     out.add(
                             new Step(
                                     c,
-                                    Gbnf.literal(
-                                            role == Role.NAME
-                                                    ? n
-                                                    : Json.write(new JsonPrimitive(n))),
+                                    role == Role.NAME ? stripped(rule, n) : jsonName(rule, n),
                                     false));
                 } else out.add(new Step(c, expr(rule), false));
             }
@@ -673,7 +718,7 @@ public final class ConstraintGrammar {
                         out.add(
                                 new Step(
                                         new Ctx(true, c.tool, k, mask, c.called),
-                                        Gbnf.literal(t.keys.get(k)),
+                                        stripped(rule, t.keys.get(k)),
                                         false));
                     }
                     if (t.extraKeys) {

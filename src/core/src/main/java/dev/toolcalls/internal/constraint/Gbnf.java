@@ -64,6 +64,39 @@ public final class Gbnf {
         return b.append('"').toString();
     }
 
+    /**
+     * The JSON strings, quotes included, that decode to {@code s}: each character as itself where
+     * JSON allows it raw, by its short escape where it has one, or as a backslash, {@code u} and
+     * four hex digits of either case (two such escapes beyond the BMP).
+     */
+    public static String jsonString(String s) {
+        StringBuilder b = new StringBuilder("\"\\\"\"");
+        s.codePoints()
+                .forEach(
+                        c -> {
+                            List<String> alts = new ArrayList<>();
+                            if (c >= 0x20 && c != '"' && c != '\\')
+                                alts.add(literal(Character.toString(c)));
+                            int at = "\"\\/\b\f\n\r\t".indexOf(c);
+                            if (at >= 0) alts.add(literal("\\" + "\"\\/bfnrt".charAt(at)));
+                            StringBuilder u = new StringBuilder();
+                            for (char unit : Character.toChars(c)) {
+                                u.append(" \"\\\\u");
+                                for (int shift = 12; shift >= 0; shift -= 4) {
+                                    char h = Character.forDigit((unit >> shift) & 0xf, 16);
+                                    u.append(
+                                            h < 'a'
+                                                    ? String.valueOf(h)
+                                                    : "\" [" + h + (char) (h - 32) + "] \"");
+                                }
+                                u.append('"');
+                            }
+                            alts.add(u.substring(1).replace(" \"\"", ""));
+                            b.append(" ( ").append(String.join(" | ", alts)).append(" )");
+                        });
+        return b.append(" \"\\\"\"").toString();
+    }
+
     /** A character class for a set of code points (a literal for a single one). */
     public static String charClass(IntervalSet set) {
         String known = CLASSES.get(set);

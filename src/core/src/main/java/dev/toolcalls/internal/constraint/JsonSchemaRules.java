@@ -28,10 +28,14 @@ import java.util.TreeSet;
  * $ref} outside the schema and {@code allOf} with several branches are refused, naming the tool.
  */
 final class JsonSchemaRules {
+    /** Required properties tracked whatever the object's size. */
+    static final int MIN_TRACKED_REQUIRED = 6;
+
     /**
-     * Required properties beyond this many are not tracked (their order is free, like the rest).
+     * The most states times the choices in each that tracking an object's required properties may
+     * take: one state per combination of them written (2^n), each with a choice per property.
      */
-    static final int MAX_TRACKED_REQUIRED = 6;
+    static final long REQUIRED_BUDGET = 1 << 12;
 
     private final Gbnf out;
     private final String tool;
@@ -171,6 +175,25 @@ final class JsonSchemaRules {
         return "\"[\" ws ( \"]\" | " + item + " ws ( \",\" ws " + item + " ws )* \"]\" )";
     }
 
+    /**
+     * The required properties of the object schema {@code s} (of the properties {@code names}) that
+     * its rules track, in the order {@code required} gives them: knowing which are written takes a
+     * state per combination (2^n), so all of them while the states times the properties stay within
+     * {@link #REQUIRED_BUDGET}, else as many as fit and at least {@link #MIN_TRACKED_REQUIRED}; the
+     * others may be left out.
+     */
+    static List<String> tracked(JsonObject s, List<String> names) {
+        List<String> required = new ArrayList<>();
+        if (s.has("required") && s.get("required").isJsonArray())
+            for (JsonElement r : s.getAsJsonArray("required"))
+                if (r.isJsonPrimitive()
+                        && names.contains(r.getAsString())
+                        && !required.contains(r.getAsString())) required.add(r.getAsString());
+        int n = required.size();
+        while (n > MIN_TRACKED_REQUIRED && (1L << n) * (names.size() + 1) > REQUIRED_BUDGET) n--;
+        return new ArrayList<>(required.subList(0, n));
+    }
+
     private String object(JsonObject s, int depth) {
         JsonObject props =
                 s.has("properties") && s.get("properties").isJsonObject()
@@ -188,11 +211,7 @@ final class JsonSchemaRules {
                         : "json_value";
         if (props.size() == 0 && extra && extraValue.equals("json_value")) return "json_object";
         List<String> names = new ArrayList<>(props.keySet());
-        List<String> required = new ArrayList<>();
-        if (s.has("required") && s.get("required").isJsonArray())
-            for (JsonElement r : s.getAsJsonArray("required"))
-                if (props.has(r.getAsString()) && required.size() < MAX_TRACKED_REQUIRED)
-                    required.add(r.getAsString());
+        List<String> required = tracked(s, names);
         String base = fresh("o");
         List<String> members = new ArrayList<>();
         for (String n : names) {
