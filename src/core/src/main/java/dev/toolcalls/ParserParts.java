@@ -1,11 +1,10 @@
 package dev.toolcalls;
 
-import com.google.gson.JsonObject;
-
 import dev.toolcalls.internal.assemble.ArgumentWriter;
 import dev.toolcalls.internal.assemble.CallAssembler;
 import dev.toolcalls.internal.assemble.ContentChannel;
 import dev.toolcalls.internal.assemble.EventCollector;
+import dev.toolcalls.internal.assemble.ToolDefinitions;
 import dev.toolcalls.internal.format.CompiledFormat;
 import dev.toolcalls.internal.format.FormatRules;
 import dev.toolcalls.internal.lex.LexerDriver;
@@ -38,6 +37,9 @@ final class ParserParts {
     /** The request's tools, for the argument writer's schema lookups. */
     private Tools tools = Tools.none();
 
+    /** The argument writer's lookups of a tool's definition, in {@link #tools}. */
+    private final ToolDefinitions definitions = new ToolDefinitions();
+
     ParserParts(Format format, CompiledFormat compiled, ParseOptions options, boolean runs) {
         this.runs = runs;
         this.lexer = new LexerDriver(compiled.model(), options.maxTokenLength(), runs);
@@ -59,7 +61,7 @@ final class ParserParts {
         this.arguments =
                 new ArgumentWriter(
                         hooks,
-                        hooks,
+                        definitions,
                         rules.untypedValues(),
                         rules.trimValueNewlines(),
                         new Malformed());
@@ -93,10 +95,7 @@ final class ParserParts {
      * the call assembler and its schema lookups in the request's tools.
      */
     private final class Hooks
-            implements IntFunction<String>,
-                    IntUnaryOperator,
-                    ArgumentWriter.Output,
-                    Function<String, JsonObject> {
+            implements IntFunction<String>, IntUnaryOperator, ArgumentWriter.Output {
         @Override
         public String apply(int at) {
             return lexer.excerpt(at, EXCERPT_RADIUS);
@@ -116,11 +115,6 @@ final class ParserParts {
         public void escaped(String piece) {
             calls.escapedArguments(piece, lexer.tokenStart());
         }
-
-        @Override
-        public JsonObject apply(String name) {
-            return tools.definition(name);
-        }
     }
 
     /** The argument writer's malformed-arguments error, at the lexer's token. */
@@ -135,6 +129,7 @@ final class ParserParts {
     /** For a new parser (parts just made, or cleared when given back): this request's. */
     ParserParts bind(Tools tools, ParseOptions options) {
         this.tools = tools;
+        definitions.use(tools.definitions());
         lexer.limit(options.maxTokenLength());
         calls.reset(options.newIdGenerator(), options, tools.names());
         return this;
@@ -146,6 +141,7 @@ final class ParserParts {
      */
     void clear() {
         tools = Tools.none();
+        definitions.use(tools.definitions());
         lexer.reset(ParseOptions.defaults().maxTokenLength());
         out.reset();
         content.reset();

@@ -104,4 +104,9 @@ public final class Tools {
     JsonObject definition(String name) {
         return functions.get(name);
     }
+
+    /** The definitions by name, for a parser's schema lookups; never handed out (mutable). */
+    Map<String, JsonObject> definitions() {
+        return functions;
+    }
 }
