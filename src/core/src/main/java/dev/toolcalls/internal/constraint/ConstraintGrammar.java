@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The GBNF grammar of a format's complete outputs under a set of tools and options, derived from
@@ -292,7 +293,13 @@ public final class ConstraintGrammar {
 
     private final List<PopSpelling> popSpellings = new ArrayList<>();
     private final Map<Integer, PopSplit> popSplits = new HashMap<>();
-    private final Map<Integer, String> schemaCache = new HashMap<>();
+    private final Map<String, String> schemaCache = new HashMap<>();
+    private final Map<Set<String>, Integer> notFirsts = new HashMap<>();
+    private final Map<Integer, Set<String>> notFirstKeys = new HashMap<>();
+
+    /** Whitespace probed around a key: none, each JSON whitespace character, and two. */
+    private static final List<String> WHITESPACE = List.of("", " ", "\t", "\n", "\r", " \n");
+
     private final Map<List<String>, SchemaText> schemaTexts = new HashMap<>();
     private final Map<String, String> idCache = new HashMap<>();
     private final Map<Key, Summary> returns;
@@ -521,12 +528,21 @@ public final class ConstraintGrammar {
      * once per build.
      */
     private SchemaText schemaText(String tool, JsonElement root, JsonElement schema) {
+        return schemaText(tool, root, schema, Set.of());
+    }
+
+    private SchemaText schemaText(
+            String tool, JsonElement root, JsonElement schema, Set<String> notFirst) {
         return schemaTexts.computeIfAbsent(
-                List.of(root.toString(), schema == root ? "" : schema.toString()),
+                List.of(
+                        root.toString(),
+                        schema == root ? "" : schema.toString(),
+                        notFirst.toString()),
                 k -> {
                     Gbnf made = new Gbnf();
                     String expr =
-                            new JsonSchemaRules(made, tool, root, SCHEMA_PREFIX).value(schema);
+                            new JsonSchemaRules(made, tool, root, SCHEMA_PREFIX, notFirst)
+                                    .value(schema);
                     return SchemaText.of(expr, made.rules());
                 });
     }
@@ -756,7 +772,7 @@ public final class ConstraintGrammar {
                 boolean enters =
                         e.pops == 0 ? e.mode >= 0 || !e.pushes.isEmpty() : replacesWithObject(rule);
                 if (c.call && enters && (plan.jsonArgs || c.tool >= 0))
-                    out.add(new Step(argsWritten(c), schema(c.tool), true));
+                    out.add(new Step(argsWritten(c), schema(c.tool, notFirst(rule)), true));
                 else out.add(new Step(argsWritten(c), expr(rule), false));
             }
             case ARG_AS_STRING -> {
@@ -782,22 +798,56 @@ public final class ConstraintGrammar {
 
     // ---- what the tools allow ------------------------------------------------------------------
 
-    private String schema(int tool) {
+    private String schema(int tool, Set<String> notFirst) {
         return schemaCache.computeIfAbsent(
-                tool,
-                t -> {
-                    if (t < 0) {
+                tool + " " + notFirst,
+                k -> {
+                    if (tool < 0) {
                         JsonSchemaRules.defineGeneric(out);
                         return "json_object";
                     }
-                    Tool tl = tools.get(t);
-                    if (tl.args != null)
-                        return out.define("args_" + t, tl.args.define(out, "a" + t));
+                    Tool tl = tools.get(tool);
+                    String name = "args_" + tool;
+                    String prefix = "a" + tool;
+                    if (!notFirst.isEmpty()) {
+                        int n = notFirsts.computeIfAbsent(notFirst, x -> notFirsts.size());
+                        name += "_n" + n;
+                        prefix += "n" + n;
+                    }
+                    if (tl.args != null && notFirst.isEmpty())
+                        return out.define(name, tl.args.define(out, prefix));
                     JsonElement p = tl.parameters;
                     if (p.isJsonObject() && !p.getAsJsonObject().has("type"))
                         p.getAsJsonObject().addProperty("type", "object");
-                    return out.define("args_" + t, schemaText(tl.name, p, p).define(out, "a" + t));
+                    return out.define(
+                            name, schemaText(tl.name, p, p, notFirst).define(out, prefix));
                 });
+    }
+
+    /**
+     * The keys a JSON object opened by the one-character token {@code rule} may not begin with: a
+     * longer token of its mode reads the object's beginning up to such a key's colon (whatever the
+     * whitespace around the key), so the lexer never gives that object to {@code rule}.
+     */
+    private Set<String> notFirst(int rule) {
+        return notFirstKeys.computeIfAbsent(rule, this::notFirstNew);
+    }
+
+    private Set<String> notFirstNew(int rule) {
+        if (!List.of("{").equals(languages.literals(rule))) return Set.of();
+        Set<String> keys = new TreeSet<>();
+        int mode = modeOfRule[rule];
+        for (int r = 0; r < roles.length; r++) {
+            if (r == rule || modeOfRule[r] != mode) continue;
+            for (String k : difference.keysAfter(r, "{")) {
+                boolean all = true;
+                for (String before : WHITESPACE)
+                    for (String after : WHITESPACE)
+                        all &= difference.matches(r, "{" + before + '"' + k + '"' + after + ":");
+                if (all) keys.add(k);
+            }
+        }
+        return keys;
     }
 
     /** A raw value typed by its parameter's schema; null when any text is a value. */
@@ -912,7 +962,7 @@ public final class ConstraintGrammar {
             String h = held(mode, c.tool);
             if (h != null) return h;
         }
-        if (plan.argsRun[mode] && c.call && plan.jsonArgs) return schema(c.tool) + "?";
+        if (plan.argsRun[mode] && c.call && plan.jsonArgs) return schema(c.tool, Set.of()) + "?";
         if (plan.valueRun[mode] && c.call) {
             String typed = typedValue(c.tool, c.key);
             if (typed != null) return typed;
@@ -957,7 +1007,7 @@ public final class ConstraintGrammar {
                 k -> {
                     StringHeldRules h = spellings(mode);
                     if (h == null) return null;
-                    String args = schema(tool);
+                    String args = schema(tool, Set.of());
                     String object = h.rule(args);
                     String ws = h.rule("ws");
                     if (object == null || ws == null) return null;

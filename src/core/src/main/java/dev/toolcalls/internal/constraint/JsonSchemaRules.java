@@ -42,13 +42,23 @@ final class JsonSchemaRules {
     private final JsonElement root;
     private final String prefix;
     private final Map<String, String> refs = new HashMap<>();
+    private final Set<String> notFirst;
     private int counter;
 
     JsonSchemaRules(Gbnf out, String tool, JsonElement root, String prefix) {
+        this(out, tool, root, prefix, Set.of());
+    }
+
+    /**
+     * Rules whose outermost object does not begin with a key of {@code notFirst} (as JSON writes
+     * it, between the quotes): where a longer token of the lexer reads that beginning.
+     */
+    JsonSchemaRules(Gbnf out, String tool, JsonElement root, String prefix, Set<String> notFirst) {
         this.out = out;
         this.tool = tool;
         this.root = root;
         this.prefix = prefix;
+        this.notFirst = notFirst;
         defineGeneric(out);
     }
 
@@ -209,7 +219,9 @@ final class JsonSchemaRules {
                                 && s.get("additionalProperties").isJsonObject()
                         ? value(s.get("additionalProperties"), depth + 1)
                         : "json_value";
-        if (props.size() == 0 && extra && extraValue.equals("json_value")) return "json_object";
+        Set<String> skip = depth == 0 ? notFirst : Set.of();
+        if (props.size() == 0 && extra && extraValue.equals("json_value") && skip.isEmpty())
+            return "json_object";
         List<String> names = new ArrayList<>(props.keySet());
         List<String> required = tracked(s, names);
         String base = fresh("o");
@@ -245,11 +257,20 @@ final class JsonSchemaRules {
         List<String> first = new ArrayList<>();
         if (full == 0) first.add("\"}\"");
         for (int i = 0; i < names.size(); i++) {
+            if (skip.contains(written(names.get(i)))) continue;
             int r = required.indexOf(names.get(i));
             int next = r < 0 ? 0 : 1 << r;
             first.add(members.get(i) + " ws " + base + "_m" + next);
         }
-        if (extraMember != null) first.add(extraMember + " ws " + base + "_m0");
+        if (extraMember != null && !skip.isEmpty()) {
+            List<String> taken = new ArrayList<>(names);
+            taken.addAll(skip);
+            String firstExtra =
+                    out.define(
+                            base + "_y",
+                            otherKey(base + "_f", taken) + " ws \":\" ws " + extraValue);
+            first.add(firstExtra + " ws " + base + "_m0");
+        } else if (extraMember != null) first.add(extraMember + " ws " + base + "_m0");
         return out.define(base, "\"{\" ws ( " + String.join(" | ", first) + " )");
     }
 
@@ -260,8 +281,7 @@ final class JsonSchemaRules {
     private String otherKey(String base, List<String> names) {
         List<String> words = new ArrayList<>();
         for (String n : names) {
-            String w = Json.write(new JsonPrimitive(n));
-            w = w.substring(1, w.length() - 1);
+            String w = written(n);
             if (w.indexOf('\\') >= 0) return "json_string";
             words.add(w);
         }
@@ -299,6 +319,12 @@ final class JsonSchemaRules {
             out.define(ids.get(p), String.join(" | ", alts));
         }
         return out.define(base + "_k", "\"\\\"\" " + base + "_k0");
+    }
+
+    /** The name as JSON writes it between the quotes. */
+    private static String written(String name) {
+        String w = Json.write(new JsonPrimitive(name));
+        return w.substring(1, w.length() - 1);
     }
 
     private String ref(String ref, int depth) {

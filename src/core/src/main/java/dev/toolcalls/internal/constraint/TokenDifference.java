@@ -103,6 +103,43 @@ final class TokenDifference {
     }
 
     /**
+     * The keys {@code k} (as written between the quotes, at most 64 of at most 64 characters) for
+     * which the rule reads {@code open"k":}; empty where the rule reads none or more than that.
+     */
+    List<String> keysAfter(int rule, String open) {
+        Set<Cfg> at = closure(Set.of(new Cfg(atn.ruleToStartState[rule], null)));
+        String start = open + '"';
+        for (int i = 0; i < start.length() && !at.isEmpty(); i++) at = step(at, start.charAt(i));
+        List<String> keys = new ArrayList<>();
+        return at.isEmpty() || !keysAfter(at, new StringBuilder(), keys) ? List.of() : keys;
+    }
+
+    private boolean keysAfter(Set<Cfg> at, StringBuilder key, List<String> keys) {
+        IntervalSet next = new IntervalSet();
+        for (Cfg c : at)
+            for (int i = 0; i < c.state.getNumberOfTransitions(); i++) {
+                Transition t = c.state.transition(i);
+                if (!t.isEpsilon() && !(t instanceof RuleTransition))
+                    next.addAll(TokenLanguages.label(t));
+            }
+        if (next.size() > 64) return false;
+        for (int ch : next.toList()) {
+            Set<Cfg> then = step(at, ch);
+            if (ch == '"') {
+                if (accepts(step(then, ':')) && keys.size() < 64) keys.add(key.toString());
+                else if (keys.size() >= 64) return false;
+                continue;
+            }
+            if (key.length() >= 64) return false;
+            key.appendCodePoint(ch);
+            boolean ok = keysAfter(then, key, keys);
+            key.setLength(key.length() - Character.charCount(ch));
+            if (!ok) return false;
+        }
+        return true;
+    }
+
+    /**
      * Defines the rules of {@code rule}'s language less {@code earlier}'s and returns the start
      * rule's name; null when no string is in both (nothing to take away) or the automaton is too
      * large; the empty string when nothing is left.
