@@ -486,7 +486,11 @@ public final class StreamParser {
                     role == Role.NAME_JSON || role == Role.ID_JSON
                             ? lexer.tokenPlainJsonString()
                             : null;
-            String text = value != null || TEXTLESS.contains(role) ? null : lexer.tokenText();
+            // a raw argument value that lies whole in one chunk of the output is read there, not
+            // cut from it first
+            boolean inPlace = role == Role.ARG_VALUE && lexer.tokenChunk() != null;
+            String text =
+                    value != null || inPlace || TEXTLESS.contains(role) ? null : lexer.tokenText();
             if (text != null) calls.text(text);
             else rawText();
             if (calls.isOpen() && lexer.tokenTruncated() && NAMING.contains(role)) {
@@ -553,7 +557,7 @@ public final class StreamParser {
 
     /**
      * @param value for a JSON string literal, its value when it was taken without its text (then
-     *     text is null)
+     *     text is null); a raw argument value without its text is read in the lexer's input
      */
     private void dispatch(Role role, String text, String value) {
         int at = lexer.tokenStart();
@@ -598,7 +602,12 @@ public final class StreamParser {
                 arguments.key(text, calls.name());
                 break;
             case ARG_VALUE:
-                arguments.value(text);
+                if (text != null) arguments.value(text);
+                else { // read where it lies in the output's chunk
+                    int base = lexer.tokenChunkBase();
+                    arguments.value(
+                            lexer.tokenChunk(), lexer.tokenStart() - base, lexer.tokenEnd() - base);
+                }
                 break;
             case ARG_END:
                 arguments.endValue();

@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.toolcalls.internal.assemble.ArgumentWriter;
+import dev.toolcalls.internal.assemble.SchemaTypes;
 import dev.toolcalls.internal.lex.Role;
 
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 
 /**
  * The argument writer: schema typing of raw values, streaming of string values, literal
@@ -51,6 +53,33 @@ class ArgumentWriterTest {
 
     static String p(String key, String value) {
         return "<p=" + key + ">\n" + value + "\n</p>\n";
+    }
+
+    @Test
+    void escapingRangesOfOneTextWithRememberedFindsIsEscapingTheirCopies() {
+        // ranges mostly ascending, some going back, over text dense in quotes, backslashes and
+        // control characters: the finds one range leaves for the next never skip a character
+        Random random = new Random(7);
+        String alphabet = "ab\"\\\n\t\u0001\u2028é";
+        for (int round = 0; round < 200; round++) {
+            StringBuilder b = new StringBuilder();
+            int n = 1 + random.nextInt(60);
+            for (int k = 0; k < n; k++)
+                b.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            String text = b.toString();
+            SchemaTypes.Seen seen = new SchemaTypes.Seen();
+            int from = 0;
+            for (int k = 0; k < 20; k++) {
+                if (random.nextInt(5) == 0) from = random.nextInt(text.length());
+                int to = from + random.nextInt(text.length() - from + 1);
+                assertEquals(
+                        SchemaTypes.escape(text.substring(from, to)),
+                        SchemaTypes.escape(text, from, to, seen),
+                        text + " [" + from + ", " + to + ")");
+                from = to < text.length() ? to + random.nextInt(2) : 0;
+                if (from > text.length()) from = text.length();
+            }
+        }
     }
 
     @Test

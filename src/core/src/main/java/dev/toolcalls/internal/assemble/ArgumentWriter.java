@@ -82,6 +82,9 @@ public final class ArgumentWriter {
     private Set<SchemaTypes.Type> types;
     private Boolean forcedString; // per-parameter override from the text: true string, false JSON
 
+    /** Where the escaping of raw values found the next quote and backslash of their text. */
+    private final SchemaTypes.Seen seen = new SchemaTypes.Seen();
+
     /** A held value's text (made on first use). */
     private StringBuilder held;
 
@@ -123,6 +126,7 @@ public final class ArgumentWriter {
         begin();
         if (held != null && held.capacity() > 4096) held = null;
         if (held != null) held.setLength(0);
+        seen.clear();
         types = null;
         forcedString = null;
         valueStarted = false;
@@ -174,32 +178,38 @@ public final class ArgumentWriter {
         forcedString = string;
     }
 
-    /**
-     * A piece of a raw value. A long string value is escaped where it lies and copied once, with
-     * the newlines trimmed at its edges left out of the copy.
-     */
+    /** A piece of a raw value: {@link #value(String, int, int)} of all of it. */
     public void value(String piece) {
+        value(piece, 0, piece.length());
+    }
+
+    /**
+     * A piece of a raw value, the text of [from, to) in {@code source} (the output itself, not a
+     * copy of the piece). A long string value is escaped where it lies and copied once, with the
+     * newlines trimmed at its edges left out of the copy; the searches of values cut in order from
+     * one text go over it once.
+     */
+    public void value(String source, int from, int to) {
         if (key == null) throw keyless();
         if (mode == Mode.NONE) startRaw();
-        int from = trimNewlines && !valueStarted && piece.startsWith("\n") ? 1 : 0;
-        int to = piece.length();
+        if (trimNewlines && !valueStarted && from < to && source.charAt(from) == '\n') from++;
         valueStarted = true;
         if (mode == Mode.HOLD) {
             if (held == null) held = new StringBuilder();
-            held.append(piece, from, to);
+            held.append(source, from, to);
             return;
         }
         // streaming a string: with trimming, a trailing newline waits, it may be the template's
         // last one
         if (from == to) return;
         if (!trimNewlines) {
-            out.escaped(SchemaTypes.escape(piece, from, to));
+            out.escaped(SchemaTypes.escape(source, from, to, seen));
             return;
         }
         boolean newlineBefore = pendingNewline;
-        pendingNewline = piece.charAt(to - 1) == '\n';
+        pendingNewline = source.charAt(to - 1) == '\n';
         if (pendingNewline) to--;
-        String text = from < to ? SchemaTypes.escape(piece, from, to) : "";
+        String text = from < to ? SchemaTypes.escape(source, from, to, seen) : "";
         if (newlineBefore) text = "\\n" + text;
         if (!text.isEmpty()) out.escaped(text);
     }

@@ -269,14 +269,30 @@ public final class SchemaTypes {
      * JsonScan#control}) and copied whole.
      */
     public static String escape(String s, int from, int to) {
+        return escape(s, from, to, null);
+    }
+
+    /**
+     * {@link #escape(String, int, int)}, the searches for {@code "} and {@code \} starting where
+     * those of earlier calls on the same string left off when their finds still lie ahead: values
+     * cut in ascending order from one long text are searched once over, however many there are
+     * (each search alone runs to the string's end when the character is absent).
+     *
+     * @param seen the finds of earlier calls, updated; null for none
+     */
+    public static String escape(String s, int from, int to, Seen seen) {
         int quote = -1;
         int slash = -1;
+        if (seen != null && seen.text == s && seen.from <= from) {
+            quote = seen.quote;
+            slash = seen.slash;
+        }
         StringBuilder b = null;
         int i = from;
         while (true) {
-            if (quote < i) quote = next(s, '"', i, to);
-            if (slash < i) slash = next(s, '\\', i, to);
-            int stop = JsonScan.control(s, i, Math.min(quote, slash));
+            if (quote < i) quote = next(s, '"', i);
+            if (slash < i) slash = next(s, '\\', i);
+            int stop = JsonScan.control(s, i, Math.min(Math.min(quote, slash), to));
             if (stop == to) break;
             if (b == null) b = new StringBuilder(to - from + 16);
             b.append(s, i, stop);
@@ -308,13 +324,35 @@ public final class SchemaTypes {
             }
             i = stop + 1;
         }
+        if (seen != null) {
+            seen.text = s;
+            seen.from = i; // no quote or backslash in [i, quote) or [i, slash)
+            seen.quote = quote;
+            seen.slash = slash;
+        }
         if (b == null) return from == 0 && to == s.length() ? s : s.substring(from, to);
         return b.append(s, i, to).toString();
     }
 
-    /** The first index of {@code c} in [from, to), or {@code to}. */
-    private static int next(String s, char c, int from, int to) {
+    /**
+     * The next {@code "} and {@code \} of a string at or after a position, as found by the last
+     * {@link #escape(String, int, int, Seen)} on it.
+     */
+    public static final class Seen {
+        private String text;
+        private int from;
+        private int quote;
+        private int slash;
+
+        /** Forgets the string. */
+        public void clear() {
+            text = null;
+        }
+    }
+
+    /** The first index of {@code c} at or after {@code from}, or the string's length. */
+    private static int next(String s, char c, int from) {
         int at = s.indexOf(c, from);
-        return at < 0 || at > to ? to : at;
+        return at < 0 ? s.length() : at;
     }
 }

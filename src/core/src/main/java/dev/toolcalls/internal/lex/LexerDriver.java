@@ -270,6 +270,20 @@ public final class LexerDriver {
         return input.isOnly(tokenStart, tokenEnd, c);
     }
 
+    /**
+     * The input chunk that holds the whole token, to read its text in place at [{@link
+     * #tokenStart()} - {@link #tokenChunkBase()}, {@link #tokenEnd()} - tokenChunkBase()); null
+     * when the token spans chunks.
+     */
+    public String tokenChunk() {
+        return input.chunkHolding(tokenStart, tokenEnd);
+    }
+
+    /** The global index of the first character of {@link #tokenChunk()}. */
+    public int tokenChunkBase() {
+        return input.chunkBase();
+    }
+
     /** Appends {@link #tokenText()} to {@code sink} without making a string of it. */
     public void appendTokenText(StringBuilder sink) {
         input.appendText(sink, tokenStart, tokenEnd);

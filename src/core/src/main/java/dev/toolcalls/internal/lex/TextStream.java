@@ -281,6 +281,19 @@ public final class TextStream implements CharStream {
     }
 
     /**
+     * The chunk appended last when the whole of [from, to) lies in it (its text is that of [from -
+     * {@link #chunkBase()}, to - chunkBase()) there), else null.
+     */
+    public String chunkHolding(int from, int to) {
+        return from >= curBase && to <= curBase + cur.length() ? cur : null;
+    }
+
+    /** The global index of the first character of the chunk appended last. */
+    public int chunkBase() {
+        return curBase;
+    }
+
+    /**
      * Appends the text of {@link #text(int, int)} to {@code sink} without making a string of it.
      */
     public void appendText(StringBuilder sink, int from, int to) {
