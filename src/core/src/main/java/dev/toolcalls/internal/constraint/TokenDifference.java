@@ -8,6 +8,9 @@ import org.antlr.v4.runtime.atn.Transition;
 import org.antlr.v4.runtime.misc.Interval;
 import org.antlr.v4.runtime.misc.IntervalSet;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -520,11 +523,7 @@ final class TokenDifference {
         Collections.sort(parts);
         String key = "r " + name + " " + chars + " " + texts + " " + markers + " " + parts;
         Map<String, Object> cache = cache();
-        Object id;
-        synchronized (cache) {
-            id = cache.computeIfAbsent("id " + key, k -> cache.size());
-        }
-        String prefix = name + "_a" + id;
+        String prefix = name + "_a" + stableId(cache, key);
         Object a =
                 cache.computeIfAbsent(
                         key,
@@ -535,6 +534,29 @@ final class TokenDifference {
                                                         g, name, chars, texts, markers, rest,
                                                         prefix)));
         return replay(out, a);
+    }
+
+    /**
+     * A name for the rules of {@code key}: a function of the key alone (64 bits of its SHA-256), so
+     * that a grammar's text never depends on what was built before it; a second key with the same
+     * name in one lexer's cache is an error, not a silent merge of two rules.
+     */
+    private static String stableId(Map<String, Object> cache, String key) {
+        byte[] digest;
+        try {
+            digest =
+                    MessageDigest.getInstance("SHA-256")
+                            .digest(key.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        long bits = 0;
+        for (int i = 0; i < 8; i++) bits = bits << 8 | (digest[i] & 0xff);
+        String id = Long.toUnsignedString(bits, 36);
+        Object held = cache.putIfAbsent("id " + id, key);
+        if (held != null && !held.equals(key))
+            throw new IllegalStateException("two runs named " + id + ": " + held + " and " + key);
+        return id;
     }
 
     private String avoidAfterNew(
