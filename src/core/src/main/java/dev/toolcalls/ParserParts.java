@@ -34,10 +34,7 @@ final class ParserParts {
     /** Made to find runs by search (false: the tests' parser that simulates everything). */
     final boolean runs;
 
-    /** The request's tools, for the argument writer's schema lookups. */
-    private Tools tools = Tools.none();
-
-    /** The argument writer's lookups of a tool's definition, in {@link #tools}. */
+    /** The argument writer's lookups of a tool's definition, in the request's tools. */
     private final ToolDefinitions definitions = new ToolDefinitions();
 
     ParserParts(Format format, CompiledFormat compiled, ParseOptions options, boolean runs) {
@@ -57,7 +54,7 @@ final class ParserParts {
                         hooks,
                         hooks,
                         options,
-                        tools.names());
+                        Tools.none().names());
         this.arguments =
                 new ArgumentWriter(
                         hooks,
@@ -91,8 +88,8 @@ final class ParserParts {
     }
 
     /**
-     * The call assembler's excerpts and offsets from the lexer, the argument writer's output into
-     * the call assembler and its schema lookups in the request's tools.
+     * The call assembler's excerpts and offsets from the lexer, and the argument writer's output
+     * into the call assembler.
      */
     private final class Hooks
             implements IntFunction<String>, IntUnaryOperator, ArgumentWriter.Output {
@@ -128,7 +125,6 @@ final class ParserParts {
 
     /** For a new parser (parts just made, or cleared when given back): this request's. */
     ParserParts bind(Tools tools, ParseOptions options) {
-        this.tools = tools;
         definitions.use(tools.definitions());
         lexer.limit(options.maxTokenLength());
         calls.reset(options.newIdGenerator(), options, tools.names());
@@ -140,8 +136,7 @@ final class ParserParts {
      * kept while they wait (large buffers are dropped, not only emptied).
      */
     void clear() {
-        tools = Tools.none();
-        definitions.use(tools.definitions());
+        definitions.use(Tools.none().definitions());
         lexer.reset(ParseOptions.defaults().maxTokenLength());
         out.reset();
         content.reset();
