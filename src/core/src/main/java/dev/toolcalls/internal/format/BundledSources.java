@@ -118,7 +118,7 @@ public final class BundledSources {
         String path = "grammars/" + b.name() + "/" + b.name() + ".json";
         FormatFile file;
         try {
-            file = FormatFile.parse(b.formatFile(), path);
+            file = FormatFile.parseBundled(b.formatFile(), path);
         } catch (IllegalArgumentException e) {
             return FormatSource.broken(
                     b.name(),
@@ -147,7 +147,7 @@ public final class BundledSources {
             String roles = BundledFormats.importRoles(include);
             return roles == null
                     ? null
-                    : FormatFile.parse(roles, "grammars/imports/" + include + ".json");
+                    : FormatFile.parseBundled(roles, "grammars/imports/" + include + ".json");
         }
     }
 

@@ -5,6 +5,7 @@ import com.google.gson.JsonObject;
 
 import dev.toolcalls.internal.json.Json;
 
+import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -119,10 +120,24 @@ public record FormatFile(
      * @throws IllegalArgumentException naming the source, the key and what is wrong
      */
     public static FormatFile parse(String json, String source) {
+        return parse(json, source, true);
+    }
+
+    /**
+     * Reads a bundled format file or role file (compiled into the library from {@code grammars/}),
+     * as {@link #parse} does but without its strict check of the JSON text: the test suite checks
+     * that every bundled file is strict JSON ({@code JsonTreeTest}), so the check would find
+     * nothing, and it is most of the reading of a format file in a fresh JVM.
+     */
+    public static FormatFile parseBundled(String json, String source) {
+        return parse(json, source, false);
+    }
+
+    private static FormatFile parse(String json, String source, boolean check) {
         if (json.length() > MAX_SIZE) throw tooLarge(source);
         JsonObject o;
         try {
-            JsonElement e = JsonTree.parse(json);
+            JsonElement e = check ? JsonTree.parse(json) : JsonTree.parseValid(json);
             if (!e.isJsonObject())
                 throw new IllegalArgumentException(source + ": a format file is a JSON object");
             o = e.getAsJsonObject();
@@ -170,7 +185,7 @@ public record FormatFile(
                 r.strings("specialTokens"),
                 r.string("lenientMode", null),
                 r.registries(),
-                keysAt(json, "roles", source));
+                new KeysAt(json, "roles", source));
     }
 
     /** The message for a format file or role file larger than {@link #MAX_SIZE}. */
@@ -180,6 +195,43 @@ public record FormatFile(
                         + ": larger than "
                         + (MAX_SIZE >> 20)
                         + " MiB, the most a format file may hold");
+    }
+
+    /**
+     * {@link #keysAt} of a text, found on first use: only messages about a format ask where its
+     * roles are written, and a second pass over the text is a sizeable part of a format's first
+     * load in a fresh JVM.
+     */
+    private static final class KeysAt extends AbstractMap<String, String> {
+        private final String json;
+        private final String member;
+        private final String source;
+        private volatile Map<String, String> found;
+
+        KeysAt(String json, String member, String source) {
+            this.json = json;
+            this.member = member;
+            this.source = source;
+        }
+
+        @Override
+        public Set<Entry<String, String>> entrySet() {
+            Map<String, String> m = found;
+            if (m == null) found = m = keysAt(json, member, source);
+            return m.entrySet();
+        }
+
+        @Override
+        public String get(Object key) {
+            entrySet();
+            return found.get(key);
+        }
+
+        @Override
+        public boolean containsKey(Object key) {
+            entrySet();
+            return found.containsKey(key);
+        }
     }
 
     /**

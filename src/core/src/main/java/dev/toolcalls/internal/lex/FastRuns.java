@@ -14,6 +14,7 @@ import org.antlr.v4.runtime.atn.RuleStopState;
 import org.antlr.v4.runtime.atn.RuleTransition;
 import org.antlr.v4.runtime.atn.Transition;
 import org.antlr.v4.runtime.atn.WildcardTransition;
+import org.antlr.v4.runtime.misc.Interval;
 import org.antlr.v4.runtime.misc.IntervalSet;
 
 import java.util.ArrayList;
@@ -23,7 +24,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Runs a lexer mode can take without simulating the lexer, derived from the grammar's ATN at load.
+ * Runs a lexer mode can take without simulating the lexer, derived from the grammar's ATN for each
+ * mode on its first use.
  *
  * <p>A token rule whose language is exactly {@code [set]+} (a plain loop, possibly through
  * fragments) and whose commands, if any, are mode commands is a <em>run rule</em>. When the
@@ -81,7 +83,8 @@ public final class FastRuns {
             this.streamable = streamable;
             this.set = set;
             this.start = start;
-            for (int c = 0; c < 128; c++) ascii[c] = set.contains(c);
+            for (Interval iv : set.getIntervals()) // by interval: cheaper than a test per character
+            for (int c = Math.max(iv.a, 0); c <= Math.min(iv.b, 127); c++) ascii[c] = true;
             this.quoteless = !set.contains('"') && !set.contains('\\');
             IntervalSet outside = set.complement(Lexer.MIN_CHAR_VALUE, Lexer.MAX_CHAR_VALUE);
             char[] s = null;
@@ -125,66 +128,83 @@ public final class FastRuns {
         }
     }
 
-    /** Per mode: the run a start character begins (ASCII by table), or none. */
-    private final byte[][] asciiStart;
+    /** One mode's runs and, by ASCII start character, the index of the run it begins (or -1). */
+    private static final class Mode {
+        final Run[] runs;
+        final byte[] asciiStart;
 
-    private final Run[][] runs;
+        Mode(Run[] runs, byte[] asciiStart) {
+            this.runs = runs;
+            this.asciiStart = asciiStart;
+        }
+    }
+
+    /** A mode without run rules. */
+    private static final Mode NONE = new Mode(new Run[0], null);
+
+    /** Per mode, derived on first use (a race derives the same mode twice). */
+    private final Mode[] modes;
+
+    private final LexerModel model;
+    private final ATN atn;
 
     FastRuns(LexerModel model, ATN atn) {
-        int modes = atn.modeToStartState.size();
-        asciiStart = new byte[modes][];
-        runs = new Run[modes][];
-        for (int m = 0; m < modes; m++) {
-            int[] rules = model.rulesOfMode(m);
-            List<Run> found = new ArrayList<>();
-            List<IntervalSet> firsts = new ArrayList<>();
-            for (int r : rules) firsts.add(model.firstCharsOf(r));
-            for (int i = 0; i < rules.length; i++) {
-                int r = rules[i];
-                if (found.size() == 127) continue;
-                List<List<LexerAction>> commands = new ArrayList<>();
-                IntervalSet set = loopSet(atn, r, commands);
-                if (set == null
-                        || commands.size() != 1
-                        || !commands.get(0).isEmpty() && model.streamable(r)) continue;
-                IntervalSet start = new IntervalSet(set);
-                for (int j = 0; j < rules.length; j++)
-                    if (j != i) start = start.subtract(firsts.get(j));
-                if (start.isNil()) continue;
-                found.add(
-                        new Run(
-                                model.typeOfRule(r),
-                                model.streamable(r),
-                                set,
-                                start,
-                                commands.get(0)));
-            }
-            if (found.isEmpty()) continue;
-            runs[m] = found.toArray(new Run[0]);
-            byte[] table = new byte[128];
-            Arrays.fill(table, (byte) -1);
-            for (int k = 0; k < runs[m].length; k++)
-                for (int c = 0; c < 128; c++) if (runs[m][k].start.contains(c)) table[c] = (byte) k;
-            asciiStart[m] = table;
+        this.model = model;
+        this.atn = atn;
+        this.modes = new Mode[atn.modeToStartState.size()];
+    }
+
+    private Mode derive(int m) {
+        int[] rules = model.rulesOfMode(m);
+        List<Run> found = new ArrayList<>();
+        List<IntervalSet> firsts = new ArrayList<>();
+        for (int r : rules) firsts.add(model.firstCharsOf(r));
+        for (int i = 0; i < rules.length; i++) {
+            int r = rules[i];
+            if (found.size() == 127) continue;
+            List<List<LexerAction>> commands = new ArrayList<>();
+            IntervalSet set = loopSet(atn, r, commands);
+            if (set == null
+                    || commands.size() != 1
+                    || !commands.get(0).isEmpty() && model.streamable(r)) continue;
+            IntervalSet start = new IntervalSet(set);
+            for (int j = 0; j < rules.length; j++)
+                if (j != i) start = start.subtract(firsts.get(j));
+            if (start.isNil()) continue;
+            found.add(
+                    new Run(model.typeOfRule(r), model.streamable(r), set, start, commands.get(0)));
         }
+        if (found.isEmpty()) return NONE;
+        return mode(found.toArray(new Run[0]));
+    }
+
+    private static Mode mode(Run[] runs) {
+        byte[] table = new byte[128];
+        Arrays.fill(table, (byte) -1);
+        for (int k = 0; k < runs.length; k++)
+            for (Interval iv : runs[k].start.getIntervals())
+                for (int c = Math.max(iv.a, 0); c <= Math.min(iv.b, 127); c++) table[c] = (byte) k;
+        return new Mode(runs, table);
+    }
+
+    /** The runs of a mode (derived on first use). */
+    private Mode mode(int m) {
+        Mode d = modes[m];
+        if (d == null) modes[m] = d = derive(m);
+        return d;
     }
 
     /** The run that a token beginning with {@code cp} in {@code mode} is, or null. */
     public Run at(int mode, int cp) {
-        byte[] table = asciiStart[mode];
+        Mode d = mode(mode);
+        byte[] table = d.asciiStart;
         if (table == null || cp < 0) return null;
         if (cp < 128) {
             int k = table[cp];
-            return k < 0 ? null : runs[mode][k];
+            return k < 0 ? null : d.runs[k];
         }
-        for (Run r : runs[mode]) if (r.start.contains(cp)) return r;
+        for (Run r : d.runs) if (r.start.contains(cp)) return r;
         return null;
-    }
-
-    /** Whether some mode has a run rule. */
-    public boolean any() {
-        for (byte[] t : asciiStart) if (t != null) return true;
-        return false;
     }
 
     // ---- ATN analysis ------------------------------------------------------------------------

@@ -82,7 +82,7 @@ public final class LexerDriver {
         this.maxTokenLength = maxTokenLength;
         this.lexer = model.factory.apply(input);
         this.simulator = new HoldBackSimulator(lexer, model, input);
-        this.runs = useRuns && model.runs.any() ? model.runs : null;
+        this.runs = useRuns ? model.runs : null;
         this.plain = useRuns ? model.plain : null;
         lexer.setInterpreter(simulator);
         lexer.removeErrorListeners();

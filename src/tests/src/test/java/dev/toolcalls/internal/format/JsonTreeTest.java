@@ -26,6 +26,31 @@ class JsonTreeTest {
         for (String t : texts) assertEquals(Json.parseStrict(t), JsonTree.parse(t), t);
     }
 
+    /**
+     * A bundled file is read without the strict check ({@link FormatFile#parseBundled}): each is
+     * strict JSON (the check passes), and read so it is the same format file as read with it.
+     */
+    @Test
+    void everyBundledFileIsStrictJsonAndReadsTheSameUnchecked() throws Exception {
+        int n = 0;
+        for (BundledFormat b : BundledFormats.all()) {
+            Json.check(b.formatFile());
+            assertEquals(
+                    FormatFile.parse(b.formatFile(), b.name()),
+                    FormatFile.parseBundled(b.formatFile(), b.name()),
+                    b.name());
+            n++;
+        }
+        for (String g : BundledFormats.importGrammars()) {
+            String roles = BundledFormats.importRoles(g);
+            if (roles == null) continue;
+            Json.check(roles);
+            assertEquals(FormatFile.parse(roles, g), FormatFile.parseBundled(roles, g), g);
+            n++;
+        }
+        assertEquals(true, n > 70, "bundled files read: " + n);
+    }
+
     @Test
     void escapesNumbersNestingAndRepeatedKeysAsGson() throws Exception {
         String[] cases = {
