@@ -194,11 +194,24 @@ public final class StreamParser {
     public List<ParseEvent> feed(String text) {
         enter();
         try {
-            appendOrdinary(text);
+            if (specials != null || calls.isOpen()) appendOrdinary(text);
+            else if (lexer.appendText(text)) return textChunk(text);
             return run(false);
         } finally {
             BUSY.setRelease(this, false); // no fence: the next enter() is an atomic update
         }
+    }
+
+    /**
+     * The events of a chunk that the lexer took whole as one token of text outside calls: what
+     * {@link #pump} would make of that token, without its loop.
+     */
+    private List<ParseEvent> textChunk(String text) {
+        Role role = model.roleOfType(lexer.tokenType());
+        inherited = role;
+        leftDefaultMode = false;
+        (role == Role.CONTENT ? content : reasoning).add(text);
+        return out.drain();
     }
 
     /** Text given as text: with special tokens by text, the markers in it masked as ordinary. */

@@ -113,6 +113,32 @@ public final class LexerDriver {
     }
 
     /**
+     * Appends a chunk and, when the grammar proves that all of it is one token of text (everything
+     * before it is decided, and the chunk is a streamable text run from its first character: {@link
+     * FastRuns#wholeText}), takes it as that token, as {@link #next()} would: true, and the token
+     * is current. False: the chunk is appended and waits for {@link #next()}.
+     */
+    public boolean appendText(String chunk) {
+        int start = input.index();
+        FastRuns.Run run =
+                runs != null && !chunk.isEmpty() && input.settled()
+                        ? runs.wholeText(lexer._mode, chunk)
+                        : null;
+        input.append(chunk);
+        if (run == null) return false;
+        int end = start + chunk.length();
+        input.skipTo(end);
+        runWork += end - start;
+        lastWasRun = true;
+        lastRun = run;
+        tokenStart = start;
+        tokenEnd = end;
+        input.discardBefore(start, KEEP);
+        tokenType = run.type;
+        return true;
+    }
+
+    /**
      * Appends a chunk whose listed UTF-16 positions the lexer must not take for the start of a
      * marker.
      */

@@ -208,6 +208,14 @@ public final class TextStream implements CharStream {
     }
 
     /**
+     * Everything received is read (no character waits, not even half a surrogate pair) and more may
+     * come.
+     */
+    boolean settled() {
+        return p == curBase + cur.length() && !complete;
+    }
+
+    /**
      * Global index one past the last character the lexer may read (a trailing high surrogate waits
      * for its pair).
      */
