@@ -210,7 +210,9 @@ public final class StreamParser {
         Role role = model.roleOfType(lexer.tokenType());
         inherited = role;
         leftDefaultMode = false;
-        (role == Role.CONTENT ? content : reasoning).add(text);
+        ContentChannel channel = role == Role.CONTENT ? content : reasoning;
+        if (channel.passes()) return out.drainText(text, role == Role.REASONING);
+        channel.add(text);
         return out.drain();
     }
 

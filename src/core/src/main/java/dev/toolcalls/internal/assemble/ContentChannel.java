@@ -42,6 +42,11 @@ public final class ContentChannel {
         clearHeld();
     }
 
+    /** Whether text added now goes out as it is, whole and alone (nothing held, nothing cut). */
+    public boolean passes() {
+        return policy == Policy.VERBATIM && sentAny;
+    }
+
     public void add(String text) {
         if (policy == Policy.VERBATIM) {
             if (sentAny) {
