@@ -235,7 +235,7 @@ public final class StreamParser {
         inherited = role;
         leftDefaultMode = false;
         ContentChannel channel = role == Role.CONTENT ? content : reasoning;
-        if (channel.passes()) return out.drainText(text, role == Role.REASONING);
+        if (channel.passes(text)) return out.drainText(text, role == Role.REASONING);
         channel.add(text);
         return out.drain();
     }

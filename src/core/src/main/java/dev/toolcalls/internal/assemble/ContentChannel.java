@@ -42,9 +42,17 @@ public final class ContentChannel {
         clearHeld();
     }
 
-    /** Whether text added now goes out as it is, whole and alone (nothing held, nothing cut). */
-    public boolean passes() {
-        return policy == Policy.VERBATIM && sentAny;
+    /**
+     * Whether {@code text}, added now, goes out as it is, whole and alone (nothing held before it,
+     * nothing cut from it): after the first text sent, verbatim; in a segment under way with
+     * nothing held, when it ends in another character than white space.
+     */
+    public boolean passes(String text) {
+        if (policy == Policy.VERBATIM) return sentAny;
+        return segmentStarted
+                && heldEmpty()
+                && !text.isEmpty()
+                && !Character.isWhitespace(text.charAt(text.length() - 1));
     }
 
     public void add(String text) {
