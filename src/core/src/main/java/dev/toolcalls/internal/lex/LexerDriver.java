@@ -126,7 +126,15 @@ public final class LexerDriver {
                         : null;
         input.append(chunk);
         if (run == null) return false;
-        int end = start + chunk.length();
+        take(start, start + chunk.length(), run, run.type);
+        return true;
+    }
+
+    /**
+     * Makes [start, end) the current token, of {@code type}, found without lexing: by {@code run}'s
+     * search, or (null) proved text.
+     */
+    private void take(int start, int end, FastRuns.Run run, int type) {
         input.skipTo(end);
         runWork += end - start;
         lastWasRun = true;
@@ -134,8 +142,7 @@ public final class LexerDriver {
         tokenStart = start;
         tokenEnd = end;
         input.discardBefore(start, KEEP);
-        tokenType = run.type;
-        return true;
+        tokenType = type;
     }
 
     /**
@@ -164,13 +171,7 @@ public final class LexerDriver {
                     && !simulator.holding(start, mode)
                     && input.lacks(proof.needed, start)) {
                 // the grammar proves the rest is text of one role: taken whole, without lexing
-                input.skipTo(end);
-                runWork += end - start;
-                lastWasRun = true;
-                tokenStart = start;
-                tokenEnd = end;
-                input.discardBefore(tokenStart, KEEP);
-                tokenType = proof.type;
+                take(start, end, null, proof.type);
                 return Step.TOKEN;
             }
         }
@@ -181,14 +182,7 @@ public final class LexerDriver {
                 int stop = input.scanRun(start, run);
                 boolean atEnd = stop >= end;
                 if ((!atEnd || run.streamable || input.isComplete()) && run.command(lexer)) {
-                    input.skipTo(stop);
-                    runWork += stop - start;
-                    lastWasRun = true;
-                    lastRun = run;
-                    tokenStart = start;
-                    tokenEnd = stop;
-                    input.discardBefore(tokenStart, KEEP);
-                    tokenType = run.type;
+                    take(start, stop, run, run.type);
                     return Step.TOKEN;
                 }
                 // a run that is not streamable and may still grow: the simulator holds it back
