@@ -196,8 +196,6 @@ public final class FastRuns {
      * may begin or continue something else, or a surrogate: a pair may be cut by the chunk's end).
      */
     Run wholeText(int mode, String chunk) {
-        byte[] table = asciiStart[mode];
-        if (table == null) return null;
         char c = chunk.charAt(0);
         if (Character.isSurrogate(c)) return null;
         Run run = at(mode, c);
