@@ -50,6 +50,7 @@ public record ChatMessage(String content, String reasoningContent, List<ToolCall
     public static ChatMessage fromEvents(List<ParseEvent> events) {
         Pieces content = new Pieces();
         Pieces reasoning = null;
+        ToolCall one = null; // the first call: a message of one call makes no array
         ToolCall[] calls = null;
         int n = 0;
         for (int i = 0, size = events.size(); i < size; i++) {
@@ -60,15 +61,27 @@ public record ChatMessage(String content, String reasoningContent, List<ToolCall
                 if (reasoning == null) reasoning = new Pieces();
                 reasoning.add(r.text());
             } else if (e instanceof ParseEvent.ToolCallEnd end) {
-                if (calls == null) calls = new ToolCall[Math.min(size, 16)];
-                else if (n == calls.length) calls = Arrays.copyOf(calls, n * 2);
-                calls[n++] = end.toolCall();
+                ToolCall call = end.toolCall();
+                if (n == 0) one = call;
+                else {
+                    if (calls == null) {
+                        calls = new ToolCall[Math.min(size, 16)];
+                        calls[0] = one;
+                    } else if (n == calls.length) calls = Arrays.copyOf(calls, n * 2);
+                    calls[n] = call;
+                }
+                n++;
             }
         }
+        // immutable lists, which the constructor's List.copyOf keeps as they are
         return new ChatMessage(
                 orNull(content.text()),
                 reasoning == null ? null : orNull(reasoning.text()),
-                calls == null ? List.of() : Arrays.asList(calls).subList(0, n));
+                n == 0
+                        ? List.of()
+                        : n == 1
+                                ? List.of(one)
+                                : List.of(calls.length == n ? calls : Arrays.copyOf(calls, n)));
     }
 
     /**
@@ -76,20 +89,24 @@ public record ChatMessage(String content, String reasoningContent, List<ToolCall
      */
     private static final class Pieces {
         private String first = "";
+        private String second;
         private StringBuilder more;
 
         void add(String piece) {
             if (more != null) more.append(piece);
             else if (first.isEmpty()) first = piece;
+            else if (second == null) second = piece;
             else
                 more =
-                        new StringBuilder(first.length() + piece.length() + 16)
+                        new StringBuilder(first.length() + second.length() + piece.length() + 16)
                                 .append(first)
+                                .append(second)
                                 .append(piece);
         }
 
         String text() {
-            return more == null ? first : more.toString();
+            if (more != null) return more.toString();
+            return second == null ? first : first.concat(second); // two pieces: one copy
         }
     }
 

@@ -159,7 +159,20 @@ final class GrammarFormat implements Format, FormatDefinition {
 
     @Override
     public List<ParseEvent> parseEvents(String text, Tools tools, ParseOptions options) {
-        return newStream(tools, options).wholeOutput().feedWhole(text);
+        Tools t = tools == null ? Tools.none() : tools;
+        ParseOptions o = options == null ? ParseOptions.defaults() : options;
+        CompiledFormat c = compiled();
+        ParserParts parts = spares.take();
+        if (parts == null) parts = new ParserParts(this, c, o, true);
+        // no caller holds the parser of a whole output: the parts keep one and reuse it
+        StreamParser parser = parts.whole;
+        if (parser == null)
+            parser = parts.whole = new StreamParser(this, c, t, o, parts.bind(t, o), null);
+        else parser.again(t, o);
+        List<ParseEvent> events = parser.wholeOutput().feedWhole(text);
+        parts.clear(); // after an error the parts stay with the failed parser, as a stream's do
+        spares.give(parts);
+        return events;
     }
 
     /**

@@ -31,6 +31,12 @@ final class ParserParts {
     final CallAssembler calls;
     final ArgumentWriter arguments;
 
+    /**
+     * The parser of whole outputs over these parts ({@link GrammarFormat#parseEvents}), made on the
+     * first and reused: no caller ever holds it.
+     */
+    StreamParser whole;
+
     /** Made to find runs by search (false: the tests' parser that simulates everything). */
     final boolean runs;
 

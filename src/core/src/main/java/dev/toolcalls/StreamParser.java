@@ -77,8 +77,8 @@ public final class StreamParser {
 
     private final Format format;
     private final LexerModel model;
-    private final ParseOptions options;
-    private final Tools tools;
+    private ParseOptions options;
+    private Tools tools;
     private final ParserParts parts;
     private final LexerDriver lexer;
     private final EventCollector out;
@@ -167,11 +167,35 @@ public final class StreamParser {
         FormatRules rules = compiled.rules();
         this.rules = rules;
         this.implicitCallEnd = rules.implicitCallEnd();
+        start();
+    }
+
+    /** Where the options start the lexer: the lenient mode, a think block, special tokens. */
+    private void start() {
         boolean thinking =
                 options.thinking() != null ? options.thinking() : rules.thinkingDefault();
         if (options.lenient() && rules.lenientMode() > 0) lexer.setBaseMode(rules.lenientMode());
         if (thinking && rules.thinkingMode() > 0) lexer.startIn(rules.thinkingMode());
         if (options.specialTokensMarked()) specials = new SpecialTokens(rules.specialTokens());
+    }
+
+    /**
+     * This parser once more, as new, for another output with these tools and options: its parts,
+     * cleared after the last parse, bound to them. Only for a parser that no caller holds (the
+     * parser of whole outputs its parts keep), made without spares and without a vocabulary.
+     */
+    StreamParser again(Tools tools, ParseOptions options) {
+        parts.bind(tools, options);
+        this.tools = tools;
+        this.options = options;
+        inherited = Role.CONTENT;
+        leftDefaultMode = false;
+        finished = false;
+        specials = null;
+        pendingRole = null;
+        quotelessCount = 0;
+        start();
+        return this;
     }
 
     /**
@@ -194,11 +218,26 @@ public final class StreamParser {
     public List<ParseEvent> feed(String text) {
         enter();
         try {
-            appendOrdinary(text);
+            if (specials != null || calls.isOpen()) appendOrdinary(text);
+            else if (lexer.appendText(text)) return textChunk(text);
             return run(false);
         } finally {
             BUSY.setRelease(this, false); // no fence: the next enter() is an atomic update
         }
+    }
+
+    /**
+     * The events of a chunk that the lexer took whole as one token of text outside calls: what
+     * {@link #pump} would make of that token, without its loop.
+     */
+    private List<ParseEvent> textChunk(String text) {
+        Role role = model.roleOfType(lexer.tokenType());
+        inherited = role;
+        leftDefaultMode = false;
+        ContentChannel channel = role == Role.CONTENT ? content : reasoning;
+        if (channel.passes(text)) return out.drainText(text, role == Role.REASONING);
+        channel.add(text);
+        return out.drain();
     }
 
     /** Text given as text: with special tokens by text, the markers in it masked as ordinary. */

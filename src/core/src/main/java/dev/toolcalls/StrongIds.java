@@ -12,7 +12,9 @@ import java.security.SecureRandom;
  * <p>The bytes come from the operating system's random device, {@code /dev/urandom}, read directly
  * where there is one: it is what {@code SecureRandom}'s default on Linux and macOS (NativePRNG)
  * reads, and reading it skips the set-up of the security providers, which takes a fresh JVM longer
- * than the rest of its first parse. Where it cannot be read, a {@code SecureRandom}.
+ * than the rest of its first parse. The device is opened once and kept open, as NativePRNG keeps it
+ * (opening it per draw cost each id more than the rest of a small parse). Where it cannot be read,
+ * a {@code SecureRandom}.
  */
 final class StrongIds {
     private static final String DEVICE = "/dev/urandom";
@@ -20,8 +22,11 @@ final class StrongIds {
     /** Null until the device could not be read. */
     private static SecureRandom fallback;
 
-    /** Random bytes drawn ahead, in bulk (one draw of the source per 1 KiB, not per id). */
-    private static final byte[] POOL = new byte[1024];
+    /** The device, open once read (null before the first draw, or when it failed). */
+    private static InputStream device;
+
+    /** Random bytes drawn ahead, in bulk (one draw of the source per 4 KiB, not per id). */
+    private static final byte[] POOL = new byte[4096];
 
     private static int used = POOL.length;
 
@@ -54,13 +59,24 @@ final class StrongIds {
     /** Refills the pool (the caller holds its lock). */
     private static void fill() {
         if (fallback == null) {
-            try (InputStream in = new FileInputStream(DEVICE)) {
-                if (in.readNBytes(POOL, 0, POOL.length) == POOL.length) return;
+            try {
+                if (device == null) device = new FileInputStream(DEVICE);
+                if (device.readNBytes(POOL, 0, POOL.length) == POOL.length) return;
             } catch (IOException | SecurityException e) {
                 // no such device here: the platform's SecureRandom from now on
             }
             fallback = new SecureRandom();
+            close();
         }
         fallback.nextBytes(POOL);
+    }
+
+    private static void close() {
+        try {
+            if (device != null) device.close();
+        } catch (IOException e) {
+            // nothing was read from it: nothing to keep
+        }
+        device = null;
     }
 }

@@ -153,6 +153,41 @@ class RunsTest {
     }
 
     /**
+     * Chunks longer than those above (up to 40 UTF-16 units, cut anywhere, halves of surrogate
+     * pairs included) over every case with prose before it and between two copies of it: where a
+     * chunk is taken whole as one run of text, the events are exactly those of the lexer simulated
+     * everywhere, chunk by chunk.
+     */
+    @Test
+    void longChunksOfTextGiveTheLexersEvents() {
+        String prose = "Plain prose, with words and full stops. 中文的句子，表情😀。\n";
+        for (Map.Entry<String, List<SuiteCase>> e :
+                SuiteCase.load(SuiteTest.TESTS_DATA).entrySet()) {
+            Format f = Formats.find(e.getKey()).orElse(null);
+            if (f == null) continue;
+            for (SuiteCase c : e.getValue()) {
+                if (c.expected().has("_problem")) continue;
+                Tools tools = Tools.parse(String.valueOf(c.expected().get("tools")));
+                ParseOptions o = c.options().withIds(() -> IdGenerator.seeded(7));
+                String text = prose.repeat(3) + c.input() + prose + c.input();
+                Random r = new Random(c.name().hashCode());
+                for (int longest : new int[] {40, 20, 12}) {
+                    List<String> chunks = new ArrayList<>();
+                    for (int i = 0; i < text.length(); ) {
+                        int j = Math.min(text.length(), i + 1 + r.nextInt(longest));
+                        chunks.add(text.substring(i, j));
+                        i = j;
+                    }
+                    assertEquals(
+                            trace(((GrammarFormat) f).newSimulatedStream(tools, o), chunks),
+                            trace(f.newStream(tools, o), chunks),
+                            () -> c + " in " + chunks.size() + " chunks: " + chunks);
+                }
+            }
+        }
+    }
+
+    /**
      * Prose in a format's default mode is found by search, not simulated, in all but a few formats:
      * those where blanks may still begin a marker (each blank is then simulated, the words between
      * are runs) and those that hold text back until a marker says what it was.

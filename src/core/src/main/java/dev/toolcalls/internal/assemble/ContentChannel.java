@@ -42,6 +42,19 @@ public final class ContentChannel {
         clearHeld();
     }
 
+    /**
+     * Whether {@code text}, added now, goes out as it is, whole and alone (nothing held before it,
+     * nothing cut from it): after the first text sent, verbatim; in a segment under way with
+     * nothing held, when it ends in another character than white space.
+     */
+    public boolean passes(String text) {
+        if (policy == Policy.VERBATIM) return sentAny;
+        return segmentStarted
+                && heldEmpty()
+                && !text.isEmpty()
+                && !Character.isWhitespace(text.charAt(text.length() - 1));
+    }
+
     public void add(String text) {
         if (policy == Policy.VERBATIM) {
             if (sentAny) {

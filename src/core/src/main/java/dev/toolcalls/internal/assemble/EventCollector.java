@@ -128,6 +128,19 @@ public final class EventCollector {
         done.add(new ParseEvent.ToolCallEnd(index, id, name, arguments));
     }
 
+    /**
+     * The events of a feed that brought only {@code piece} of text (or of reasoning): as {@link
+     * #content} (or {@link #reasoning}) and then {@link #drain}, without collecting it first.
+     */
+    public List<ParseEvent> drainText(String piece, boolean reasoning) {
+        if (kind != Kind.NONE || !done.isEmpty() || piece.isEmpty()) {
+            text(reasoning ? Kind.REASONING : Kind.TEXT, piece);
+            return drain();
+        }
+        justStarted = -1;
+        return List.of(reasoning ? new ParseEvent.Reasoning(piece) : new ParseEvent.Text(piece));
+    }
+
     public List<ParseEvent> drain() {
         justStarted = -1;
         if (done.isEmpty()) { // the common case while streaming: one piece, or nothing

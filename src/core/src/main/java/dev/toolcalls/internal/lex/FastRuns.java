@@ -48,6 +48,9 @@ public final class FastRuns {
         /** The run never holds {@code "} or {@code \}: inside a JSON string, it is plain text. */
         public final boolean quoteless;
 
+        /** The rule's role is text (content or reasoning) and it is streamable. */
+        final boolean text;
+
         /** The rule's mode commands, in order, run after the token (none for a streamable rule). */
         final LexerAction[] commands;
 
@@ -67,6 +70,7 @@ public final class FastRuns {
         Run(
                 int type,
                 boolean streamable,
+                boolean text,
                 IntervalSet set,
                 IntervalSet start,
                 List<LexerAction> commands) {
@@ -81,6 +85,7 @@ public final class FastRuns {
             this.pops = popping;
             this.type = type;
             this.streamable = streamable;
+            this.text = text && streamable;
             this.set = set;
             this.start = start;
             for (Interval iv : set.getIntervals()) // by interval: cheaper than a test per character
@@ -171,8 +176,15 @@ public final class FastRuns {
             for (int j = 0; j < rules.length; j++)
                 if (j != i) start = start.subtract(firsts.get(j));
             if (start.isNil()) continue;
+            Role role = model.roleOfRule(r);
             found.add(
-                    new Run(model.typeOfRule(r), model.streamable(r), set, start, commands.get(0)));
+                    new Run(
+                            model.typeOfRule(r),
+                            model.streamable(r),
+                            role == Role.CONTENT || role == Role.REASONING,
+                            set,
+                            start,
+                            commands.get(0)));
         }
         if (found.isEmpty()) return NONE;
         return mode(found.toArray(new Run[0]));
@@ -205,6 +217,33 @@ public final class FastRuns {
         }
         for (Run r : d.runs) if (r.start.contains(cp)) return r;
         return null;
+    }
+
+    /**
+     * The streamable text run that {@code chunk} is whole when it begins a token in {@code mode}:
+     * its first character begins the run and no other rule of the mode, and the run takes every
+     * character after it, so maximal munch makes the token the whole chunk, cut at its end as the
+     * simulator cuts a streamable token. Null when the chunk is not such a run (a character that
+     * may begin or continue something else, or a surrogate: a pair may be cut by the chunk's end).
+     */
+    Run wholeText(int mode, String chunk) {
+        char c = chunk.charAt(0);
+        if (Character.isSurrogate(c)) return null;
+        Run run = at(mode, c);
+        if (run == null || !run.text) return null;
+        int n = chunk.length();
+        char[] stops = run.stops;
+        if (stops != null && n > 16) { // a search per character outside the run
+            if (Character.isHighSurrogate(chunk.charAt(n - 1))) return null; // waits for its pair
+            for (char s : stops) if (chunk.indexOf(s, 1) >= 0) return null;
+            return run;
+        }
+        boolean[] ascii = run.ascii;
+        for (int i = 1; i < n; i++) {
+            c = chunk.charAt(i);
+            if (c < 128 ? !ascii[c] : Character.isSurrogate(c) || !run.takes(c)) return null;
+        }
+        return run;
     }
 
     // ---- ATN analysis ------------------------------------------------------------------------

@@ -113,6 +113,39 @@ public final class LexerDriver {
     }
 
     /**
+     * Appends a chunk and, when the grammar proves that all of it is one token of text (everything
+     * before it is decided, and the chunk is a streamable text run from its first character: {@link
+     * FastRuns#wholeText}), takes it as that token, as {@link #next()} would: true, and the token
+     * is current. False: the chunk is appended and waits for {@link #next()}.
+     */
+    public boolean appendText(String chunk) {
+        int start = input.index();
+        FastRuns.Run run =
+                runs != null && !chunk.isEmpty() && input.settled()
+                        ? runs.wholeText(lexer._mode, chunk)
+                        : null;
+        input.append(chunk);
+        if (run == null) return false;
+        take(start, start + chunk.length(), run, run.type);
+        return true;
+    }
+
+    /**
+     * Makes [start, end) the current token, of {@code type}, found without lexing: by {@code run}'s
+     * search, or (null) proved text.
+     */
+    private void take(int start, int end, FastRuns.Run run, int type) {
+        input.skipTo(end);
+        runWork += end - start;
+        lastWasRun = true;
+        lastRun = run;
+        tokenStart = start;
+        tokenEnd = end;
+        input.discardBefore(start, KEEP);
+        tokenType = type;
+    }
+
+    /**
      * Appends a chunk whose listed UTF-16 positions the lexer must not take for the start of a
      * marker.
      */
@@ -138,13 +171,7 @@ public final class LexerDriver {
                     && !simulator.holding(start, mode)
                     && input.lacks(proof.needed, start)) {
                 // the grammar proves the rest is text of one role: taken whole, without lexing
-                input.skipTo(end);
-                runWork += end - start;
-                lastWasRun = true;
-                tokenStart = start;
-                tokenEnd = end;
-                input.discardBefore(tokenStart, KEEP);
-                tokenType = proof.type;
+                take(start, end, null, proof.type);
                 return Step.TOKEN;
             }
         }
@@ -155,14 +182,7 @@ public final class LexerDriver {
                 int stop = input.scanRun(start, run);
                 boolean atEnd = stop >= end;
                 if ((!atEnd || run.streamable || input.isComplete()) && run.command(lexer)) {
-                    input.skipTo(stop);
-                    runWork += stop - start;
-                    lastWasRun = true;
-                    lastRun = run;
-                    tokenStart = start;
-                    tokenEnd = stop;
-                    input.discardBefore(tokenStart, KEEP);
-                    tokenType = run.type;
+                    take(start, stop, run, run.type);
                     return Step.TOKEN;
                 }
                 // a run that is not streamable and may still grow: the simulator holds it back

@@ -30,6 +30,13 @@ public final class TextStream implements CharStream {
      */
     static final int STAND_IN = 0xE000;
 
+    /**
+     * The dead prefix of the carry that moves out (when it is also half the carry or more): small
+     * enough that the carry of a stream of text stays far under the size {@link #reset} keeps, so
+     * no parser grows it again, and the live part moved each time is short beside it.
+     */
+    private static final int DEAD_MIN = 512;
+
     // the carry: [carryBase, carryBase + carryLen), always followed directly by the current chunk
     private char[] carry = new char[64];
     private boolean[] carryMasked; // allocated on the first masked character
@@ -168,9 +175,9 @@ public final class TextStream implements CharStream {
      */
     private void compact() {
         int dead = Math.min(keepFrom, curBase) - carryBase;
-        if (dead < 4096 || dead < carryLen / 2) return; // wholePairs would drop no more
+        if (dead < DEAD_MIN || dead < carryLen / 2) return; // wholePairs would drop no more
         int drop = wholePairs(Math.min(keepFrom, curBase)) - carryBase;
-        if (drop < 4096 || drop < carryLen / 2) return;
+        if (drop < DEAD_MIN || drop < carryLen / 2) return;
         advanceCount(carryBase + drop);
         System.arraycopy(carry, drop, carry, 0, carryLen - drop);
         if (carryMasked != null)
@@ -205,6 +212,14 @@ public final class TextStream implements CharStream {
 
     public boolean isComplete() {
         return complete;
+    }
+
+    /**
+     * Everything received is read (no character waits, not even half a surrogate pair) and more may
+     * come.
+     */
+    boolean settled() {
+        return p == curBase + cur.length() && !complete;
     }
 
     /**
