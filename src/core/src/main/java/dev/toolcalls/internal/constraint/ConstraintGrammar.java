@@ -337,6 +337,9 @@ public final class ConstraintGrammar {
     /** The parameter names of tools, one id per list (tools alike share their rules). */
     private final Map<List<String>, Integer> otherKeys = new HashMap<>();
 
+    /** The other keys' expressions by rule and parameter names' id (see {@link #otherKey}). */
+    private final Map<Long, String> otherKeyExprs = new HashMap<>();
+
     private final Set<String> heldRuns = new HashSet<>();
 
     private ConstraintGrammar(
@@ -572,17 +575,22 @@ public final class ConstraintGrammar {
     }
 
     /**
-     * The whitespace characters the parser strips that the token of {@code rule} reads before
-     * (ahead) or after every one of {@code words}: a word with them around it is that word.
+     * The spellings of the token of {@code rule} that name none of {@code keys} (with the
+     * whitespace around it that the parser strips): null where they are all its spellings.
      */
-    private IntervalSet strippedAround(int rule, List<String> words, boolean ahead) {
-        IntervalSet set = new IntervalSet();
-        for (char w : STRIPPED) {
-            boolean all = true;
-            for (String word : words) all &= difference.matches(rule, ahead ? w + word : word + w);
-            if (all) set.add(w);
-        }
-        return set;
+    private String otherKey(int rule, List<String> keys) {
+        int id = otherKeys.computeIfAbsent(keys, k -> otherKeys.size());
+        long key = (long) rule << 32 | id;
+        if (otherKeyExprs.containsKey(key)) return otherKeyExprs.get(key);
+        String other =
+                difference.lessWords(
+                        out,
+                        "xk_" + TokenLanguages.sanitize(model.ruleNames[rule]) + "_" + id,
+                        rule,
+                        earlier.get(rule),
+                        new TokenDifference.Words(keys, new String(STRIPPED)));
+        otherKeyExprs.put(key, other);
+        return other;
     }
 
     private static String spaces(CharSequence chars) {
@@ -758,19 +766,7 @@ public final class ConstraintGrammar {
                     }
                     if (t.extraKeys) {
                         // a parameter's own name is that parameter, typed by it
-                        String other =
-                                difference.lessWords(
-                                        this.out,
-                                        "xk_"
-                                                + TokenLanguages.sanitize(model.ruleNames[rule])
-                                                + "_"
-                                                + otherKeys.computeIfAbsent(
-                                                        t.keys, k -> otherKeys.size()),
-                                        rule,
-                                        earlier.get(rule),
-                                        t.keys,
-                                        strippedAround(rule, t.keys, true),
-                                        strippedAround(rule, t.keys, false));
+                        String other = otherKey(rule, t.keys);
                         if (other == null) other = expr(rule);
                         if (!other.isEmpty())
                             out.add(

@@ -52,6 +52,12 @@ final class TokenDifference {
     private record Cfg(ATNState state, Ret ret) {}
 
     /**
+     * Words that a token may be spelled as, each with any characters of {@code stripped} around it
+     * that the token reads there for every word (the parser strips them).
+     */
+    record Words(List<String> list, String stripped) {}
+
+    /**
      * A state of a run: at a boundary of its text (or inside a run of its characters), inside text
      * tokens, and which markers are partly read.
      */
@@ -795,40 +801,33 @@ final class TokenDifference {
     }
 
     /**
-     * Defines the tokens of {@code rule}, less the strings of {@code earlier} and less {@code
-     * words}, each with any characters of {@code before} ahead of it and of {@code after} behind it
-     * (where the parser strips them), and returns the start rule's name; null when no word is a
-     * token of the rule (nothing to take away) or the automaton is too large.
+     * Defines the tokens of {@code rule}, less the strings of {@code earlier} and less the {@code
+     * words} as spelled with what is around them, and returns the start rule's name; null when no
+     * word is a token of the rule (nothing to take away) or the automaton is too large.
      */
-    String lessWords(
-            Gbnf out,
-            String prefix,
-            int rule,
-            List<Integer> earlier,
-            List<String> words,
-            IntervalSet before,
-            IntervalSet after) {
+    String lessWords(Gbnf out, String prefix, int rule, List<Integer> earlier, Words words) {
         Object a =
                 cache().computeIfAbsent(
-                                "w " + prefix + " " + rule + " " + earlier + " " + words + " "
-                                        + before + " " + after,
-                                k ->
-                                        answer(
-                                                g ->
-                                                        lessWordsNew(
-                                                                g, prefix, rule, earlier, words,
-                                                                before, after)));
+                                "w " + prefix + " " + rule + " " + earlier + " " + words,
+                                k -> answer(g -> lessWordsNew(g, prefix, rule, earlier, words)));
         return replay(out, a);
     }
 
     private String lessWordsNew(
-            Gbnf out,
-            String prefix,
-            int rule,
-            List<Integer> earlier,
-            List<String> words,
-            IntervalSet before,
-            IntervalSet after) {
+            Gbnf out, String prefix, int rule, List<Integer> earlier, Words spelled) {
+        List<String> words = spelled.list();
+        IntervalSet before = new IntervalSet();
+        IntervalSet after = new IntervalSet();
+        for (char c : spelled.stripped().toCharArray()) {
+            boolean ahead = true;
+            boolean behind = true;
+            for (String w : words) {
+                ahead &= matches(rule, c + w);
+                behind &= matches(rule, w + c);
+            }
+            if (ahead) before.add(c);
+            if (behind) after.add(c);
+        }
         /** A word's prefix read, and whether the characters after a whole word are being read. */
         record Read(String word, boolean behind) {}
         /** Where the rule and the earlier rules are, and the ways the words are read. */
