@@ -11,6 +11,7 @@ import dev.toolcalls.internal.json.Json;
 import org.antlr.v4.runtime.misc.IntervalSet;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -37,6 +38,9 @@ final class JsonSchemaRules {
 
     /** The characters {@code String.strip()} takes from a value's ends (Java's whitespace). */
     static final IntervalSet STRIPPED = stripped();
+
+    /** The rules of {@link #defineNotJson}'s {@code json_not}, the same in every grammar. */
+    private static final Map<String, String> NOT_JSON = notJsonRules();
 
     /**
      * An object's required properties as its rules follow them, in the order {@code required} gives
@@ -141,6 +145,15 @@ final class JsonSchemaRules {
      */
     static String defineNotJson(Gbnf out) {
         if (out.has("json_not")) return "json_not";
+        defineGeneric(out);
+        for (Map.Entry<String, String> e : NOT_JSON.entrySet())
+            out.define(e.getKey(), e.getValue());
+        return "json_not";
+    }
+
+    /** The rules of {@code json_not}, made once. */
+    private static Map<String, String> notJsonRules() {
+        Gbnf out = new Gbnf();
         defineGeneric(out);
         String any = but("");
         String starts = "{[\"-0123456789tfn";
@@ -284,7 +297,8 @@ final class JsonSchemaRules {
                             + c);
             out.define("jn_x_" + c, digit + " jn_x_" + c + " | " + ne + "x");
         }
-        return out.define("json_not", Gbnf.charClass(STRIPPED) + "* ( \"\" | jn_v_top )");
+        out.define("json_not", Gbnf.charClass(STRIPPED) + "* ( \"\" | jn_v_top )");
+        return Collections.unmodifiableMap(out.rules());
     }
 
     /**
