@@ -1,5 +1,6 @@
 package dev.toolcalls.internal.constraint;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
@@ -182,7 +183,7 @@ public final class ConstraintGrammar {
             String name,
             JsonElement parameters,
             List<String> keys,
-            List<String> required,
+            JsonSchemaRules.Required required,
             boolean extraKeys,
             SchemaText args) {}
 
@@ -335,6 +336,9 @@ public final class ConstraintGrammar {
 
     /** The parameter names of tools, one id per list (tools alike share their rules). */
     private final Map<List<String>, Integer> otherKeys = new HashMap<>();
+
+    /** The other keys' expressions by rule and parameter names' id (see {@link #otherKey}). */
+    private final Map<Long, String> otherKeyExprs = new HashMap<>();
 
     private final Set<String> heldRuns = new HashSet<>();
 
@@ -506,13 +510,13 @@ public final class ConstraintGrammar {
         boolean typed = !params.isJsonObject() || params.getAsJsonObject().has("type");
         SchemaText args = schemaText(name, params, params);
         List<String> keys = new ArrayList<>();
-        List<String> required = new ArrayList<>();
+        JsonSchemaRules.Required required = JsonSchemaRules.Required.NONE;
         boolean extra = true;
         if (params.isJsonObject()) {
             JsonObject p = params.getAsJsonObject();
             if (p.has("properties") && p.get("properties").isJsonObject())
                 keys.addAll(p.getAsJsonObject("properties").keySet());
-            required.addAll(JsonSchemaRules.tracked(p, keys));
+            required = JsonSchemaRules.required(p, keys);
             extra =
                     !(p.has("additionalProperties")
                             && p.get("additionalProperties").isJsonPrimitive()
@@ -570,6 +574,25 @@ public final class ConstraintGrammar {
         return out.define("sw_" + strippedWords.size(), lit);
     }
 
+    /**
+     * The spellings of the token of {@code rule} that name none of {@code keys} (with the
+     * whitespace around it that the parser strips): null where they are all its spellings.
+     */
+    private String otherKey(int rule, List<String> keys) {
+        int id = otherKeys.computeIfAbsent(keys, k -> otherKeys.size());
+        long key = (long) rule << 32 | id;
+        if (otherKeyExprs.containsKey(key)) return otherKeyExprs.get(key);
+        String other =
+                difference.lessWords(
+                        out,
+                        "xk_" + TokenLanguages.sanitize(model.ruleNames[rule]) + "_" + id,
+                        rule,
+                        earlier.get(rule),
+                        new TokenDifference.Words(keys, new String(STRIPPED)));
+        otherKeyExprs.put(key, other);
+        return other;
+    }
+
     private static String spaces(CharSequence chars) {
         IntervalSet set = new IntervalSet();
         chars.chars().forEach(set::add);
@@ -609,7 +632,7 @@ public final class ConstraintGrammar {
         if (!c.call) return true;
         if (plan.jsonArgs) return c.mask == 1 || !plan.argsTracked;
         if (c.tool < 0) return true;
-        return c.mask == (1 << tools.get(c.tool).required.size()) - 1;
+        return c.mask == tools.get(c.tool).required.full();
     }
 
     /**
@@ -629,8 +652,7 @@ public final class ConstraintGrammar {
         if (!c.call) return c;
         if (plan.jsonArgs) return plan.argsTracked ? new Ctx(true, c.tool, c.key, 1, c.called) : c;
         if (c.tool < 0) return c;
-        int all = (1 << tools.get(c.tool).required.size()) - 1;
-        return new Ctx(true, c.tool, c.key, all, c.called);
+        return new Ctx(true, c.tool, c.key, tools.get(c.tool).required.full(), c.called);
     }
 
     /**
@@ -690,6 +712,12 @@ public final class ConstraintGrammar {
         List<Step> out = new ArrayList<>();
         Effect e = effects[rule];
         if (expr(rule).isEmpty()) return out;
+        // an empty raw value is the string "", which a parameter taking no string cannot hold
+        if (plan.endsEmptyValue[rule]
+                && c.call
+                && c.tool >= 0
+                && c.key >= 0
+                && !takesString(c.tool, c.key)) return out;
         switch (role) {
             case CALL_BEGIN -> {
                 if (noCalls || (c.called && !parallel)) return out;
@@ -729,8 +757,7 @@ public final class ConstraintGrammar {
                 if (c.call && c.tool >= 0) {
                     Tool t = tools.get(c.tool);
                     for (int k = 0; k < t.keys.size(); k++) {
-                        int r = t.required.indexOf(t.keys.get(k));
-                        int mask = r < 0 ? c.mask : c.mask | (1 << r);
+                        int mask = t.required.next(c.mask, t.keys.get(k));
                         out.add(
                                 new Step(
                                         new Ctx(true, c.tool, k, mask, c.called),
@@ -739,17 +766,7 @@ public final class ConstraintGrammar {
                     }
                     if (t.extraKeys) {
                         // a parameter's own name is that parameter, typed by it
-                        String other =
-                                difference.lessWords(
-                                        this.out,
-                                        "xk_"
-                                                + TokenLanguages.sanitize(model.ruleNames[rule])
-                                                + "_"
-                                                + otherKeys.computeIfAbsent(
-                                                        t.keys, k -> otherKeys.size()),
-                                        rule,
-                                        earlier.get(rule),
-                                        t.keys);
+                        String other = otherKey(rule, t.keys);
                         if (other == null) other = expr(rule);
                         if (!other.isEmpty())
                             out.add(
@@ -778,8 +795,17 @@ public final class ConstraintGrammar {
             case ARG_AS_STRING -> {
                 // the value is then a string, which a parameter whose schema names no string
                 // type cannot hold
-                if (!c.call || c.tool < 0 || c.key < 0 || takesString(c.tool, c.key))
-                    out.add(new Step(c, expr(rule), false));
+                if (!c.call || c.tool < 0 || c.key < 0) out.add(new Step(c, expr(rule), false));
+                else if (takesString(c.tool, c.key))
+                    out.add(new Step(withKey(c, keyOf(c.tool, c.key)), expr(rule), false));
+            }
+            case ARG_AS_JSON -> {
+                // the value is then JSON where it is JSON, else a string: typed as such
+                if (!c.call || c.tool < 0 || c.key < 0) out.add(new Step(c, expr(rule), false));
+                else {
+                    int k = keyOf(c.tool, c.key) + tools.get(c.tool).keys.size();
+                    out.add(new Step(withKey(c, k), expr(rule), false));
+                }
             }
             case ID -> {
                 IntervalSet chars = runSets[rule] != null ? runSets[rule] : ANY;
@@ -850,6 +876,19 @@ public final class ConstraintGrammar {
         return keys;
     }
 
+    /**
+     * The parameter of a context's key: keys from the number of the tool's parameters on are those
+     * of a value the text says is JSON ({@code arg.as-json}), the parameter's index after them.
+     */
+    private int keyOf(int tool, int key) {
+        int n = tools.get(tool).keys.size();
+        return key >= n ? key - n : key;
+    }
+
+    private static Ctx withKey(Ctx c, int key) {
+        return key == c.key ? c : new Ctx(c.call, c.tool, key, c.mask, c.called);
+    }
+
     /** A raw value typed by its parameter's schema; null when any text is a value. */
     private String typedValue(int tool, int key) {
         if (tool < 0 || key < 0) return null;
@@ -861,6 +900,7 @@ public final class ConstraintGrammar {
     }
 
     private String typedValueNew(int tool, int key) {
+        if (key >= tools.get(tool).keys.size()) return jsonValue(tool, keyOf(tool, key));
         Tool t = tools.get(tool);
         JsonElement prop =
                 t.parameters.getAsJsonObject().getAsJsonObject("properties").get(t.keys.get(key));
@@ -909,8 +949,53 @@ public final class ConstraintGrammar {
                         + ") [ \\t\\r\\n]*");
     }
 
+    /**
+     * A raw value the text says is JSON ({@code arg.as-json}), typed as the parser reads it: the
+     * JSON of the parameter's schema with the blanks {@code strip()} takes around it, or, where the
+     * schema takes a string, any text that is not JSON (kept as the string written; of an {@code
+     * enum} or {@code const}, one of its strings); null when any text is a value.
+     */
+    private String jsonValue(int tool, int key) {
+        Tool t = tools.get(tool);
+        JsonElement prop =
+                t.parameters.getAsJsonObject().getAsJsonObject("properties").get(t.keys.get(key));
+        if (!jsonSchemaTypes(prop) || !plan.valuesWhole) return null;
+        Set<SchemaTypes.Type> types = SchemaTypes.of(prop);
+        if (types.isEmpty()) return null;
+        String blanks = Gbnf.charClass(JsonSchemaRules.STRIPPED) + "*";
+        List<String> alts = new ArrayList<>();
+        alts.add(
+                blanks
+                        + " "
+                        + schemaText(t.name, t.parameters, prop).define(out, "k" + tool + "_" + key)
+                        + " "
+                        + blanks);
+        if (types.contains(SchemaTypes.Type.STRING)) {
+            JsonObject p = prop.getAsJsonObject();
+            JsonArray words = new JsonArray();
+            if (p.has("enum") && p.get("enum").isJsonArray()) words = p.getAsJsonArray("enum");
+            else if (p.has("const")) words.add(p.get("const"));
+            if (words.isEmpty()) alts.add(JsonSchemaRules.defineNotJson(out));
+            for (JsonElement w : words)
+                if (w.isJsonPrimitive() && w.getAsJsonPrimitive().isString() && !isJson(w))
+                    alts.add(Gbnf.literal(w.getAsString()));
+        }
+        return out.define("vj_" + tool + "_" + key, String.join(" | ", alts));
+    }
+
+    /** Whether the string, its blanks stripped, is JSON (the parser then reads it as JSON). */
+    private static boolean isJson(JsonElement w) {
+        try {
+            Json.check(w.getAsString().strip());
+            return true;
+        } catch (Json.NotJson e) {
+            return false;
+        }
+    }
+
     /** Whether the parameter's schema allows a string (or does not say its type). */
     private boolean takesString(int tool, int key) {
+        key = keyOf(tool, key);
         Tool t = tools.get(tool);
         JsonElement prop =
                 t.parameters.getAsJsonObject().getAsJsonObject("properties").get(t.keys.get(key));

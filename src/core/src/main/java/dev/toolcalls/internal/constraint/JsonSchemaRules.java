@@ -11,6 +11,7 @@ import dev.toolcalls.internal.json.Json;
 import org.antlr.v4.runtime.misc.IntervalSet;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -28,14 +29,47 @@ import java.util.TreeSet;
  * $ref} outside the schema and {@code allOf} with several branches are refused, naming the tool.
  */
 final class JsonSchemaRules {
-    /** Required properties tracked whatever the object's size. */
-    static final int MIN_TRACKED_REQUIRED = 6;
-
     /**
-     * The most states times the choices in each that tracking an object's required properties may
-     * take: one state per combination of them written (2^n), each with a choice per property.
+     * The most states times the choices in each that following an object's required properties may
+     * take: one state per combination of the tracked ones written (2^t) and count of the others (0
+     * to their number), each with a choice per property.
      */
     static final long REQUIRED_BUDGET = 1 << 12;
+
+    /** The characters {@code String.strip()} takes from a value's ends (Java's whitespace). */
+    static final IntervalSet STRIPPED = stripped();
+
+    /** The rules of {@link #defineNotJson}'s {@code json_not}, the same in every grammar. */
+    private static final Map<String, String> NOT_JSON = notJsonRules();
+
+    /**
+     * An object's required properties as its rules follow them, in the order {@code required} gives
+     * them: which of {@code tracked} are written (a bit each), and how many writes of {@code
+     * counted} were read (up to their number; a name written twice counts twice). A state is the
+     * bits with the count above them; the object may end in {@link #full()} only.
+     */
+    record Required(List<String> tracked, List<String> counted) {
+        static final Required NONE = new Required(List.of(), List.of());
+
+        boolean isEmpty() {
+            return tracked.isEmpty() && counted.isEmpty();
+        }
+
+        /** The state where every required property is written. */
+        int full() {
+            return (1 << tracked.size()) - 1 | counted.size() << tracked.size();
+        }
+
+        /** The state after the property {@code name} is written in {@code state}. */
+        int next(int state, String name) {
+            int r = tracked.indexOf(name);
+            if (r >= 0) return state | 1 << r;
+            if (!counted.contains(name)) return state;
+            int t = tracked.size();
+            int count = Math.min(counted.size(), (state >>> t) + 1);
+            return state & ((1 << t) - 1) | count << t;
+        }
+    }
 
     private final Gbnf out;
     private final String tool;
@@ -80,6 +114,204 @@ final class JsonSchemaRules {
                 "[^\"\\\\\\u0000-\\u001F] | \"\\\\\" ( [\"\\\\/bfnrt] | \"u\" [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] )");
         out.define("json_int", "\"-\"? ( \"0\" | [1-9] [0-9]* )");
         out.define("json_number", "json_int ( \".\" [0-9]+ )? ( [eE] [-+]? [0-9]+ )?");
+    }
+
+    private static IntervalSet stripped() {
+        IntervalSet set = new IntervalSet();
+        for (int c = 0; c <= 0xFFFF; c++) if (Character.isWhitespace(c)) set.add(c);
+        return set;
+    }
+
+    /** A class of every character but those of {@code chars}. */
+    private static String but(String chars) {
+        IntervalSet set = IntervalSet.of(0, Gbnf.MAX_CODE_POINT);
+        chars.chars().forEach(set::remove);
+        return Gbnf.charClass(set);
+    }
+
+    /** A class of every character but those of {@code chars} and of {@code also}. */
+    private static String but(String chars, IntervalSet also) {
+        IntervalSet set = IntervalSet.of(0, Gbnf.MAX_CODE_POINT).subtract(also);
+        chars.chars().forEach(set::remove);
+        return Gbnf.charClass(set);
+    }
+
+    /**
+     * Defines {@code json_not}: every text that is not one strict JSON value once the characters of
+     * {@link #STRIPPED} are taken from its ends (the parser keeps such a text as a string), and
+     * returns its name. It is the value cut where it stops being JSON, then any text: a character
+     * no JSON reads there, the end of the text inside a value, or more than blanks after the value.
+     * Nesting deeper than the parser's limit is read as JSON.
+     */
+    static String defineNotJson(Gbnf out) {
+        if (out.has("json_not")) return "json_not";
+        defineGeneric(out);
+        for (Map.Entry<String, String> e : NOT_JSON.entrySet())
+            out.define(e.getKey(), e.getValue());
+        return "json_not";
+    }
+
+    /** The rules of {@code json_not}, made once. */
+    private static Map<String, String> notJsonRules() {
+        Gbnf out = new Gbnf();
+        defineGeneric(out);
+        String any = but("");
+        String starts = "{[\"-0123456789tfn";
+        String jw = "[ \\t\\n\\r]";
+        out.define("jn_any", any + "*");
+        out.define("jn_bad", but("", STRIPPED) + " jn_any");
+        // a string's text gone wrong: the end, a control character, a bad escape
+        out.define(
+                "jn_serr",
+                "\"\" | [\\u0000-\\u001F] jn_any | \"\\\\\" ( \"\" | "
+                        + but("\"\\/bfnrtu")
+                        + " jn_any | \"u\" jn_hex )");
+        String hex = "[0-9a-fA-F]";
+        String notHex = but("0123456789abcdefABCDEF") + " jn_any";
+        out.define(
+                "jn_hex",
+                "\"\" | "
+                        + notHex
+                        + " | "
+                        + hex
+                        + " ( \"\" | "
+                        + notHex
+                        + " | "
+                        + hex
+                        + " ( \"\" | "
+                        + notHex
+                        + " | "
+                        + hex
+                        + " ( \"\" | "
+                        + notHex
+                        + " ) ) )");
+        // after a complete value of each place: top level, in an array, in an object; and after a
+        // number, where the characters that go on with it do not end it
+        out.define("jn_after_top", "jn_bad | " + Gbnf.charClass(STRIPPED) + " jn_after_top");
+        out.define("jn_ar", "\"\" | " + but(" \t\n\r,]") + " jn_any | \",\" " + jw + "* jn_v_arr");
+        out.define("jn_after_arr", jw + "* jn_ar");
+        out.define("jn_or", "\"\" | " + but(" \t\n\r,}") + " jn_any | \",\" " + jw + "* jn_k");
+        out.define("jn_after_obj", jw + "* jn_or");
+        String[][] numbers = {
+            {"z", ".eE"}, {"i", "0123456789.eE"}, {"f", "0123456789eE"}, {"x", "0123456789"}
+        };
+        for (String[] n : numbers) {
+            IntervalSet goOn = new IntervalSet();
+            n[1].chars().forEach(goOn::add);
+            IntervalSet top = new IntervalSet(STRIPPED);
+            top.addAll(goOn);
+            out.define(
+                    "jn_ne_top_" + n[0],
+                    but("", top) + " jn_any | " + Gbnf.charClass(STRIPPED) + " jn_after_top");
+            out.define(
+                    "jn_ne_arr_" + n[0],
+                    "\"\" | "
+                            + but(" \t\n\r,]", goOn)
+                            + " jn_any | "
+                            + jw
+                            + " jn_after_arr | \",\" "
+                            + jw
+                            + "* jn_v_arr");
+            out.define(
+                    "jn_ne_obj_" + n[0],
+                    "\"\" | "
+                            + but(" \t\n\r,}", goOn)
+                            + " jn_any | "
+                            + jw
+                            + " jn_after_obj | \",\" "
+                            + jw
+                            + "* jn_k");
+        }
+        // a member's name, from its quote: gone wrong, or its colon missing, or its value wrong
+        out.define(
+                "jn_ks",
+                "json_char* ( jn_serr | \"\\\"\" "
+                        + jw
+                        + "* ( \"\" | "
+                        + but(" \t\n\r:")
+                        + " jn_any | \":\" "
+                        + jw
+                        + "* jn_v_obj ) )");
+        out.define("jn_k", "\"\" | " + but(" \t\n\r\"") + " jn_any | \"\\\"\" jn_ks");
+        out.define("jn_o", jw + "* ( \"\" | " + but(" \t\n\r\"}") + " jn_any | \"\\\"\" jn_ks )");
+        out.define("jn_a", jw + "* ( \"\" | " + but(" \t\n\r]" + starts) + " jn_any | jn_w_arr )");
+        String digit = "[0-9]";
+        String notDigit = but("0123456789") + " jn_any";
+        for (String c : new String[] {"top", "arr", "obj"}) {
+            String after = "jn_after_" + c;
+            String ne = "jn_ne_" + c + "_";
+            out.define(
+                    "jn_v_" + c,
+                    "\"\" | "
+                            + (c.equals("top") ? but(starts, STRIPPED) : but(" \t\n\r" + starts))
+                            + " jn_any | jn_w_"
+                            + c);
+            out.define(
+                    "jn_w_" + c,
+                    String.join(
+                            " | ",
+                            "\"t\" " + literalError("rue", after),
+                            "\"f\" " + literalError("alse", after),
+                            "\"n\" " + literalError("ull", after),
+                            "\"-\" ( \"\" | "
+                                    + notDigit
+                                    + " | \"0\" jn_z_"
+                                    + c
+                                    + " | [1-9] jn_i_"
+                                    + c
+                                    + " )",
+                            "\"0\" jn_z_" + c,
+                            "[1-9] jn_i_" + c,
+                            "\"\\\"\" json_char* ( jn_serr | \"\\\"\" " + after + " )",
+                            "\"[\" jn_a",
+                            "\"{\" jn_o",
+                            "( json_array | json_object ) " + after));
+            out.define("jn_z_" + c, "\".\" jn_d_" + c + " | [eE] jn_e_" + c + " | " + ne + "z");
+            out.define(
+                    "jn_i_" + c,
+                    digit
+                            + " jn_i_"
+                            + c
+                            + " | \".\" jn_d_"
+                            + c
+                            + " | [eE] jn_e_"
+                            + c
+                            + " | "
+                            + ne
+                            + "i");
+            out.define("jn_d_" + c, "\"\" | " + notDigit + " | " + digit + " jn_f_" + c);
+            out.define("jn_f_" + c, digit + " jn_f_" + c + " | [eE] jn_e_" + c + " | " + ne + "f");
+            out.define(
+                    "jn_e_" + c,
+                    "\"\" | "
+                            + but("+-0123456789")
+                            + " jn_any | [-+] ( \"\" | "
+                            + notDigit
+                            + " | "
+                            + digit
+                            + " jn_x_"
+                            + c
+                            + " ) | "
+                            + digit
+                            + " jn_x_"
+                            + c);
+            out.define("jn_x_" + c, digit + " jn_x_" + c + " | " + ne + "x");
+        }
+        out.define("json_not", Gbnf.charClass(STRIPPED) + "* ( \"\" | jn_v_top )");
+        return Collections.unmodifiableMap(out.rules());
+    }
+
+    /**
+     * The rest of a literal gone wrong after its first character, or the literal then {@code
+     * after}.
+     */
+    private static String literalError(String rest, String after) {
+        String tail = after;
+        for (int i = rest.length() - 1; i >= 0; i--) {
+            String c = rest.substring(i, i + 1);
+            tail = "( \"\" | " + but(c) + " jn_any | " + Gbnf.literal(c) + " " + tail + " )";
+        }
+        return tail;
     }
 
     private String fresh(String what) {
@@ -186,13 +418,13 @@ final class JsonSchemaRules {
     }
 
     /**
-     * The required properties of the object schema {@code s} (of the properties {@code names}) that
-     * its rules track, in the order {@code required} gives them: knowing which are written takes a
-     * state per combination (2^n), so all of them while the states times the properties stay within
-     * {@link #REQUIRED_BUDGET}, else as many as fit and at least {@link #MIN_TRACKED_REQUIRED}; the
-     * others may be left out.
+     * The required properties of the object schema {@code s} (of the properties {@code names}) as
+     * its rules follow them: knowing which are written takes a state per combination (2^t), so the
+     * first t of them by combination, t the most for which the states (2^t times the counts of the
+     * others, 0 to their number) times the properties stay within {@link #REQUIRED_BUDGET} (all of
+     * them while 2^n times the properties do), and the others by their count.
      */
-    static List<String> tracked(JsonObject s, List<String> names) {
+    static Required required(JsonObject s, List<String> names) {
         List<String> required = new ArrayList<>();
         if (s.has("required") && s.get("required").isJsonArray())
             for (JsonElement r : s.getAsJsonArray("required"))
@@ -200,8 +432,12 @@ final class JsonSchemaRules {
                         && names.contains(r.getAsString())
                         && !required.contains(r.getAsString())) required.add(r.getAsString());
         int n = required.size();
-        while (n > MIN_TRACKED_REQUIRED && (1L << n) * (names.size() + 1) > REQUIRED_BUDGET) n--;
-        return new ArrayList<>(required.subList(0, n));
+        int t = Math.min(n, 24);
+        while (t > 0 && (1L << t) * (n - t + 1) * (names.size() + 1) > REQUIRED_BUDGET) t--;
+        return required.isEmpty()
+                ? Required.NONE
+                : new Required(
+                        List.copyOf(required.subList(0, t)), List.copyOf(required.subList(t, n)));
     }
 
     private String object(JsonObject s, int depth) {
@@ -223,7 +459,7 @@ final class JsonSchemaRules {
         if (props.size() == 0 && extra && extraValue.equals("json_value") && skip.isEmpty())
             return "json_object";
         List<String> names = new ArrayList<>(props.keySet());
-        List<String> required = tracked(s, names);
+        Required required = required(s, names);
         String base = fresh("o");
         List<String> members = new ArrayList<>();
         for (String n : names) {
@@ -240,27 +476,28 @@ final class JsonSchemaRules {
                         ? out.define(
                                 base + "_x", otherKey(base, names) + " ws \":\" ws " + extraValue)
                         : null;
-        int full = (1 << required.size()) - 1;
-        // base_mN: after the members seen so far (the required ones in mask N)
-        for (int mask = 0; mask <= full; mask++) {
+        int full = required.full();
+        // base_mN: after the members seen so far (the required ones written in state N)
+        for (int state = 0; state <= full; state++) {
             List<String> alts = new ArrayList<>();
-            if (mask == full) alts.add("\"}\"");
-            for (int i = 0; i < names.size(); i++) {
-                int r = required.indexOf(names.get(i));
-                int next = r < 0 ? mask : mask | (1 << r);
-                alts.add("\",\" ws " + members.get(i) + " ws " + base + "_m" + next);
-            }
+            if (state == full) alts.add("\"}\"");
+            for (int i = 0; i < names.size(); i++)
+                alts.add(
+                        "\",\" ws "
+                                + members.get(i)
+                                + " ws "
+                                + base
+                                + "_m"
+                                + required.next(state, names.get(i)));
             if (extraMember != null)
-                alts.add("\",\" ws " + extraMember + " ws " + base + "_m" + mask);
-            out.define(base + "_m" + mask, String.join(" | ", alts));
+                alts.add("\",\" ws " + extraMember + " ws " + base + "_m" + state);
+            out.define(base + "_m" + state, String.join(" | ", alts));
         }
         List<String> first = new ArrayList<>();
         if (full == 0) first.add("\"}\"");
         for (int i = 0; i < names.size(); i++) {
             if (skip.contains(written(names.get(i)))) continue;
-            int r = required.indexOf(names.get(i));
-            int next = r < 0 ? 0 : 1 << r;
-            first.add(members.get(i) + " ws " + base + "_m" + next);
+            first.add(members.get(i) + " ws " + base + "_m" + required.next(0, names.get(i)));
         }
         if (extraMember != null && !skip.isEmpty()) {
             List<String> taken = new ArrayList<>(names);

@@ -158,6 +158,14 @@ final class ModePlan {
     final boolean[] mayEndCall;
 
     /**
+     * Per rule: whether its token ends a raw value that no token has read, so that the value is
+     * empty: a token that ends the value ({@code arg.end}), or leads to a mode whose every token
+     * does, read in a mode where a value begins (every value token of the mode leaves it, and no
+     * value token leads to it).
+     */
+    final boolean[] endsEmptyValue;
+
+    /**
      * Answers to the questions of builds that depend on the lexer alone, by question (a rule's
      * number: the GBNF of its tokens).
      */
@@ -246,6 +254,7 @@ final class ModePlan {
             idRun[m] = ids;
             runChars[m].setReadonly(true);
         }
+        endsEmptyValue = emptyValueEnds(modes);
         List<Set<Integer>> below = frameBelow(modes);
         for (int implicit = 0; implicit < 2; implicit++) {
             live[implicit] = new int[modes];
@@ -259,6 +268,44 @@ final class ModePlan {
         opacity();
         mayEndCall = new boolean[modes];
         endings(below);
+    }
+
+    private boolean[] emptyValueEnds(int modes) {
+        boolean[] valueStart = new boolean[modes];
+        boolean[] ends = new boolean[modes];
+        for (int m = 0; m < modes; m++) {
+            boolean start = !valueRun[m];
+            boolean values = false;
+            boolean end = !itemRules.get(m).isEmpty() && runRules.get(m).isEmpty();
+            for (int r : itemRules.get(m)) {
+                values |= roles[r] == Role.ARG_VALUE;
+                start &= roles[r] != Role.ARG_VALUE || !stays(m, r);
+                end &= roles[r] == Role.ARG_END;
+            }
+            valueStart[m] = start && values;
+            ends[m] = end;
+        }
+        for (int r = 0; r < roles.length; r++) {
+            if (roles[r] != Role.ARG_VALUE) continue;
+            Effect e = effects[r];
+            if (e.mode() >= 0) valueStart[e.mode()] = false;
+            for (int m : e.pushes()) valueStart[m] = false;
+        }
+        boolean[] empty = new boolean[roles.length];
+        for (int m = 0; m < modes; m++) {
+            if (!valueStart[m]) continue;
+            for (int r : itemRules.get(m)) {
+                Effect e = effects[r];
+                empty[r] =
+                        roles[r] == Role.ARG_END
+                                || roles[r] == Role.SKIP
+                                        && e.pops() == 0
+                                        && e.pushes().isEmpty()
+                                        && e.mode() >= 0
+                                        && ends[e.mode()];
+            }
+        }
+        return empty;
     }
 
     /** Notes the frames and summaries a build made (a hint for the next build's tables). */
@@ -387,8 +434,8 @@ final class ModePlan {
             case CALL_BEGIN, CALL_END -> state;
             case ARG_KEY -> TOOL | MASK;
             case NAME, NAME_JSON, ARGS_JSON, ID -> TOOL;
-            case ARG_AS_STRING -> TOOL | KEY;
-            default -> 0;
+            case ARG_AS_STRING, ARG_AS_JSON -> TOOL | KEY;
+            default -> endsEmptyValue[rule] ? TOOL | KEY : 0;
         };
     }
 

@@ -52,6 +52,12 @@ final class TokenDifference {
     private record Cfg(ATNState state, Ret ret) {}
 
     /**
+     * Words that a token may be spelled as, each with any characters of {@code stripped} around it
+     * that the token reads there for every word (the parser strips them).
+     */
+    record Words(List<String> list, String stripped) {}
+
+    /**
      * A state of a run: at a boundary of its text (or inside a run of its characters), inside text
      * tokens, and which markers are partly read.
      */
@@ -795,11 +801,11 @@ final class TokenDifference {
     }
 
     /**
-     * Defines the tokens of {@code rule}, less the strings of {@code earlier} and less {@code
-     * words}, and returns the start rule's name; null when no word is a token of the rule (nothing
-     * to take away) or the automaton is too large.
+     * Defines the tokens of {@code rule}, less the strings of {@code earlier} and less the {@code
+     * words} as spelled with what is around them, and returns the start rule's name; null when no
+     * word is a token of the rule (nothing to take away) or the automaton is too large.
      */
-    String lessWords(Gbnf out, String prefix, int rule, List<Integer> earlier, List<String> words) {
+    String lessWords(Gbnf out, String prefix, int rule, List<Integer> earlier, Words words) {
         Object a =
                 cache().computeIfAbsent(
                                 "w " + prefix + " " + rule + " " + earlier + " " + words,
@@ -808,9 +814,24 @@ final class TokenDifference {
     }
 
     private String lessWordsNew(
-            Gbnf out, String prefix, int rule, List<Integer> earlier, List<String> words) {
-        /** Where the rule and the earlier rules are, and the word prefix read (null: none). */
-        record Triple(Set<Cfg> rule, Set<Cfg> earlier, String read) {}
+            Gbnf out, String prefix, int rule, List<Integer> earlier, Words spelled) {
+        List<String> words = spelled.list();
+        IntervalSet before = new IntervalSet();
+        IntervalSet after = new IntervalSet();
+        for (char c : spelled.stripped().toCharArray()) {
+            boolean ahead = true;
+            boolean behind = true;
+            for (String w : words) {
+                ahead &= matches(rule, c + w);
+                behind &= matches(rule, w + c);
+            }
+            if (ahead) before.add(c);
+            if (behind) after.add(c);
+        }
+        /** A word's prefix read, and whether the characters after a whole word are being read. */
+        record Read(String word, boolean behind) {}
+        /** Where the rule and the earlier rules are, and the ways the words are read. */
+        record Triple(Set<Cfg> rule, Set<Cfg> earlier, Set<Read> read) {}
         Set<String> prefixes = new HashSet<>();
         for (String w : words)
             for (int i = 0; i <= w.length(); i++) prefixes.add(w.substring(0, i));
@@ -820,31 +841,42 @@ final class TokenDifference {
                 new Triple(
                         closure(Set.of(new Cfg(atn.ruleToStartState[rule], null))),
                         closure(seeds),
-                        "");
+                        Set.of(new Read("", false)));
         List<Map<Integer, IntervalSet>> edges = new ArrayList<>();
         Numbered<Triple> seen = new Numbered<>(start);
         List<Triple> states = seen.states;
         boolean taken = false;
         for (int i = 0; i < states.size(); i++) {
             Triple p = states.get(i);
+            boolean word = false;
+            for (Read r : p.read) word |= words.contains(r.word);
             boolean token = accepts(p.rule) && !accepts(p.earlier);
-            if (token && p.read != null && words.contains(p.read)) taken = true;
+            if (token && word) taken = true;
             Map<Integer, IntervalSet> e = new LinkedHashMap<>();
             edges.add(e);
             List<IntervalSet> labels = new ArrayList<>();
             for (Cfg c : p.rule) addLabels(c, labels);
-            if (p.read != null)
+            for (Read r : p.read) {
+                if (r.behind) continue;
                 for (String w : prefixes)
-                    if (w.length() == p.read.length() + 1 && w.startsWith(p.read))
-                        labels.add(IntervalSet.of(w.charAt(p.read.length())));
+                    if (w.length() == r.word.length() + 1 && w.startsWith(r.word))
+                        labels.add(IntervalSet.of(w.charAt(r.word.length())));
+            }
+            if (!p.read.isEmpty() && !before.isNil()) labels.add(before);
+            if (!p.read.isEmpty() && !after.isNil()) labels.add(after);
             for (IntervalSet piece : pieces(labels)) {
                 int ch = piece.getMinElement();
                 Set<Cfg> nr = step(p.rule, ch);
                 if (nr.isEmpty()) continue;
-                String read = null;
-                if (p.read != null && ch < Character.MIN_SUPPLEMENTARY_CODE_POINT) {
-                    String w = p.read + (char) ch;
-                    if (prefixes.contains(w)) read = w;
+                Set<Read> read = new HashSet<>();
+                for (Read r : p.read) {
+                    if (r.word.isEmpty() && before.contains(ch)) read.add(r);
+                    if (words.contains(r.word) && after.contains(ch))
+                        read.add(new Read(r.word, true));
+                    if (!r.behind && ch < Character.MIN_SUPPLEMENTARY_CODE_POINT) {
+                        String w = r.word + (char) ch;
+                        if (prefixes.contains(w)) read.add(new Read(w, false));
+                    }
                 }
                 Triple next = new Triple(nr, step(p.earlier, ch), read);
                 int id = seen.id(next);
@@ -859,9 +891,9 @@ final class TokenDifference {
                 edges,
                 i -> {
                     Triple p = states.get(i);
-                    return accepts(p.rule)
-                            && !accepts(p.earlier)
-                            && (p.read == null || !words.contains(p.read));
+                    if (!accepts(p.rule) || accepts(p.earlier)) return false;
+                    for (Read r : p.read) if (words.contains(r.word)) return false;
+                    return true;
                 },
                 "");
     }
