@@ -150,10 +150,12 @@ public final class LexerDriver {
         }
         if (runs != null) {
             int mode = lexer._mode;
-            FastRuns.Run run = runs.at(mode, input.LA(1));
+            int cp = input.LA(1);
+            FastRuns.Run run = runs.at(mode, cp);
             if (run != null && !simulator.holding(start, mode)) {
-                int stop = input.scanRun(start, run);
-                boolean atEnd = stop >= end;
+                // a one-character rule's token is final as it stands: nothing can extend it
+                int stop = run.single ? start + Character.charCount(cp) : input.scanRun(start, run);
+                boolean atEnd = stop >= end && !run.single;
                 if ((!atEnd || run.streamable || input.isComplete()) && run.command(lexer)) {
                     input.skipTo(stop);
                     runWork += stop - start;
@@ -245,7 +247,10 @@ public final class LexerDriver {
      * inside it.
      */
     public boolean tokenTruncated() {
-        return lastWasRun ? tokenEnd >= input.end() && input.isComplete() : simulator.truncated();
+        if (!lastWasRun) return simulator.truncated();
+        return (lastRun == null || !lastRun.single)
+                && tokenEnd >= input.end()
+                && input.isComplete();
     }
 
     public int tokenEnd() {
