@@ -35,7 +35,8 @@ import java.util.Set;
  * boundaries.
  *
  * <p>At the end of the data a streamable run is cut there, as the simulator would cut it; any other
- * run is left to the simulator, which holds it back.
+ * run waits for more data (the driver holds it back, as the simulator would) and its search goes on
+ * from where it stopped.
  *
  * <p>A token rule whose language is exactly {@code [set]} (one character: a brace, a quote, a
  * comma) with at most mode commands is a <em>one-character rule</em>, kept beside the runs: where
