@@ -449,10 +449,11 @@ public final class StreamParser {
                 leftDefaultMode = false;
                 continue;
             }
-            if (role == Role.ARGS_JSON && calls.isOpen()) {
-                // raw JSON arguments: consecutive tokens are one range of the output, handed to the
-                // call once (a long string argument is cut from the output once, not token by
-                // token)
+            if ((role == Role.ARGS_JSON || role == Role.ARGS_JSON_STRING) && calls.isOpen()) {
+                // raw JSON arguments, or the inside of a JSON string holding them: consecutive
+                // tokens are one range of the output, handed to the call once (a long string
+                // argument is cut from the output once, not token by token; a string's escapes are
+                // decoded in one pass over the range)
                 int from = lexer.tokenStart();
                 if (pendingRole != role || pendingEnd != from) {
                     flushText();
@@ -461,7 +462,10 @@ public final class StreamParser {
                 }
                 pendingEnd = lexer.tokenEnd();
                 FastRuns.Run run = lexer.tokenRun();
-                if (run != null && run.quoteless && pendingEnd - from >= CallAssembler.LONG_PIECE)
+                if (run != null
+                        && run.quoteless
+                        && role == Role.ARGS_JSON
+                        && pendingEnd - from >= CallAssembler.LONG_PIECE)
                     quoteless(from, pendingEnd);
                 if (implicitCallEnd) {
                     if (!lexer.inDefaultMode()) leftDefaultMode = true;
@@ -537,7 +541,10 @@ public final class StreamParser {
                 quotelessStarts[k] -= pendingStart;
                 quotelessEnds[k] -= pendingStart;
             }
-            calls.arguments(text, pendingStart, quotelessStarts, quotelessEnds, quotelessCount);
+            if (role == Role.ARGS_JSON_STRING)
+                calls.arguments(Json.decodeStringPiece(text), pendingStart);
+            else
+                calls.arguments(text, pendingStart, quotelessStarts, quotelessEnds, quotelessCount);
         }
         quotelessCount = 0;
         if (quotelessStarts.length > 64) {
