@@ -490,9 +490,11 @@ public final class StreamParser {
                     role == Role.NAME_JSON || role == Role.ID_JSON
                             ? lexer.tokenPlainJsonString()
                             : null;
-            // a raw argument value that lies whole in one chunk of the output is read there, not
-            // cut from it first
-            boolean inPlace = role == Role.ARG_VALUE && lexer.tokenChunk() != null;
+            // a raw argument value, or a literal's string characters, that lies whole in one chunk
+            // of the output is read there, not cut from it first
+            boolean inPlace =
+                    (role == Role.ARG_VALUE || role == Role.LIT_CHARS)
+                            && lexer.tokenChunk() != null;
             String text =
                     value != null || inPlace || TEXTLESS.contains(role) ? null : lexer.tokenText();
             if (text != null) calls.text(text);
@@ -631,11 +633,18 @@ public final class StreamParser {
             case LIT_CLOSE:
                 arguments.literal(role, lexer.tokenIsOnly('}') ? "}" : "]");
                 break;
+            case LIT_CHARS:
+                if (text != null) arguments.literal(role, text);
+                else { // read where it lies in the output's chunk
+                    int base = lexer.tokenChunkBase();
+                    arguments.literalChars(
+                            lexer.tokenChunk(), lexer.tokenStart() - base, lexer.tokenEnd() - base);
+                }
+                break;
             case LIT_COMMA:
             case LIT_COLON:
             case LIT_KEY:
             case LIT_QUOTE:
-            case LIT_CHARS:
             case LIT_ESCAPE:
             case LIT_ATOM:
                 arguments.literal(role, text);
