@@ -488,10 +488,11 @@ public final class StreamParser {
                 leftDefaultMode = false;
                 continue;
             }
-            if (role == Role.ARGS_JSON && calls.isOpen()) {
-                // raw JSON arguments: consecutive tokens are one range of the output, handed to the
-                // call once (a long string argument is cut from the output once, not token by
-                // token)
+            if ((role == Role.ARGS_JSON || role == Role.ARGS_JSON_STRING) && calls.isOpen()) {
+                // raw JSON arguments, or the inside of a JSON string holding them: consecutive
+                // tokens are one range of the output, handed to the call once (a long string
+                // argument is cut from the output once, not token by token; a string's escapes are
+                // decoded in one pass over the range)
                 int from = lexer.tokenStart();
                 if (pendingRole != role || pendingEnd != from) {
                     flushText();
@@ -500,7 +501,10 @@ public final class StreamParser {
                 }
                 pendingEnd = lexer.tokenEnd();
                 FastRuns.Run run = lexer.tokenRun();
-                if (run != null && run.quoteless && pendingEnd - from >= CallAssembler.LONG_PIECE)
+                if (run != null
+                        && run.quoteless
+                        && role == Role.ARGS_JSON
+                        && pendingEnd - from >= CallAssembler.LONG_PIECE)
                     quoteless(from, pendingEnd);
                 if (implicitCallEnd) {
                     if (!lexer.inDefaultMode()) leftDefaultMode = true;
@@ -525,9 +529,11 @@ public final class StreamParser {
                     role == Role.NAME_JSON || role == Role.ID_JSON
                             ? lexer.tokenPlainJsonString()
                             : null;
-            // a raw argument value that lies whole in one chunk of the output is read there, not
-            // cut from it first
-            boolean inPlace = role == Role.ARG_VALUE && lexer.tokenChunk() != null;
+            // a raw argument value, or a literal's string characters, that lies whole in one chunk
+            // of the output is read there, not cut from it first
+            boolean inPlace =
+                    (role == Role.ARG_VALUE || role == Role.LIT_CHARS)
+                            && lexer.tokenChunk() != null;
             String text =
                     value != null || inPlace || TEXTLESS.contains(role) ? null : lexer.tokenText();
             if (text != null) calls.text(text);
@@ -576,7 +582,10 @@ public final class StreamParser {
                 quotelessStarts[k] -= pendingStart;
                 quotelessEnds[k] -= pendingStart;
             }
-            calls.arguments(text, pendingStart, quotelessStarts, quotelessEnds, quotelessCount);
+            if (role == Role.ARGS_JSON_STRING)
+                calls.arguments(Json.decodeStringPiece(text), pendingStart);
+            else
+                calls.arguments(text, pendingStart, quotelessStarts, quotelessEnds, quotelessCount);
         }
         quotelessCount = 0;
         if (quotelessStarts.length > 64) {
@@ -663,11 +672,18 @@ public final class StreamParser {
             case LIT_CLOSE:
                 arguments.literal(role, lexer.tokenIsOnly('}') ? "}" : "]");
                 break;
+            case LIT_CHARS:
+                if (text != null) arguments.literal(role, text);
+                else { // read where it lies in the output's chunk
+                    int base = lexer.tokenChunkBase();
+                    arguments.literalChars(
+                            lexer.tokenChunk(), lexer.tokenStart() - base, lexer.tokenEnd() - base);
+                }
+                break;
             case LIT_COMMA:
             case LIT_COLON:
             case LIT_KEY:
             case LIT_QUOTE:
-            case LIT_CHARS:
             case LIT_ESCAPE:
             case LIT_ATOM:
                 arguments.literal(role, text);

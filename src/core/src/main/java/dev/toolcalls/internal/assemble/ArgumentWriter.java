@@ -328,6 +328,17 @@ public final class ArgumentWriter {
         }
     }
 
+    /**
+     * A literal's string characters ({@link Role#LIT_CHARS}), the text of [from, to) in {@code
+     * source} (the output itself, not a copy of the piece), escaped where they lie.
+     */
+    public void literalChars(String source, int from, int to) {
+        if (key == null) throw keyless();
+        if (mode == Mode.NONE) mode = Mode.LITERAL;
+        if (mode != Mode.LITERAL) return;
+        out.escaped(SchemaTypes.escape(source, from, to, seen));
+    }
+
     /** Whether {@code text} is {@code c} alone, blanks around it aside (without stripping it). */
     private static boolean isOnly(String text, char c) {
         int a = 0;

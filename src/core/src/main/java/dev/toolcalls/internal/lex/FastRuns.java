@@ -37,13 +37,23 @@ import java.util.Set;
  * boundaries.
  *
  * <p>At the end of the data a streamable run is cut there, as the simulator would cut it; any other
- * run is left to the simulator, which holds it back.
+ * run waits for more data (the driver holds it back, as the simulator would) and its search goes on
+ * from where it stopped.
+ *
+ * <p>A token rule whose language is exactly {@code [set]} (one character: a brace, a quote, a
+ * comma) with at most mode commands is a <em>one-character rule</em>, kept beside the runs: where
+ * the character at the commit point begins that rule and no other, the token is that character
+ * alone, final even at the end of the data (nothing can extend it), so the simulator never runs for
+ * it.
  */
 public final class FastRuns {
     /** One run rule of a mode. */
     public static final class Run {
         public final int type;
         public final boolean streamable;
+
+        /** The rule's language is one character of the set: the token is the start character. */
+        public final boolean single;
 
         /** The run never holds {@code "} or {@code \}: inside a JSON string, it is plain text. */
         public final boolean quoteless;
@@ -71,6 +81,7 @@ public final class FastRuns {
                 int type,
                 boolean streamable,
                 boolean text,
+                boolean single,
                 IntervalSet set,
                 IntervalSet start,
                 List<LexerAction> commands) {
@@ -85,7 +96,8 @@ public final class FastRuns {
             this.pops = popping;
             this.type = type;
             this.streamable = streamable;
-            this.text = text && streamable;
+            this.text = text && streamable && !single;
+            this.single = single;
             this.set = set;
             this.start = start;
             for (Interval iv : set.getIntervals()) // by interval: cheaper than a test per character
@@ -168,7 +180,8 @@ public final class FastRuns {
             int r = rules[i];
             if (found.size() == 127) continue;
             List<List<LexerAction>> commands = new ArrayList<>();
-            IntervalSet set = loopSet(atn, r, commands);
+            boolean[] single = new boolean[1];
+            IntervalSet set = loopSet(atn, r, commands, single);
             if (set == null
                     || commands.size() != 1
                     || !commands.get(0).isEmpty() && model.streamable(r)) continue;
@@ -182,6 +195,7 @@ public final class FastRuns {
                             model.typeOfRule(r),
                             model.streamable(r),
                             role == Role.CONTENT || role == Role.REASONING,
+                            single[0],
                             set,
                             start,
                             commands.get(0)));
@@ -279,11 +293,12 @@ public final class FastRuns {
     }
 
     /**
-     * The set S when the rule's language is exactly S+, else null; {@code commands} gets the
-     * distinct command lists on the ways to the rule's end (one, for a rule the fast path can
-     * take).
+     * The set S when the rule's language is exactly S+, or exactly S ({@code single[0]} set: one
+     * character), else null; {@code commands} gets the distinct command lists on the ways to the
+     * rule's end (one, for a rule the fast path can take).
      */
-    static IntervalSet loopSet(ATN atn, int rule, List<List<LexerAction>> commands) {
+    static IntervalSet loopSet(
+            ATN atn, int rule, List<List<LexerAction>> commands, boolean[] single) {
         Set<Config> c0 = new HashSet<>();
         boolean[] accept = new boolean[1];
         if (!closure(
@@ -299,6 +314,10 @@ public final class FastRuns {
         IntervalSet first = new IntervalSet();
         IntervalSet again = new IntervalSet();
         Set<Config> c1 = step(atn, c0, null, first, commands); // after one character
+        if (c1 != null && c1.isEmpty()) { // the rule's end, and nothing more to read
+            single[0] = true;
+            return first.isNil() ? null : first;
+        }
         if (c1 == null || step(atn, c1, c1, again, commands) == null)
             return null; // every further character leads back there
         return first.equals(again) && !first.isNil() ? first : null;

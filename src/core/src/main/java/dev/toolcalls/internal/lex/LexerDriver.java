@@ -52,6 +52,17 @@ public final class LexerDriver {
     /** The run rule the current token was found by, when it was found by search, else null. */
     private FastRuns.Run lastRun;
 
+    /**
+     * A run that is not streamable, searched to the end of the data and waiting for more (else
+     * null): it starts at {@link #heldRunStart} in {@link #heldRunMode}, and its characters up to
+     * {@link #heldRunTo} are known; the search goes on from there.
+     */
+    private FastRuns.Run heldRun;
+
+    private int heldRunStart;
+    private int heldRunMode;
+    private int heldRunTo;
+
     private final Lexer lexer;
     private final HoldBackSimulator simulator;
     private int tokenStart;
@@ -100,6 +111,7 @@ public final class LexerDriver {
         lexer.reset(); // ANTLR's state, the mode stack and the simulator (HoldBackSimulator.reset)
         lastWasRun = false;
         lastRun = null;
+        heldRun = null;
         tokenStart = 0;
         tokenEnd = 0;
         tokenType = 0;
@@ -169,6 +181,7 @@ public final class LexerDriver {
             PlainModes.Proof proof = plain.of(mode);
             if (proof != null
                     && !simulator.holding(start, mode)
+                    && !holdingRun(start, mode)
                     && input.lacks(proof.needed, start)) {
                 // the grammar proves the rest is text of one role: taken whole, without lexing
                 take(start, end, null, proof.type);
@@ -177,15 +190,33 @@ public final class LexerDriver {
         }
         if (runs != null) {
             int mode = lexer._mode;
-            FastRuns.Run run = runs.at(mode, input.LA(1));
+            int cp = input.LA(1);
+            FastRuns.Run run = runs.at(mode, cp);
             if (run != null && !simulator.holding(start, mode)) {
-                int stop = input.scanRun(start, run);
-                boolean atEnd = stop >= end;
-                if ((!atEnd || run.streamable || input.isComplete()) && run.command(lexer)) {
+                // a one-character rule's token is final as it stands: nothing can extend it
+                int stop =
+                        run.single
+                                ? start + Character.charCount(cp)
+                                : input.scanRun(
+                                        run == heldRun && holdingRun(start, mode)
+                                                ? heldRunTo
+                                                : start,
+                                        run);
+                heldRun = null;
+                if (!run.single && stop >= end && !run.streamable && !input.isComplete()) {
+                    // a run that may still grow and cannot be cut: it waits for more data, and
+                    // the search goes on where it stopped
+                    heldRun = run;
+                    heldRunStart = start;
+                    heldRunMode = mode;
+                    heldRunTo = stop;
+                    return tooLong(start, end) ? Step.TOO_LONG : Step.NEED_MORE;
+                }
+                if (run.command(lexer)) {
                     take(start, stop, run, run.type);
                     return Step.TOKEN;
                 }
-                // a run that is not streamable and may still grow: the simulator holds it back
+                // a mode command would pop an empty stack: the simulator says where it is stuck
             }
         }
         lexer._type = Token.INVALID_TYPE;
@@ -221,12 +252,17 @@ public final class LexerDriver {
         return Step.TOKEN;
     }
 
-    /** The type of the last token {@link #next()} found. */
+    /** Whether a run waits at {@code start} in {@code mode} for more data. */
+    private boolean holdingRun(int start, int mode) {
+        return heldRun != null && start == heldRunStart && mode == heldRunMode;
+    }
+
     /** The run rule the current token was found by search as, or null (lexed, or proved text). */
     public FastRuns.Run tokenRun() {
         return lastRun;
     }
 
+    /** The type of the last token {@link #next()} found. */
     public int tokenType() {
         return tokenType;
     }
@@ -265,7 +301,10 @@ public final class LexerDriver {
      * inside it.
      */
     public boolean tokenTruncated() {
-        return lastWasRun ? tokenEnd >= input.end() && input.isComplete() : simulator.truncated();
+        if (!lastWasRun) return simulator.truncated();
+        return (lastRun == null || !lastRun.single)
+                && tokenEnd >= input.end()
+                && input.isComplete();
     }
 
     public int tokenEnd() {
@@ -347,6 +386,7 @@ public final class LexerDriver {
     /** Leaves the current mode stack and goes on lexing at {@code position} in the default mode. */
     public void restartAt(int position) {
         simulator.forgetHeld();
+        heldRun = null;
         lexer._modeStack.clear();
         lexer._mode = baseMode;
         input.seek(position);
