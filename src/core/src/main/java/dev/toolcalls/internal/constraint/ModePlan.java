@@ -497,9 +497,11 @@ final class ModePlan {
     }
 
     /**
-     * Which modes may end a call without being popped: those with a token ending it, the default
-     * mode, and those that lead to one of them: by a token changing the frame's mode or pushing
-     * one, or by a frame pushed on it popping with a mode for it.
+     * Which modes may end a call without being popped: those with a token ending it that leaves the
+     * frame open, the default mode, those on which a frame is pushed that may end the call (then
+     * popping, or left open), and those that lead to one of them: by a token changing the frame's
+     * mode or pushing one, or by a frame pushed on it popping with a mode for it. A token that ends
+     * the call by popping the frame ends the frame before the output ends.
      */
     private void endings(List<Set<Integer>> below) {
         int modes = mayEndCall.length;
@@ -508,25 +510,45 @@ final class ModePlan {
             return;
         }
         List<Set<Integer>> next = new ArrayList<>();
-        for (int m = 0; m < modes; m++) next.add(new HashSet<>());
+        List<Set<Integer>> pushed = new ArrayList<>();
+        for (int m = 0; m < modes; m++) {
+            next.add(new HashSet<>());
+            pushed.add(new HashSet<>());
+        }
+        // per mode: whether a frame in it, or one it leads to or pushes, has a token ending a call
+        boolean[] ends = new boolean[modes];
         for (int m = 0; m < modes; m++)
             for (int r : itemRules.get(m)) {
                 Effect e = effects[r];
-                if (roles[r] == Role.CALL_END) mayEndCall[m] = true;
+                if (roles[r] == Role.CALL_END) {
+                    ends[m] = true;
+                    if (e.pops() == 0) mayEndCall[m] = true;
+                }
                 if (e.pops() == 0) {
                     next.get(m).add(e.mode() >= 0 ? e.mode() : m);
                     next.get(m).addAll(e.pushes());
+                    pushed.get(m).addAll(e.pushes());
                 } else if (e.mode() >= 0) for (int b : below.get(m)) next.get(b).add(e.mode());
             }
+        spread(ends, next);
+        for (int m = 0; m < modes; m++) for (int p : pushed.get(m)) mayEndCall[m] |= ends[p];
         mayEndCall[0] = true;
+        spread(mayEndCall, next);
+    }
+
+    /**
+     * Sets {@code flags[m]} wherever one of the modes {@code next[m]} leads to is set, to a
+     * fixpoint.
+     */
+    private static void spread(boolean[] flags, List<Set<Integer>> next) {
         boolean grew = true;
         while (grew) {
             grew = false;
-            for (int m = 0; m < modes; m++) {
-                if (mayEndCall[m]) continue;
+            for (int m = 0; m < flags.length; m++) {
+                if (flags[m]) continue;
                 for (int n : next.get(m))
-                    if (mayEndCall[n]) {
-                        mayEndCall[m] = true;
+                    if (flags[n]) {
+                        flags[m] = true;
                         grew = true;
                         break;
                     }

@@ -38,6 +38,9 @@ final class StringHeldRules {
     private final Map<String, String> literals = new HashMap<>();
     private final Map<String, String> classes = new HashMap<>();
 
+    /** The rule of each character's spellings (null: it has none). */
+    private final Map<Integer, String> ones = new HashMap<>();
+
     /** The spelling of each class as the rules write it, so a class read again is not parsed. */
     private final Map<String, String> classTexts = new HashMap<>();
 
@@ -201,26 +204,33 @@ final class StringHeldRules {
     /** A literal's characters, each by the rule of its spellings. */
     private String literal(String s) {
         if (s.isEmpty()) return "\"\"";
+        int first = s.codePointAt(0);
+        if (Character.charCount(first) == s.length()) return one(first);
+        // one rule per literal: tools that share a property name share its spellings
+        String known = literals.get(s);
+        if (known != null) return known;
         List<String> parts = new ArrayList<>();
         for (int c : s.codePoints().toArray()) {
             String one = one(c);
             if (one == null) return null;
             parts.add(one);
         }
-        if (parts.size() == 1) return parts.get(0);
-        // one rule per literal: tools that share a property name share its spellings
-        String known = literals.get(s);
-        if (known == null) {
-            known = out.define(prefix + "_l" + literals.size(), String.join(" ", parts));
-            literals.put(s, known);
-        }
+        known = out.define(prefix + "_l" + literals.size(), String.join(" ", parts));
+        literals.put(s, known);
         return known;
     }
 
     /** The rule of the spellings of one character. */
     private String one(int c) {
+        String known = ones.get(c);
+        if (known != null || ones.containsKey(c)) return known;
+        String made = oneNew(c);
+        ones.put(c, made);
+        return made;
+    }
+
+    private String oneNew(int c) {
         String name = prefix + "_c" + Integer.toHexString(c);
-        if (out.has(name)) return name;
         List<String> alts = new ArrayList<>();
         if (raw.contains(c)) alts.add(Gbnf.literal(new String(Character.toChars(c))));
         int k = DECODED.indexOf(c);

@@ -63,6 +63,26 @@ final class TokenDifference {
      */
     private record Run(boolean home, Set<Cfg> text, Set<Cfg> markers) {}
 
+    /**
+     * A set of configurations {@link #matches} reached, whether it accepts, and the reads each
+     * character leads to ({@code kept}: whether it is the lexer's kept instance).
+     */
+    private static final class Read {
+        final Set<Cfg> cfgs;
+        final boolean accepts;
+        final boolean kept;
+        final Map<Integer, Read> next = new ConcurrentHashMap<>();
+
+        Read(Set<Cfg> cfgs, boolean kept) {
+            this.cfgs = cfgs;
+            this.accepts = TokenDifference.accepts(cfgs);
+            this.kept = kept;
+        }
+    }
+
+    /** The most reads of a lexer that {@link #matches} keeps. */
+    private static final int MAX_READS = 1 << 14;
+
     /** A state of the product: where the rule is, and where the earlier rules are. */
     private record Pair(Set<Cfg> rule, Set<Cfg> earlier) {}
 
@@ -182,10 +202,42 @@ final class TokenDifference {
 
     /** Whether {@code s} is in the rule's language. */
     boolean matches(int rule, String s) {
-        Set<Cfg> at = closure(Set.of(new Cfg(atn.ruleToStartState[rule], null)));
-        for (int i = 0; i < s.length() && !at.isEmpty(); i += Character.charCount(s.codePointAt(i)))
-            at = step(at, s.codePointAt(i));
-        return accepts(at);
+        Map<String, Object> cache = cache();
+        Read at = (Read) cache.get("m " + rule);
+        if (at == null) {
+            at = read(closure(Set.of(new Cfg(atn.ruleToStartState[rule], null))));
+            cache.putIfAbsent("m " + rule, at);
+        }
+        for (int i = 0; i < s.length() && !at.cfgs.isEmpty(); ) {
+            int ch = s.codePointAt(i);
+            Read next = at.next.get(ch);
+            if (next == null) {
+                next = read(step(at.cfgs, ch));
+                // the reads kept per lexer are bounded; past the bound they are made each time
+                if (next.kept) at.next.put(ch, next);
+            }
+            at = next;
+            i += Character.charCount(ch);
+        }
+        return at.accepts;
+    }
+
+    /**
+     * The one instance of the configurations {@code cfgs} in this lexer's reads: each set of
+     * configurations {@link #matches} reaches is kept with the sets each character leads to (the
+     * lexer's automaton determinized as far as it is read, a pure function of the lexer), up to
+     * {@link #MAX_READS} of them.
+     */
+    private Read read(Set<Cfg> cfgs) {
+        @SuppressWarnings("unchecked")
+        Map<Set<Cfg>, Read> reads =
+                (Map<Set<Cfg>, Read>)
+                        cache().computeIfAbsent("reads", k -> new ConcurrentHashMap<>());
+        Read known = reads.get(cfgs);
+        if (known != null) return known;
+        if (reads.size() >= MAX_READS) return new Read(cfgs, false);
+        Read made = reads.putIfAbsent(cfgs, new Read(cfgs, true));
+        return made != null ? made : reads.get(cfgs);
     }
 
     /**
