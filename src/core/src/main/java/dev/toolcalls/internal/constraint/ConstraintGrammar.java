@@ -1199,16 +1199,39 @@ public final class ConstraintGrammar {
     /**
      * A token's spellings split by the longer tokens they leave partly read ({@code in}: those
      * partly read before it, which it must not complete; and the other rules of its mode begun
-     * where it begins); null where the token stays whole.
+     * where it begins), where that changes what may follow: some spelling completes one of {@code
+     * in}, or the frame after the token ({@code next}, in context {@code c}) begins with a run the
+     * rest is carried into; null where the token stays whole.
      */
-    private List<TokenDifference.TokenClass> split(int mode, int rule, TokenDifference.Rivals in) {
-        return difference.split(
-                out,
-                "sp_" + TokenLanguages.sanitize(model.ruleNames[rule]),
-                rule,
-                earlier.get(rule),
-                in,
-                rivalsOf(mode, rule));
+    private List<TokenDifference.TokenClass> split(
+            int mode, int rule, TokenDifference.Rivals in, int next, Ctx c) {
+        Gbnf g = new Gbnf();
+        TokenDifference.TokenSplit sp =
+                difference.split(
+                        g,
+                        "sp_" + TokenLanguages.sanitize(model.ruleNames[rule]),
+                        rule,
+                        earlier.get(rule),
+                        in,
+                        rivalsOf(mode, rule));
+        if (sp == null) return null;
+        if (!sp.narrows()) {
+            String base = run(next, c);
+            if (base == null
+                    || !avoidedRuns.containsKey(base) && !base.equals(runCache.get(runNames[next])))
+                return null;
+        }
+        for (Map.Entry<String, String> e : g.rules().entrySet())
+            out.define(e.getKey(), e.getValue());
+        return sp.classes();
+    }
+
+    /** The mode of the frame a token of {@code rule} read in {@code mode} leaves next. */
+    private int nextMode(int mode, int rule) {
+        Effect e = effects[rule];
+        return !e.pushes.isEmpty()
+                ? e.pushes.get(e.pushes.size() - 1)
+                : e.mode >= 0 ? e.mode : mode;
     }
 
     // ---- the returns of each frame, to a fixpoint ---------------------------------------------
@@ -1554,12 +1577,13 @@ public final class ConstraintGrammar {
                 boolean whole =
                         !s.swallow && e.pops == 0 && !tails.isEmpty() && s.expr.equals(expr(r));
                 String runHere = run;
+                int next = nextMode(n.mode, r);
                 if (whole && !runEnds.isEmpty() && !splitEnds.isEmpty()) {
                     // after the ends some token is split after, each token by how it is split
                     Map<TokenDifference.TokenClass, Set<TokenDifference.Rivals>> by =
                             new LinkedHashMap<>();
                     for (TokenDifference.Rivals k : splitEnds) {
-                        List<TokenDifference.TokenClass> sp = split(n.mode, r, k);
+                        List<TokenDifference.TokenClass> sp = split(n.mode, r, k, next, s.ctx);
                         if (sp == null) sp = List.of(new TokenDifference.TokenClass(s.expr, null));
                         for (TokenDifference.TokenClass tc : sp)
                             by.computeIfAbsent(tc, x -> new LinkedHashSet<>()).add(k);
@@ -1586,7 +1610,7 @@ public final class ConstraintGrammar {
                         && plan.stays(n.mode, r)) {
                     // a token spelled by a pattern: the run after it completes none of the longer
                     // tokens of its mode that a spelling leaves partly read
-                    List<TokenDifference.TokenClass> sp = split(n.mode, r, null);
+                    List<TokenDifference.TokenClass> sp = split(n.mode, r, null, next, s.ctx);
                     if (sp != null) {
                         List<List<Object>> made = new ArrayList<>();
                         boolean carries = false;
@@ -1612,10 +1636,6 @@ public final class ConstraintGrammar {
                         s.swallow || e.pops > 0 || !s.expr.equals(expr(r))
                                 ? null
                                 : languages.literals(r);
-                int next =
-                        !e.pushes.isEmpty()
-                                ? e.pushes.get(e.pushes.size() - 1)
-                                : e.mode >= 0 ? e.mode : n.mode;
                 for (List<Object> tail : tails) {
                     List<String> plain = null;
                     if (lits != null
@@ -1680,7 +1700,7 @@ public final class ConstraintGrammar {
             for (Step s : steps(known, c, r)) {
                 if (s.swallow || !s.expr.equals(expr(r))) continue;
                 for (TokenDifference.Rivals k : runEnds)
-                    if (split(n.mode, r, k) != null) out.add(k);
+                    if (split(n.mode, r, k, nextMode(n.mode, r), s.ctx) != null) out.add(k);
             }
         }
         return out;

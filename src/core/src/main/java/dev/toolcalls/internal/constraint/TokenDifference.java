@@ -539,6 +539,12 @@ final class TokenDifference {
      */
     record TokenClass(String expr, Rivals left) {}
 
+    /**
+     * A token's spellings, split: {@code narrows} where some spelling completes a rival partly read
+     * before it (and is left out).
+     */
+    record TokenSplit(List<TokenClass> classes, boolean narrows) {}
+
     /** The rivals that {@code literal} leaves partly read; null when it leaves none. */
     Rivals rivalsLeft(List<Integer> rivals, String literal) {
         Object left =
@@ -866,7 +872,7 @@ final class TokenDifference {
      * in} and none leaves a rival partly read (the token stays whole), or the automaton is too
      * large; empty when every token completes one.
      */
-    List<TokenClass> split(
+    TokenSplit split(
             Gbnf out, String name, int rule, List<Integer> earlier, Rivals in, List<Integer> own) {
         String key = "s " + rule + " " + earlier + " " + (in == null ? "" : in.key) + " " + own;
         Map<String, Object> cache = cache();
@@ -874,7 +880,8 @@ final class TokenDifference {
         if (a == null) {
             // named by what it says: splits alike (after rivals that behave alike) share rules
             Gbnf g = new Gbnf();
-            List<TokenClass> made = splitNew(g, "\u0002", rule, earlier, in, own);
+            boolean[] narrows = new boolean[1];
+            List<TokenClass> made = splitNew(g, "\u0002", rule, earlier, in, own, narrows);
             List<String> exprs = new ArrayList<>();
             if (made != null) for (TokenClass c : made) exprs.add(c.expr);
             String prefix = name + "_p" + stableId(cache, name + " " + g.rules() + " " + exprs);
@@ -889,17 +896,20 @@ final class TokenDifference {
                 for (TokenClass c : made)
                     named.add(new TokenClass(c.expr.replace("\u0002", prefix), c.left));
             }
-            a = new Split(named, Collections.unmodifiableMap(rules));
+            a =
+                    new Split(
+                            named == null ? null : new TokenSplit(named, narrows[0]),
+                            Collections.unmodifiableMap(rules));
             Object raced = cache.putIfAbsent(key, a);
             if (raced != null) a = raced;
         }
         Split s = (Split) a;
         for (Map.Entry<String, String> e : s.rules.entrySet()) out.define(e.getKey(), e.getValue());
-        return s.classes;
+        return s.split;
     }
 
     /** Rules defined for a split, and its classes. */
-    private record Split(List<TokenClass> classes, Map<String, String> rules) {}
+    private record Split(TokenSplit split, Map<String, String> rules) {}
 
     private List<TokenClass> splitNew(
             Gbnf out,
@@ -907,7 +917,8 @@ final class TokenDifference {
             int rule,
             List<Integer> earlier,
             Rivals in,
-            List<Integer> own) {
+            List<Integer> own,
+            boolean[] narrows) {
         record Quad(Set<Cfg> rule, Set<Cfg> earlier, Set<Cfg> in, Set<Cfg> own) {}
         Set<Cfg> seeds = new HashSet<>();
         for (int e : earlier) seeds.add(new Cfg(atn.ruleToStartState[e], null));
@@ -958,6 +969,7 @@ final class TokenDifference {
             }
             cls[i] = c;
         }
+        narrows[0] = completes;
         if (!completes && (lefts.isEmpty() || lefts.size() == 1 && lefts.get(0).isEmpty()))
             return null;
         List<TokenClass> classes = new ArrayList<>();
