@@ -919,40 +919,11 @@ final class TokenDifference {
             Rivals in,
             List<Integer> own,
             boolean[] narrows) {
-        record Quad(Set<Cfg> rule, Set<Cfg> earlier, Set<Cfg> in, Set<Cfg> own) {}
-        Set<Cfg> seeds = new HashSet<>();
-        for (int e : earlier) seeds.add(new Cfg(atn.ruleToStartState[e], null));
-        Quad start =
-                new Quad(
-                        closure(Set.of(new Cfg(atn.ruleToStartState[rule], null))),
-                        closure(seeds),
-                        in == null ? Set.of() : in.cfgs,
-                        reading(rivalsStart(own)));
-        List<Map<Integer, IntervalSet>> edges = new ArrayList<>();
-        Numbered<Quad> seen = new Numbered<>(start);
-        List<Quad> states = seen.states;
-        boolean completes = false;
-        for (int i = 0; i < states.size(); i++) {
-            Quad p = states.get(i);
-            Map<Integer, IntervalSet> e = new LinkedHashMap<>();
-            edges.add(e);
-            List<IntervalSet> labels = new ArrayList<>();
-            for (Cfg c : p.rule) addLabels(c, labels);
-            for (IntervalSet piece : pieces(labels)) {
-                int ch = piece.getMinElement();
-                Set<Cfg> nr = step(p.rule, ch);
-                if (nr.isEmpty()) continue;
-                Set<Cfg> ni = step(p.in, ch);
-                if (accepts(ni)) {
-                    completes = true;
-                    continue;
-                }
-                Quad next = new Quad(nr, step(p.earlier, ch), ni, reading(step(p.own, ch)));
-                int id = seen.id(next);
-                if (id < 0) return null;
-                e.computeIfAbsent(id, k -> new IntervalSet()).addAll(piece);
-            }
-        }
+        Product prod = product(rule, earlier, in == null ? Set.of() : in.cfgs, own);
+        if (prod == null) return null;
+        List<Quad> states = prod.states;
+        List<Map<Integer, IntervalSet>> edges = prod.edges;
+        boolean completes = prod.completes;
         // the tokens' ends, by the rivals left there
         List<Set<Cfg>> lefts = new ArrayList<>();
         int[] cls = new int[states.size()];
@@ -1038,27 +1009,34 @@ final class TokenDifference {
     }
 
     /**
-     * The tokens of {@code rule}, less the strings of {@code earlier}, that complete none of the
-     * {@code partial} markers: their rules, prefixed {@code prefix}; the empty string when no token
-     * of the rule completes one (the token stays whole), {@code "!"} when every token does; null
-     * when the automaton is too large.
+     * Where a token of a rule, the earlier rules of its mode, rivals partly read before the token
+     * ({@code in}) and rivals begun with it ({@code own}) are.
      */
-    private String tokenLess(
-            Gbnf out, String prefix, int rule, List<Integer> earlier, Set<Cfg> partial) {
-        record Triple(Set<Cfg> rule, Set<Cfg> earlier, Set<Cfg> markers) {}
+    private record Quad(Set<Cfg> rule, Set<Cfg> earlier, Set<Cfg> in, Set<Cfg> own) {}
+
+    /**
+     * The tokens of a rule read alongside the rivals: the states, their edges, and whether some
+     * token completes one of {@code in} (those edges are left out).
+     */
+    private record Product(
+            List<Quad> states, List<Map<Integer, IntervalSet>> edges, boolean completes) {}
+
+    /** The product of {@link Product}; null when it is too large. */
+    private Product product(int rule, List<Integer> earlier, Set<Cfg> in, List<Integer> own) {
         Set<Cfg> seeds = new HashSet<>();
         for (int e : earlier) seeds.add(new Cfg(atn.ruleToStartState[e], null));
-        Triple start =
-                new Triple(
+        Quad start =
+                new Quad(
                         closure(Set.of(new Cfg(atn.ruleToStartState[rule], null))),
                         closure(seeds),
-                        partial);
+                        in,
+                        own.isEmpty() ? Set.of() : reading(rivalsStart(own)));
         List<Map<Integer, IntervalSet>> edges = new ArrayList<>();
-        Numbered<Triple> seen = new Numbered<>(start);
-        List<Triple> states = seen.states;
+        Numbered<Quad> seen = new Numbered<>(start);
+        List<Quad> states = seen.states;
         boolean completes = false;
         for (int i = 0; i < states.size(); i++) {
-            Triple p = states.get(i);
+            Quad p = states.get(i);
             Map<Integer, IntervalSet> e = new LinkedHashMap<>();
             edges.add(e);
             List<IntervalSet> labels = new ArrayList<>();
@@ -1067,17 +1045,34 @@ final class TokenDifference {
                 int ch = piece.getMinElement();
                 Set<Cfg> nr = step(p.rule, ch);
                 if (nr.isEmpty()) continue;
-                Set<Cfg> nm = step(p.markers, ch);
-                if (accepts(nm)) {
+                Set<Cfg> ni = step(p.in, ch);
+                if (accepts(ni)) {
                     completes = true;
                     continue;
                 }
-                Triple next = new Triple(nr, step(p.earlier, ch), nm);
+                Set<Cfg> no = p.own.isEmpty() ? p.own : reading(step(p.own, ch));
+                Quad next = new Quad(nr, step(p.earlier, ch), ni, no);
                 int id = seen.id(next);
                 if (id < 0) return null;
                 e.computeIfAbsent(id, k -> new IntervalSet()).addAll(piece);
             }
         }
+        return new Product(states, edges, completes);
+    }
+
+    /**
+     * The tokens of {@code rule}, less the strings of {@code earlier}, that complete none of the
+     * {@code partial} markers: their rules, prefixed {@code prefix}; the empty string when no token
+     * of the rule completes one (the token stays whole), {@code "!"} when every token does; null
+     * when the automaton is too large.
+     */
+    private String tokenLess(
+            Gbnf out, String prefix, int rule, List<Integer> earlier, Set<Cfg> partial) {
+        Product prod = product(rule, earlier, partial, List.of());
+        if (prod == null) return null;
+        List<Quad> states = prod.states;
+        List<Map<Integer, IntervalSet>> edges = prod.edges;
+        boolean completes = prod.completes;
         if (!completes) return "";
         return writeLive(
                 out,
