@@ -589,13 +589,11 @@ final class TokenDifference {
             List<Integer> texts,
             List<Integer> markers,
             Rivals left) {
-        String key = afterKey(name, chars, texts, markers, left);
-        Map<String, Object> cache = cache();
-        String prefix = name + "_a" + stableId(cache, key);
         PendingDfa p = pendingDfa(name, chars, texts, markers, left);
         Object a =
-                cache.computeIfAbsent(
-                        key, k -> answer(g -> avoidAfterNew(g, name, chars, texts, markers, p)));
+                cache().computeIfAbsent(
+                                afterKey(name, chars, texts, markers, left),
+                                k -> answer(g -> avoidAfterNew(g, name, chars, texts, markers, p)));
         return replay(out, a);
     }
 
@@ -643,11 +641,10 @@ final class TokenDifference {
             Rivals left,
             Set<Rivals> ends,
             boolean within) {
-        String key = afterKey(name, chars, texts, markers, left);
-        Map<String, Object> cache = cache();
-        String prefix = name + "_a" + stableId(cache, key);
         PendingDfa p = pendingDfa(name, chars, texts, markers, left);
         if (p == null) return null;
+        Map<String, Object> cache = cache();
+        String prefix = p.prefix;
         List<Rivals> all = avoidAfterEnds(name, chars, texts, markers, left);
         TreeSet<Integer> ids = new TreeSet<>();
         for (Rivals r : ends) ids.add(all.indexOf(r));
