@@ -289,6 +289,14 @@ public final class ConstraintGrammar {
 
     private final Map<Carry, Integer> carryIds = new HashMap<>();
 
+    /**
+     * A token of {@code rule} after {@code in}, followed by a frame of {@code next} in {@code c}.
+     */
+    private record SplitAt(int rule, TokenDifference.Rivals in, int next, Ctx c) {}
+
+    private final Map<SplitAt, List<TokenDifference.TokenClass>> splits = new HashMap<>();
+    private final Map<Integer, List<Integer>> rivals = new HashMap<>();
+
     /** The whitespace the parser strips around a name or a parameter's name that a model writes. */
     private static final char[] STRIPPED = {' ', '\t', '\n', '\r'};
 
@@ -1102,9 +1110,12 @@ public final class ConstraintGrammar {
 
     /** The other rules of the mode of {@code rule}: the longer tokens it may be the start of. */
     private List<Integer> rivalsOf(int mode, int rule) {
-        List<Integer> rivals = new ArrayList<>();
-        for (int r : model.rulesOfMode(mode)) if (r != rule) rivals.add(r);
-        return rivals;
+        List<Integer> known = rivals.get(rule);
+        if (known != null) return known;
+        List<Integer> made = new ArrayList<>();
+        for (int r : model.rulesOfMode(mode)) if (r != rule) made.add(r);
+        rivals.put(rule, made);
+        return made;
     }
 
     /**
@@ -1204,6 +1215,15 @@ public final class ConstraintGrammar {
      * rest is carried into; null where the token stays whole.
      */
     private List<TokenDifference.TokenClass> split(
+            int mode, int rule, TokenDifference.Rivals in, int next, Ctx c) {
+        SplitAt at = new SplitAt(rule, in, next, c);
+        if (splits.containsKey(at)) return splits.get(at);
+        List<TokenDifference.TokenClass> made = splitNew(mode, rule, in, next, c);
+        splits.put(at, made);
+        return made;
+    }
+
+    private List<TokenDifference.TokenClass> splitNew(
             int mode, int rule, TokenDifference.Rivals in, int next, Ctx c) {
         Gbnf g = new Gbnf();
         TokenDifference.TokenSplit sp =

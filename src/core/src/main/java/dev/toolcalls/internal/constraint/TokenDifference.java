@@ -617,14 +617,7 @@ final class TokenDifference {
             List<Integer> markers,
             Rivals left) {
         PendingDfa p = pendingDfa(name, chars, texts, markers, left);
-        if (p == null) return List.of();
-        List<Rivals> ends = new ArrayList<>();
-        for (Pending st : p.states)
-            if (st.boundary()) {
-                Rivals r = new Rivals(st.rivals);
-                if (!ends.contains(r)) ends.add(r);
-            }
-        return ends;
+        return p == null ? List.of() : p.ends;
     }
 
     /**
@@ -679,7 +672,11 @@ final class TokenDifference {
      * prefix_i}) or, once no rival is left, into the run's own rules.
      */
     private record PendingDfa(
-            String prefix, List<Pending> states, List<Map<String, IntervalSet>> edges) {}
+            String prefix,
+            List<Pending> states,
+            List<Map<String, IntervalSet>> edges,
+            List<Rivals> rivals,
+            List<Rivals> ends) {}
 
     private PendingDfa pendingDfa(
             String name,
@@ -764,7 +761,14 @@ final class TokenDifference {
                 e.computeIfAbsent(target, k -> new IntervalSet()).addAll(piece);
             }
         }
-        return new PendingDfa(prefix, List.copyOf(states), edges);
+        List<Rivals> rivals = new ArrayList<>();
+        List<Rivals> ends = new ArrayList<>();
+        for (Pending st : states) {
+            Rivals r = new Rivals(st.rivals);
+            rivals.add(r);
+            if (st.boundary() && !ends.contains(r)) ends.add(r);
+        }
+        return new PendingDfa(prefix, List.copyOf(states), edges, rivals, List.copyOf(ends));
     }
 
     private String avoidAfterNew(
@@ -837,7 +841,7 @@ final class TokenDifference {
         boolean[] live = new boolean[n];
         for (int i = 0; i < n; i++) {
             Pending st = p.states.get(i);
-            end[i] = st.boundary() && ends.contains(new Rivals(st.rivals)) == within;
+            end[i] = st.boundary() && ends.contains(p.rivals.get(i)) == within;
             live[i] = end[i];
             if (!within)
                 for (String t : p.edges.get(i).keySet()) live[i] |= !t.startsWith(prefix + "_");
@@ -871,9 +875,13 @@ final class TokenDifference {
      */
     TokenSplit split(
             Gbnf out, String name, int rule, List<Integer> earlier, Rivals in, List<Integer> own) {
-        String key = "s " + rule + " " + earlier + " " + (in == null ? "" : in.key) + " " + own;
         Map<String, Object> cache = cache();
-        Object a = cache.get(key);
+        @SuppressWarnings("unchecked")
+        Map<SplitKey, Split> splits =
+                (Map<SplitKey, Split>)
+                        cache.computeIfAbsent("splits", k -> new ConcurrentHashMap<>());
+        SplitKey key = new SplitKey(rule, earlier, in, own);
+        Object a = splits.get(key);
         if (a == null) {
             // named by what it says: splits alike (after rivals that behave alike) share rules
             Gbnf g = new Gbnf();
@@ -897,7 +905,7 @@ final class TokenDifference {
                     new Split(
                             named == null ? null : new TokenSplit(named, narrows[0]),
                             Collections.unmodifiableMap(rules));
-            Object raced = cache.putIfAbsent(key, a);
+            Object raced = splits.putIfAbsent(key, (Split) a);
             if (raced != null) a = raced;
         }
         Split s = (Split) a;
@@ -907,6 +915,8 @@ final class TokenDifference {
 
     /** Rules defined for a split, and its classes. */
     private record Split(TokenSplit split, Map<String, String> rules) {}
+
+    private record SplitKey(int rule, List<Integer> earlier, Rivals in, List<Integer> own) {}
 
     private List<TokenClass> splitNew(
             Gbnf out,
