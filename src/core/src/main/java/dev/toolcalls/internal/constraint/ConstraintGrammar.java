@@ -29,6 +29,7 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -166,6 +167,9 @@ public final class ConstraintGrammar {
     /** The run of mode {@code next} after the spelling {@code lit} of a token of {@code rule}. */
     private record After(int mode, int rule, String lit, int next, String run) {}
 
+    /** The run {@code run} of mode {@code mode} that completes none of the rivals {@code left}. */
+    private record Carry(int mode, String run, TokenDifference.Rivals left) {}
+
     /** A spelling {@code lit} of a token of {@code rule} (of {@code mode}) that pops its frame. */
     private record PopSpelling(int mode, int rule, String lit) {}
 
@@ -280,6 +284,19 @@ public final class ConstraintGrammar {
 
     private final Map<After, Integer> afterIds = new HashMap<>();
     private final List<String> afterRuns = new ArrayList<>();
+
+    /** What each of {@link #afterRuns} is made of. */
+    private final List<Carry> afterSources = new ArrayList<>();
+
+    private final Map<Carry, Integer> carryIds = new HashMap<>();
+
+    /**
+     * A token of {@code rule} after {@code in}, followed by a frame of {@code next} in {@code c}.
+     */
+    private record SplitAt(int rule, TokenDifference.Rivals in, int next, Ctx c) {}
+
+    private final Map<SplitAt, List<TokenDifference.TokenClass>> splits = new HashMap<>();
+    private final Map<Integer, List<Integer>> rivals = new HashMap<>();
 
     /** The whitespace the parser strips around a name or a parameter's name that a model writes. */
     private static final char[] STRIPPED = {' ', '\t', '\n', '\r'};
@@ -1170,6 +1187,33 @@ public final class ConstraintGrammar {
         After key = new After(mode, rule, lit, next, base);
         Integer known = afterIds.get(key);
         if (known != null) return known;
+        TokenDifference.Rivals left = difference.rivalsLeft(rivalsOf(mode, rule), lit);
+        int id = left == null ? -1 : carried(next, left, c);
+        afterIds.put(key, id);
+        return id;
+    }
+
+    /** The other rules of the mode of {@code rule}: the longer tokens it may be the start of. */
+    private List<Integer> rivalsOf(int mode, int rule) {
+        List<Integer> known = rivals.get(rule);
+        if (known != null) return known;
+        List<Integer> made = new ArrayList<>();
+        for (int r : model.rulesOfMode(mode)) if (r != rule) made.add(r);
+        rivals.put(rule, made);
+        return made;
+    }
+
+    /**
+     * The run of mode {@code next} that completes none of the longer tokens {@code left} partly
+     * read before it (the lexer would read that token instead): its index in {@link #afterRuns}, or
+     * -1 when the run is not one of text avoiding markers or its automaton is too large.
+     */
+    private int carried(int next, TokenDifference.Rivals left, Ctx c) {
+        String base = run(next, c);
+        if (base == null) return -1;
+        Carry key = new Carry(next, base, left);
+        Integer known = carryIds.get(key);
+        if (known != null) return known;
         int id = -1;
         String name = base;
         IntervalSet chars = plan.runChars[next];
@@ -1179,12 +1223,10 @@ public final class ConstraintGrammar {
             name = base.equals(plain) ? base + "_d" : null;
         }
         if (name != null) {
-            List<Integer> rivals = new ArrayList<>();
-            for (int r : model.rulesOfMode(mode)) if (r != rule) rivals.add(r);
             String run = name;
             String a =
                     plan.derived(
-                            new After(mode, rule, lit, next, run),
+                            new Carry(next, run, left),
                             out,
                             g ->
                                     difference.avoidAfter(
@@ -1193,18 +1235,108 @@ public final class ConstraintGrammar {
                                             chars,
                                             textRules.get(next),
                                             itemRules.get(next),
-                                            rivals,
-                                            lit));
+                                            left));
             if (a != null) {
                 id = afterRuns.indexOf(a);
                 if (id < 0) {
                     id = afterRuns.size();
                     afterRuns.add(a);
+                    afterSources.add(new Carry(next, run, left));
                 }
             }
         }
-        afterIds.put(key, id);
+        carryIds.put(key, id);
         return id;
+    }
+
+    /**
+     * The rivals the run {@code after} (an index in {@link #afterRuns}) may end with still partly
+     * read; empty when it ends only once they are done.
+     */
+    private List<TokenDifference.Rivals> afterEnds(int after) {
+        Carry a = afterSources.get(after);
+        return difference.avoidAfterEnds(
+                a.run, plan.runChars[a.mode], textRules.get(a.mode), itemRules.get(a.mode), a.left);
+    }
+
+    /**
+     * The run {@code after} ending with some rivals of {@code ends} partly read ({@code within}),
+     * or else with none of them; null when it cannot end so.
+     */
+    private String afterEnding(int after, Set<TokenDifference.Rivals> ends, boolean within) {
+        Carry a = afterSources.get(after);
+        return difference.avoidAfterEnding(
+                out,
+                a.run,
+                plan.runChars[a.mode],
+                textRules.get(a.mode),
+                itemRules.get(a.mode),
+                a.left,
+                ends,
+                within);
+    }
+
+    /**
+     * The tail after a token that leaves {@code left} partly read: its first frame begins with a
+     * run that completes none of them, where that frame begins with a run of text avoiding markers;
+     * else the tail as it is.
+     */
+    private List<Object> carry(List<Object> tail, TokenDifference.Rivals left) {
+        if (left == null || tail.isEmpty() || !(tail.get(0) instanceof Nt head)) return tail;
+        if (head == DEAD || head.ctx.tool == CALLS || head.after >= 0) return tail;
+        int k = carried(head.mode, left, head.ctx);
+        if (k < 0) return tail;
+        List<Object> t = new ArrayList<>(tail.size());
+        t.add(nt(head.mode, head.ctx, head.exit, k));
+        t.addAll(tail.subList(1, tail.size()));
+        return t;
+    }
+
+    /**
+     * A token's spellings split by the longer tokens they leave partly read ({@code in}: those
+     * partly read before it, which it must not complete; and the other rules of its mode begun
+     * where it begins), where that changes what may follow: some spelling completes one of {@code
+     * in}, or the frame after the token ({@code next}, in context {@code c}) begins with a run the
+     * rest is carried into; null where the token stays whole.
+     */
+    private List<TokenDifference.TokenClass> split(
+            int mode, int rule, TokenDifference.Rivals in, int next, Ctx c) {
+        SplitAt at = new SplitAt(rule, in, next, c);
+        if (splits.containsKey(at)) return splits.get(at);
+        List<TokenDifference.TokenClass> made = splitNew(mode, rule, in, next, c);
+        splits.put(at, made);
+        return made;
+    }
+
+    private List<TokenDifference.TokenClass> splitNew(
+            int mode, int rule, TokenDifference.Rivals in, int next, Ctx c) {
+        Gbnf g = new Gbnf();
+        TokenDifference.TokenSplit sp =
+                difference.split(
+                        g,
+                        "sp_" + TokenLanguages.sanitize(model.ruleNames[rule]),
+                        rule,
+                        earlier.get(rule),
+                        in,
+                        rivalsOf(mode, rule));
+        if (sp == null) return null;
+        if (!sp.narrows()) {
+            String base = run(next, c);
+            if (base == null
+                    || !avoidedRuns.containsKey(base) && !base.equals(runCache.get(runNames[next])))
+                return null;
+        }
+        for (Map.Entry<String, String> e : g.rules().entrySet())
+            out.define(e.getKey(), e.getValue());
+        return sp.classes();
+    }
+
+    /** The mode of the frame a token of {@code rule} read in {@code mode} leaves next. */
+    private int nextMode(int mode, int rule) {
+        Effect e = effects[rule];
+        return !e.pushes.isEmpty()
+                ? e.pushes.get(e.pushes.size() - 1)
+                : e.mode >= 0 ? e.mode : mode;
     }
 
     // ---- the returns of each frame, to a fixpoint ---------------------------------------------
@@ -1511,6 +1643,11 @@ public final class ConstraintGrammar {
         }
         String run = onlyCallBegin ? null : n.after >= 0 ? afterRuns.get(n.after) : run(n.mode, c);
         boolean held = run != null && heldRuns.contains(run);
+        // the rivals a run after a token may end with still partly read: the token after the
+        // run must not complete them either, and carries them on
+        List<TokenDifference.Rivals> runEnds =
+                onlyCallBegin || n.after < 0 ? List.of() : afterEnds(n.after);
+        Set<TokenDifference.Rivals> splitEnds = splitEnds(n, c, runEnds);
         List<Step>[] known = stepsIn(c);
         for (int r : itemRules.get(n.mode)) {
             if (onlyCallBegin && roles[r] != Role.CALL_BEGIN) continue;
@@ -1542,16 +1679,68 @@ public final class ConstraintGrammar {
                         run == null || tails.isEmpty() || popExpr != null
                                 ? null
                                 : runThen(run, r, s.expr);
+                boolean whole =
+                        !s.swallow && e.pops == 0 && !tails.isEmpty() && s.expr.equals(expr(r));
+                String runHere = run;
+                int next = nextMode(n.mode, r);
+                if (whole && !runEnds.isEmpty() && !splitEnds.isEmpty()) {
+                    // after the ends some token is split after, each token by how it is split
+                    Map<TokenDifference.TokenClass, Set<TokenDifference.Rivals>> by =
+                            new LinkedHashMap<>();
+                    for (TokenDifference.Rivals k : splitEnds) {
+                        List<TokenDifference.TokenClass> sp = split(n.mode, r, k, next, s.ctx);
+                        if (sp == null) sp = List.of(new TokenDifference.TokenClass(s.expr, null));
+                        for (TokenDifference.TokenClass tc : sp)
+                            by.computeIfAbsent(tc, x -> new LinkedHashSet<>()).add(k);
+                    }
+                    for (Map.Entry<TokenDifference.TokenClass, Set<TokenDifference.Rivals>> g :
+                            by.entrySet()) {
+                        String endRun = afterEnding(n.after, g.getValue(), true);
+                        if (endRun == null) continue;
+                        for (List<Object> tail : tails) {
+                            List<Object> alt = new ArrayList<>();
+                            alt.add(endRun);
+                            alt.add(g.getKey().expr());
+                            alt.addAll(carry(tail, g.getKey().left()));
+                            out.add(alt);
+                        }
+                    }
+                    // the run ending otherwise is followed as any run is
+                    runHere = afterEnding(n.after, splitEnds, false);
+                    if (runHere == null) continue;
+                }
+                if (whole
+                        && then == null
+                        && languages.literals(r) == null
+                        && plan.stays(n.mode, r)) {
+                    // a token spelled by a pattern: the run after it completes none of the longer
+                    // tokens of its mode that a spelling leaves partly read
+                    List<TokenDifference.TokenClass> sp = split(n.mode, r, null, next, s.ctx);
+                    if (sp != null) {
+                        List<List<Object>> made = new ArrayList<>();
+                        boolean carries = false;
+                        for (List<Object> tail : tails)
+                            for (TokenDifference.TokenClass tc : sp) {
+                                List<Object> rest = carry(tail, tc.left());
+                                carries |= rest != tail;
+                                List<Object> alt = new ArrayList<>();
+                                if (runHere != null) alt.add(runHere);
+                                alt.add(tc.expr());
+                                alt.addAll(rest);
+                                made.add(alt);
+                            }
+                        if (carries) {
+                            out.addAll(made);
+                            continue;
+                        }
+                    }
+                }
                 // spellings of the token that leave a longer token partly read: the run after
                 // them must not complete it
                 List<String> lits =
                         s.swallow || e.pops > 0 || !s.expr.equals(expr(r))
                                 ? null
                                 : languages.literals(r);
-                int next =
-                        !e.pushes.isEmpty()
-                                ? e.pushes.get(e.pushes.size() - 1)
-                                : e.mode >= 0 ? e.mode : n.mode;
                 for (List<Object> tail : tails) {
                     List<String> plain = null;
                     if (lits != null
@@ -1566,7 +1755,7 @@ public final class ConstraintGrammar {
                                 continue;
                             }
                             List<Object> alt = new ArrayList<>();
-                            if (run != null) alt.add(run);
+                            if (runHere != null) alt.add(runHere);
                             alt.add(Gbnf.literal(lit));
                             alt.add(nt(next, head.ctx, head.exit, k));
                             alt.addAll(tail.subList(1, tail.size()));
@@ -1576,10 +1765,10 @@ public final class ConstraintGrammar {
                     }
                     List<Object> alt = new ArrayList<>();
                     if (popExpr != null) {
-                        if (run != null) alt.add(run);
+                        if (runHere != null) alt.add(runHere);
                         alt.add(popExpr);
                     } else if (plain != null && plain.size() < lits.size()) {
-                        if (run != null) alt.add(run);
+                        if (runHere != null) alt.add(runHere);
                         List<String> alts = new ArrayList<>();
                         for (String lit : plain) alts.add(Gbnf.literal(lit));
                         alt.add(
@@ -1588,7 +1777,7 @@ public final class ConstraintGrammar {
                                         : "( " + String.join(" | ", alts) + " )");
                     } else if (then != null) alt.add(then);
                     else {
-                        if (run != null) alt.add(run);
+                        if (runHere != null) alt.add(runHere);
                         alt.add(s.expr);
                     }
                     alt.addAll(tail);
@@ -1598,6 +1787,27 @@ public final class ConstraintGrammar {
         }
         if (!onlyCallBegin && n.exit.eof && eofOk(c))
             out.add(run == null ? List.of("\"\"") : List.of(run));
+        return out;
+    }
+
+    /**
+     * The ends of the run a frame begins with after which one of the frame's tokens is split: it
+     * completes a rival left partly read there, or carries one on.
+     */
+    private Set<TokenDifference.Rivals> splitEnds(
+            Nt n, Ctx c, List<TokenDifference.Rivals> runEnds) {
+        Set<TokenDifference.Rivals> out = new LinkedHashSet<>();
+        if (runEnds.isEmpty()) return out;
+        List<Step>[] known = stepsIn(c);
+        for (int r : itemRules.get(n.mode)) {
+            Effect e = effects[r];
+            if (e.pops > 0) continue;
+            for (Step s : steps(known, c, r)) {
+                if (s.swallow || !s.expr.equals(expr(r))) continue;
+                for (TokenDifference.Rivals k : runEnds)
+                    if (split(n.mode, r, k, nextMode(n.mode, r), s.ctx) != null) out.add(k);
+            }
+        }
         return out;
     }
 

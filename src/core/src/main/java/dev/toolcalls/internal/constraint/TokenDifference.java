@@ -559,6 +559,63 @@ final class TokenDifference {
     }
 
     /**
+     * Longer tokens partly read where a token ends: the configurations of their rules, carried into
+     * what follows the token (which must complete none of them: the lexer would read that longer
+     * token, the longest match, instead). Equal by its configurations.
+     */
+    static final class Rivals {
+        private final Set<Cfg> cfgs;
+        private final String key;
+
+        private Rivals(Set<Cfg> cfgs) {
+            this.cfgs = cfgs;
+            List<String> parts = new ArrayList<>();
+            for (Cfg c : cfgs) parts.add(c.toString());
+            Collections.sort(parts);
+            this.key = parts.toString();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Rivals r && key.equals(r.key);
+        }
+
+        @Override
+        public int hashCode() {
+            return key.hashCode();
+        }
+
+        @Override
+        public String toString() {
+            return key;
+        }
+    }
+
+    /**
+     * Spellings of a token ({@code expr}) that leave the same longer tokens partly read ({@code
+     * left}; null: none).
+     */
+    record TokenClass(String expr, Rivals left) {}
+
+    /**
+     * A token's spellings, split: {@code narrows} where some spelling completes a rival partly read
+     * before it (and is left out).
+     */
+    record TokenSplit(List<TokenClass> classes, boolean narrows) {}
+
+    /** The rivals that {@code literal} leaves partly read; null when it leaves none. */
+    Rivals rivalsLeft(List<Integer> rivals, String literal) {
+        Object left =
+                cache().computeIfAbsent(
+                                "l " + rivals + " " + literal,
+                                k -> {
+                                    Set<Cfg> rest = rivalsAfter(rivals, literal);
+                                    return rest.isEmpty() ? Boolean.FALSE : new Rivals(rest);
+                                });
+        return left instanceof Rivals r ? r : null;
+    }
+
+    /**
      * Defines a run (as {@link #avoid} does, sharing its rules) that follows a token spelled {@code
      * literal} of a mode whose other rules are {@code rivals}, where the run completes none of the
      * rivals that the token leaves partly read: the lexer would read that rival, the longest match,
@@ -573,52 +630,133 @@ final class TokenDifference {
             List<Integer> markers,
             List<Integer> rivals,
             String literal) {
-        Set<Cfg> rest = rivalsAfter(rivals, literal);
-        if (rest.isEmpty()) return null;
-        // spellings that leave the same rivals share the rules
-        List<String> parts = new ArrayList<>();
-        for (Cfg c : rest) parts.add(c.toString());
-        Collections.sort(parts);
-        String key = "r " + name + " " + chars + " " + texts + " " + markers + " " + parts;
-        Map<String, Object> cache = cache();
-        String prefix = name + "_a" + stableId(cache, key);
-        Object a =
-                cache.computeIfAbsent(
-                        key,
-                        k ->
-                                answer(
-                                        g ->
-                                                avoidAfterNew(
-                                                        g, name, chars, texts, markers, rest,
-                                                        prefix)));
-        return replay(out, a);
+        Rivals left = rivalsLeft(rivals, literal);
+        return left == null ? null : avoidAfter(out, name, chars, texts, markers, left);
     }
 
     /**
-     * A name for the rules of {@code key}: a function of the key alone (64 bits of its SHA-256), so
-     * that a grammar's text never depends on what was built before it; a second key with the same
-     * name in one lexer's cache is an error, not a silent merge of two rules.
+     * Defines a run (as {@link #avoid} does, sharing its rules) that completes none of the rivals
+     * {@code left} partly read before it, and may end with some of them still partly read (then
+     * what follows must not complete them: {@link #avoidAfterEnding}). Returns the rule, or null
+     * when the automaton is too large.
      */
-    private static String stableId(Map<String, Object> cache, String key) {
-        byte[] digest;
-        try {
-            digest =
-                    MessageDigest.getInstance("SHA-256")
-                            .digest(key.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-        long bits = 0;
-        for (int i = 0; i < 8; i++) bits = bits << 8 | (digest[i] & 0xff);
-        String id = Long.toUnsignedString(bits, 36);
-        Object held = cache.putIfAbsent("id " + id, key);
-        if (held != null && !held.equals(key))
-            throw new IllegalStateException("two runs named " + id + ": " + held + " and " + key);
-        return id;
+    String avoidAfter(
+            Gbnf out,
+            String name,
+            IntervalSet chars,
+            List<Integer> texts,
+            List<Integer> markers,
+            Rivals left) {
+        PendingDfa p = pendingDfa(name, chars, texts, markers, left);
+        Object a =
+                cache().computeIfAbsent(
+                                afterKey(name, chars, texts, markers, left),
+                                k -> answer(g -> avoidAfterNew(g, name, chars, texts, markers, p)));
+        return replay(out, a);
     }
 
-    private String avoidAfterNew(
+    private static String afterKey(
+            String name,
+            IntervalSet chars,
+            List<Integer> texts,
+            List<Integer> markers,
+            Rivals left) {
+        return "r " + name + " " + chars + " " + texts + " " + markers + " " + left.key;
+    }
+
+    /**
+     * The rivals that the run of {@link #avoidAfter} may end with still partly read, one entry per
+     * set of them, in the order first met; empty where it ends only after they are all done.
+     */
+    List<Rivals> avoidAfterEnds(
+            String name,
+            IntervalSet chars,
+            List<Integer> texts,
+            List<Integer> markers,
+            Rivals left) {
+        PendingDfa p = pendingDfa(name, chars, texts, markers, left);
+        return p == null ? List.of() : p.ends;
+    }
+
+    /**
+     * Defines the run of {@link #avoidAfter} ending with some rivals of {@code ends} still partly
+     * read ({@code within}), or else ending with none of them (once no rival is left, or with
+     * others left); returns its rule, or null when it cannot end so.
+     */
+    String avoidAfterEnding(
             Gbnf out,
+            String name,
+            IntervalSet chars,
+            List<Integer> texts,
+            List<Integer> markers,
+            Rivals left,
+            Set<Rivals> ends,
+            boolean within) {
+        PendingDfa p = pendingDfa(name, chars, texts, markers, left);
+        if (p == null) return null;
+        Map<String, Object> cache = cache();
+        String prefix = p.prefix;
+        List<Rivals> all = avoidAfterEnds(name, chars, texts, markers, left);
+        TreeSet<Integer> ids = new TreeSet<>();
+        for (Rivals r : ends) ids.add(all.indexOf(r));
+        // named by the ends, a few by their numbers, more by a digest of them
+        StringBuilder rule = new StringBuilder(prefix).append(within ? "_k" : "_x");
+        if (ids.size() > 3) rule.append(stableId(cache, prefix + " " + ids)).append('_');
+        else for (int i : ids) rule.append(i).append('_');
+        String made = rule.substring(0, rule.length() - 1);
+        Object a =
+                cache.computeIfAbsent(
+                        "e " + made,
+                        k ->
+                                answer(
+                                        g -> {
+                                            String r = writeEnding(g, p, made, ends, within);
+                                            if (r != null && !within)
+                                                avoidNew(g, name, chars, texts, markers);
+                                            return r;
+                                        }));
+        return replay(out, a);
+    }
+
+    /** A state of a run after a token: the run's state, and the rivals still partly read. */
+    private record Pending(Run run, Set<Cfg> rivals) {
+        boolean boundary() {
+            return run.home || accepts(run.text);
+        }
+    }
+
+    /**
+     * The run's states while rivals are partly read, and their edges: to another such state ({@code
+     * prefix_i}) or, once no rival is left, into the run's own rules.
+     */
+    private record PendingDfa(
+            String prefix,
+            List<Pending> states,
+            List<Map<String, IntervalSet>> edges,
+            List<Rivals> rivals,
+            List<Rivals> ends) {}
+
+    private PendingDfa pendingDfa(
+            String name,
+            IntervalSet chars,
+            List<Integer> texts,
+            List<Integer> markers,
+            Rivals left) {
+        String key = afterKey(name, chars, texts, markers, left);
+        Map<String, Object> cache = cache();
+        String prefix = name + "_a" + stableId(cache, key);
+        Object p =
+                cache.computeIfAbsent(
+                        "p " + key,
+                        k -> {
+                            PendingDfa made =
+                                    pendingDfaNew(name, chars, texts, markers, left.cfgs, prefix);
+                            return made == null ? Boolean.FALSE : made;
+                        });
+        return p instanceof PendingDfa d ? d : null;
+    }
+
+    private PendingDfa pendingDfaNew(
             String name,
             IntervalSet chars,
             List<Integer> texts,
@@ -632,7 +770,6 @@ final class TokenDifference {
         Set<Cfg> start = closure(markerSeeds(markers));
         Set<Cfg> textStart = closure(textSeeds(texts));
         IntervalSet set = Gbnf.clip(chars);
-        record Pending(Run run, Set<Cfg> rivals) {}
         List<Map<String, IntervalSet>> edges = new ArrayList<>();
         Pending first = new Pending(d.states.get(0), left);
         Numbered<Pending> seen = new Numbered<>(first);
@@ -682,36 +819,42 @@ final class TokenDifference {
                 e.computeIfAbsent(target, k -> new IntervalSet()).addAll(piece);
             }
         }
+        List<Rivals> rivals = new ArrayList<>();
+        List<Rivals> ends = new ArrayList<>();
+        for (Pending st : states) {
+            Rivals r = new Rivals(st.rivals);
+            rivals.add(r);
+            if (st.boundary() && !ends.contains(r)) ends.add(r);
+        }
+        return new PendingDfa(prefix, List.copyOf(states), edges, rivals, List.copyOf(ends));
+    }
+
+    private String avoidAfterNew(
+            Gbnf out,
+            String name,
+            IntervalSet chars,
+            List<Integer> texts,
+            List<Integer> markers,
+            PendingDfa p) {
+        if (p == null) return null;
+        String prefix = p.prefix;
+        List<Pending> states = p.states;
+        List<Map<String, IntervalSet>> edges = p.edges;
         // the pending states that can end, or lead into the run's own states
         int n = states.size();
         boolean[] live = new boolean[n];
         for (int i = 0; i < n; i++) {
-            Run st = states.get(i).run;
-            live[i] = st.home || accepts(st.text);
+            live[i] = states.get(i).boundary();
             for (String t : edges.get(i).keySet()) live[i] |= !t.startsWith(prefix + "_");
         }
-        boolean grew = true;
-        while (grew) {
-            grew = false;
-            for (int i = 0; i < n; i++) {
-                if (live[i]) continue;
-                for (String t : edges.get(i).keySet())
-                    if (t.startsWith(prefix + "_")
-                            && live[Integer.parseInt(t.substring(prefix.length() + 1))]) {
-                        live[i] = true;
-                        grew = true;
-                        break;
-                    }
-            }
-        }
+        reachBack(p, live);
         if (!live[0]) return null;
         // the run's own rules, which the pending states lead into
         avoidNew(out, name, chars, texts, markers);
         for (int i = 0; i < n; i++) {
             if (!live[i]) continue;
             List<String> alts = new ArrayList<>();
-            Run st = states.get(i).run;
-            if (st.home || accepts(st.text)) alts.add("\"\"");
+            if (states.get(i).boundary()) alts.add("\"\"");
             for (Map.Entry<String, IntervalSet> e : edges.get(i).entrySet()) {
                 String t = e.getKey();
                 if (t.startsWith(prefix + "_")
@@ -721,6 +864,182 @@ final class TokenDifference {
             out.define(prefix + "_" + i, String.join(" | ", alts));
         }
         return prefix + "_0";
+    }
+
+    /** Marks, to a fixed point, every pending state with an edge to a marked pending state. */
+    private static void reachBack(PendingDfa p, boolean[] live) {
+        String prefix = p.prefix;
+        int n = live.length;
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (int i = 0; i < n; i++) {
+                if (live[i]) continue;
+                for (String t : p.edges.get(i).keySet())
+                    if (t.startsWith(prefix + "_")
+                            && live[Integer.parseInt(t.substring(prefix.length() + 1))]) {
+                        live[i] = true;
+                        grew = true;
+                        break;
+                    }
+            }
+        }
+    }
+
+    /**
+     * Writes the pending run ending with some rivals of {@code ends} partly read ({@code within}),
+     * or else ending with none of them (in the run's own rules once no rival is left, or with
+     * others left): its rules {@code rule_i}; null when it cannot end so.
+     */
+    private static String writeEnding(
+            Gbnf out, PendingDfa p, String rule, Set<Rivals> ends, boolean within) {
+        String prefix = p.prefix;
+        int n = p.states.size();
+        boolean[] end = new boolean[n];
+        boolean[] live = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            Pending st = p.states.get(i);
+            end[i] = st.boundary() && ends.contains(p.rivals.get(i)) == within;
+            live[i] = end[i];
+            if (!within)
+                for (String t : p.edges.get(i).keySet()) live[i] |= !t.startsWith(prefix + "_");
+        }
+        reachBack(p, live);
+        if (!live[0]) return null;
+        for (int i = 0; i < n; i++) {
+            if (!live[i]) continue;
+            List<String> alts = new ArrayList<>();
+            if (end[i]) alts.add("\"\"");
+            for (Map.Entry<String, IntervalSet> e : p.edges.get(i).entrySet()) {
+                String t = e.getKey();
+                String cls = Gbnf.charClass(e.getValue());
+                if (t.startsWith(prefix + "_")) {
+                    int j = Integer.parseInt(t.substring(prefix.length() + 1));
+                    if (live[j]) alts.add(cls + " " + rule + "_" + j);
+                } else if (!within) alts.add(cls + " " + t);
+            }
+            out.define(rule + "_" + i, String.join(" | ", alts));
+        }
+        return rule + "_0";
+    }
+
+    /**
+     * The tokens of {@code rule} (less the strings of {@code earlier}) that complete none of the
+     * rivals {@code in} partly read before the token began (null: none), split by the rivals they
+     * leave partly read: those of {@code in} read on, and those of {@code own} (the other rules of
+     * the token's mode) begun where the token begins. Null when no token completes one of {@code
+     * in} and none leaves a rival partly read (the token stays whole), or the automaton is too
+     * large; empty when every token completes one.
+     */
+    TokenSplit split(
+            Gbnf out, String name, int rule, List<Integer> earlier, Rivals in, List<Integer> own) {
+        Map<String, Object> cache = cache();
+        @SuppressWarnings("unchecked")
+        Map<SplitKey, Split> splits =
+                (Map<SplitKey, Split>)
+                        cache.computeIfAbsent("splits", k -> new ConcurrentHashMap<>());
+        SplitKey key = new SplitKey(rule, earlier, in, own);
+        Object a = splits.get(key);
+        if (a == null) {
+            // named by what it says: splits alike (after rivals that behave alike) share rules
+            Gbnf g = new Gbnf();
+            boolean[] narrows = new boolean[1];
+            List<TokenClass> made = splitNew(g, "\u0002", rule, earlier, in, own, narrows);
+            List<String> exprs = new ArrayList<>();
+            if (made != null) for (TokenClass c : made) exprs.add(c.expr);
+            String prefix = name + "_p" + stableId(cache, name + " " + g.rules() + " " + exprs);
+            Map<String, String> rules = new LinkedHashMap<>();
+            for (Map.Entry<String, String> e : g.rules().entrySet())
+                rules.put(
+                        e.getKey().replace("\u0002", prefix),
+                        e.getValue().replace("\u0002", prefix));
+            List<TokenClass> named = null;
+            if (made != null) {
+                named = new ArrayList<>();
+                for (TokenClass c : made)
+                    named.add(new TokenClass(c.expr.replace("\u0002", prefix), c.left));
+            }
+            a =
+                    new Split(
+                            named == null ? null : new TokenSplit(named, narrows[0]),
+                            Collections.unmodifiableMap(rules));
+            Object raced = splits.putIfAbsent(key, (Split) a);
+            if (raced != null) a = raced;
+        }
+        Split s = (Split) a;
+        for (Map.Entry<String, String> e : s.rules.entrySet()) out.define(e.getKey(), e.getValue());
+        return s.split;
+    }
+
+    /** Rules defined for a split, and its classes. */
+    private record Split(TokenSplit split, Map<String, String> rules) {}
+
+    private record SplitKey(int rule, List<Integer> earlier, Rivals in, List<Integer> own) {}
+
+    private List<TokenClass> splitNew(
+            Gbnf out,
+            String prefix,
+            int rule,
+            List<Integer> earlier,
+            Rivals in,
+            List<Integer> own,
+            boolean[] narrows) {
+        Product prod = product(rule, earlier, in == null ? Set.of() : in.cfgs, own);
+        if (prod == null) return null;
+        List<Quad> states = prod.states;
+        List<Map<Integer, IntervalSet>> edges = prod.edges;
+        boolean completes = prod.completes;
+        // the tokens' ends, by the rivals left there
+        List<Set<Cfg>> lefts = new ArrayList<>();
+        int[] cls = new int[states.size()];
+        for (int i = 0; i < states.size(); i++) {
+            Quad p = states.get(i);
+            cls[i] = -1;
+            if (!accepts(p.rule) || accepts(p.earlier)) continue;
+            Set<Cfg> left = new HashSet<>(p.in);
+            left.addAll(p.own);
+            int c = lefts.indexOf(left);
+            if (c < 0) {
+                c = lefts.size();
+                lefts.add(left);
+            }
+            cls[i] = c;
+        }
+        narrows[0] = completes;
+        if (!completes && (lefts.isEmpty() || lefts.size() == 1 && lefts.get(0).isEmpty()))
+            return null;
+        List<TokenClass> classes = new ArrayList<>();
+        for (int c = 0; c < lefts.size(); c++) {
+            int k = c;
+            String expr = writeLive(out, prefix + "_" + c, edges, i -> cls[i] == k, "!");
+            if (expr.equals("!")) continue;
+            Set<Cfg> left = lefts.get(c);
+            classes.add(new TokenClass(expr, left.isEmpty() ? null : new Rivals(left)));
+        }
+        return classes;
+    }
+
+    /**
+     * A name for the rules of {@code key}: a function of the key alone (64 bits of its SHA-256), so
+     * that a grammar's text never depends on what was built before it; a second key with the same
+     * name in one lexer's cache is an error, not a silent merge of two rules.
+     */
+    private static String stableId(Map<String, Object> cache, String key) {
+        byte[] digest;
+        try {
+            digest =
+                    MessageDigest.getInstance("SHA-256")
+                            .digest(key.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        long bits = 0;
+        for (int i = 0; i < 8; i++) bits = bits << 8 | (digest[i] & 0xff);
+        String id = Long.toUnsignedString(bits, 36);
+        Object held = cache.putIfAbsent("id " + id, key);
+        if (held != null && !held.equals(key))
+            throw new IllegalStateException("two runs named " + id + ": " + held + " and " + key);
+        return id;
     }
 
     /** The configurations that still read (not those at a rule's end). */
@@ -755,27 +1074,34 @@ final class TokenDifference {
     }
 
     /**
-     * The tokens of {@code rule}, less the strings of {@code earlier}, that complete none of the
-     * {@code partial} markers: their rules, prefixed {@code prefix}; the empty string when no token
-     * of the rule completes one (the token stays whole), {@code "!"} when every token does; null
-     * when the automaton is too large.
+     * Where a token of a rule, the earlier rules of its mode, rivals partly read before the token
+     * ({@code in}) and rivals begun with it ({@code own}) are.
      */
-    private String tokenLess(
-            Gbnf out, String prefix, int rule, List<Integer> earlier, Set<Cfg> partial) {
-        record Triple(Set<Cfg> rule, Set<Cfg> earlier, Set<Cfg> markers) {}
+    private record Quad(Set<Cfg> rule, Set<Cfg> earlier, Set<Cfg> in, Set<Cfg> own) {}
+
+    /**
+     * The tokens of a rule read alongside the rivals: the states, their edges, and whether some
+     * token completes one of {@code in} (those edges are left out).
+     */
+    private record Product(
+            List<Quad> states, List<Map<Integer, IntervalSet>> edges, boolean completes) {}
+
+    /** The product of {@link Product}; null when it is too large. */
+    private Product product(int rule, List<Integer> earlier, Set<Cfg> in, List<Integer> own) {
         Set<Cfg> seeds = new HashSet<>();
         for (int e : earlier) seeds.add(new Cfg(atn.ruleToStartState[e], null));
-        Triple start =
-                new Triple(
+        Quad start =
+                new Quad(
                         closure(Set.of(new Cfg(atn.ruleToStartState[rule], null))),
                         closure(seeds),
-                        partial);
+                        in,
+                        own.isEmpty() ? Set.of() : reading(rivalsStart(own)));
         List<Map<Integer, IntervalSet>> edges = new ArrayList<>();
-        Numbered<Triple> seen = new Numbered<>(start);
-        List<Triple> states = seen.states;
+        Numbered<Quad> seen = new Numbered<>(start);
+        List<Quad> states = seen.states;
         boolean completes = false;
         for (int i = 0; i < states.size(); i++) {
-            Triple p = states.get(i);
+            Quad p = states.get(i);
             Map<Integer, IntervalSet> e = new LinkedHashMap<>();
             edges.add(e);
             List<IntervalSet> labels = new ArrayList<>();
@@ -784,17 +1110,34 @@ final class TokenDifference {
                 int ch = piece.getMinElement();
                 Set<Cfg> nr = step(p.rule, ch);
                 if (nr.isEmpty()) continue;
-                Set<Cfg> nm = step(p.markers, ch);
-                if (accepts(nm)) {
+                Set<Cfg> ni = step(p.in, ch);
+                if (accepts(ni)) {
                     completes = true;
                     continue;
                 }
-                Triple next = new Triple(nr, step(p.earlier, ch), nm);
+                Set<Cfg> no = p.own.isEmpty() ? p.own : reading(step(p.own, ch));
+                Quad next = new Quad(nr, step(p.earlier, ch), ni, no);
                 int id = seen.id(next);
                 if (id < 0) return null;
                 e.computeIfAbsent(id, k -> new IntervalSet()).addAll(piece);
             }
         }
+        return new Product(states, edges, completes);
+    }
+
+    /**
+     * The tokens of {@code rule}, less the strings of {@code earlier}, that complete none of the
+     * {@code partial} markers: their rules, prefixed {@code prefix}; the empty string when no token
+     * of the rule completes one (the token stays whole), {@code "!"} when every token does; null
+     * when the automaton is too large.
+     */
+    private String tokenLess(
+            Gbnf out, String prefix, int rule, List<Integer> earlier, Set<Cfg> partial) {
+        Product prod = product(rule, earlier, partial, List.of());
+        if (prod == null) return null;
+        List<Quad> states = prod.states;
+        List<Map<Integer, IntervalSet>> edges = prod.edges;
+        boolean completes = prod.completes;
         if (!completes) return "";
         return writeLive(
                 out,
