@@ -968,9 +968,9 @@ public final class ConstraintGrammar {
 
     /**
      * A raw value the text says is JSON ({@code arg.as-json}), typed as the parser reads it: the
-     * JSON of the parameter's schema with the blanks {@code strip()} takes around it, or, where the
-     * schema takes a string, any text that is not JSON (kept as the string written; of an {@code
-     * enum} or {@code const}, one of its strings); null when any text is a value.
+     * JSON of the parameter's schema with the blanks {@code strip()} takes around it, or, of an
+     * {@code enum} or {@code const} that takes a string, one of its strings that is not JSON; null
+     * when any text is a value (a schema that takes any string).
      */
     private String jsonValue(int tool, int key) {
         Tool t = tools.get(tool);
@@ -992,7 +992,9 @@ public final class ConstraintGrammar {
             JsonArray words = new JsonArray();
             if (p.has("enum") && p.get("enum").isJsonArray()) words = p.getAsJsonArray("enum");
             else if (p.has("const")) words.add(p.get("const"));
-            if (words.isEmpty()) alts.add(JsonSchemaRules.defineNotJson(out));
+            // any text that is not JSON is a string: the value mode's run (text that no marker
+            // ends), since text that stops being JSON may go on over the marker that ends it
+            if (words.isEmpty()) return null;
             for (JsonElement w : words)
                 if (w.isJsonPrimitive() && w.getAsJsonPrimitive().isString() && !isJson(w))
                     alts.add(Gbnf.literal(w.getAsString()));
