@@ -112,7 +112,8 @@ class ConstraintJsonValueTest {
             // parser types as a string, never less
             boolean typed =
                     calls.size() == 1
-                            && (v[0].equals("s") || ConstraintXgrammarTest.fits(tools, calls.get(0)));
+                            && (v[0].equals("s")
+                                    || ConstraintXgrammarTest.fits(tools, calls.get(0)));
             checks.add(
                     new ConstraintXgrammarTest.Check(
                             format.name(), v[0] + " = " + v[1], v[1], text, typed));
