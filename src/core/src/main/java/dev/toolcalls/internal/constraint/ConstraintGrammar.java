@@ -979,6 +979,15 @@ public final class ConstraintGrammar {
         if (!jsonSchemaTypes(prop) || !plan.valuesWhole) return null;
         Set<SchemaTypes.Type> types = SchemaTypes.of(prop);
         if (types.isEmpty()) return null;
+        JsonArray words = new JsonArray();
+        if (types.contains(SchemaTypes.Type.STRING)) {
+            JsonObject p = prop.getAsJsonObject();
+            if (p.has("enum") && p.get("enum").isJsonArray()) words = p.getAsJsonArray("enum");
+            else if (p.has("const")) words.add(p.get("const"));
+            // any text that is not JSON is a string: the value mode's run (text that no marker
+            // ends), since text that stops being JSON may go on over the marker that ends it
+            if (words.isEmpty()) return null;
+        }
         String blanks = Gbnf.charClass(JsonSchemaRules.STRIPPED) + "*";
         List<String> alts = new ArrayList<>();
         alts.add(
@@ -987,18 +996,9 @@ public final class ConstraintGrammar {
                         + schemaText(t.name, t.parameters, prop).define(out, "k" + tool + "_" + key)
                         + " "
                         + blanks);
-        if (types.contains(SchemaTypes.Type.STRING)) {
-            JsonObject p = prop.getAsJsonObject();
-            JsonArray words = new JsonArray();
-            if (p.has("enum") && p.get("enum").isJsonArray()) words = p.getAsJsonArray("enum");
-            else if (p.has("const")) words.add(p.get("const"));
-            // any text that is not JSON is a string: the value mode's run (text that no marker
-            // ends), since text that stops being JSON may go on over the marker that ends it
-            if (words.isEmpty()) return null;
-            for (JsonElement w : words)
-                if (w.isJsonPrimitive() && w.getAsJsonPrimitive().isString() && !isJson(w))
-                    alts.add(Gbnf.literal(w.getAsString()));
-        }
+        for (JsonElement w : words)
+            if (w.isJsonPrimitive() && w.getAsJsonPrimitive().isString() && !isJson(w))
+                alts.add(Gbnf.literal(w.getAsString()));
         return out.define("vj_" + tool + "_" + key, String.join(" | ", alts));
     }
 
