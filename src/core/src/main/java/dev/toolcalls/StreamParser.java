@@ -65,11 +65,11 @@ public final class StreamParser {
 
     private static final int[] NO_RUNS = {};
 
-    private static final VarHandle BUSY;
+    private static final VarHandle OWNER;
 
     static {
         try {
-            BUSY = MethodHandles.lookup().findVarHandle(StreamParser.class, "busy", boolean.class);
+            OWNER = MethodHandles.lookup().findVarHandle(StreamParser.class, "owner", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -107,9 +107,14 @@ public final class StreamParser {
     /** Ids fed so far, for error messages. */
     private long tokenCount;
 
-    /** In a call now (updated through {@link #BUSY}: no object of its own per parser). */
+    /**
+     * The id of the thread in a call now, or 0: read and written through {@link #OWNER} (acquire on
+     * entry, release on exit, opaque between: plain loads and stores, no atomic update; a number,
+     * not the thread, so that no store of a reference into this long-lived object pays the
+     * collector's barrier).
+     */
     @SuppressWarnings("unused")
-    private volatile boolean busy;
+    private long owner;
 
     /** Where the parts go back when the parser has finished without an error, or null. */
     private final Spares<ParserParts> spares;
@@ -222,7 +227,7 @@ public final class StreamParser {
             else if (lexer.appendText(text)) return textChunk(text);
             return run(false);
         } finally {
-            BUSY.setRelease(this, false); // no fence: the next enter() is an atomic update
+            leave();
         }
     }
 
@@ -232,7 +237,7 @@ public final class StreamParser {
      */
     private List<ParseEvent> textChunk(String text) {
         Role role = model.roleOfType(lexer.tokenType());
-        inherited = role;
+        if (inherited != role) inherited = role; // no store, and no write barrier, when the same
         leftDefaultMode = false;
         ContentChannel channel = role == Role.CONTENT ? content : reasoning;
         if (channel.passes(text)) return out.drainText(text, role == Role.REASONING);
@@ -259,7 +264,7 @@ public final class StreamParser {
             lexer.complete();
             return run(true);
         } finally {
-            BUSY.setRelease(this, false);
+            leave();
         }
     }
 
@@ -279,7 +284,7 @@ public final class StreamParser {
             lexer.append(token);
             return run(false);
         } finally {
-            BUSY.setRelease(this, false);
+            leave();
         }
     }
 
@@ -334,7 +339,7 @@ public final class StreamParser {
             tokenCount += to - from;
             return run(false);
         } finally {
-            BUSY.setRelease(this, false);
+            leave();
         }
     }
 
@@ -386,19 +391,37 @@ public final class StreamParser {
             lexer.complete();
             return run(true);
         } finally {
-            BUSY.setRelease(this, false);
+            leave();
         }
     }
 
-    /** One response, one thread at a time: misuse fails fast instead of corrupting the output. */
+    /**
+     * One response, one thread at a time: misuse fails fast instead of corrupting the output. The
+     * caller's thread marks the parser on entry and finds its own mark again on exit ({@link
+     * #leave}): a call that begins while another thread's call runs finds that call's mark and
+     * fails; two calls that begin at the same instant both pass here, but each writes its own mark
+     * over the other's, so the one whose mark was overwritten fails on exit. No atomic update: a
+     * compare-and-set per call would cost about a tenth of a chunk of prose.
+     */
     private void enter() {
-        if (!BUSY.compareAndSet(this, false, true))
-            throw new IllegalStateException(
-                    "stream parser used from two threads at once; use one parser per response, from one thread at a time");
+        long me = Thread.currentThread().getId();
+        if ((long) OWNER.getAcquire(this) != 0) throw twoThreads();
+        OWNER.setOpaque(this, me);
         if (finished) {
-            busy = false;
+            OWNER.setRelease(this, 0L);
             throw new IllegalStateException("stream parser already finished");
         }
+    }
+
+    /** The end of a call that {@link #enter()} began: its mark is still there, and goes. */
+    private void leave() {
+        if ((long) OWNER.getOpaque(this) != Thread.currentThread().getId()) throw twoThreads();
+        OWNER.setRelease(this, 0L);
+    }
+
+    private static IllegalStateException twoThreads() {
+        return new IllegalStateException(
+                "stream parser used from two threads at once; use one parser per response, from one thread at a time");
     }
 
     public Format format() {

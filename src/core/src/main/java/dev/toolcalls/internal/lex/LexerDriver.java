@@ -136,8 +136,11 @@ public final class LexerDriver {
                 runs != null && !chunk.isEmpty() && input.settled()
                         ? runs.wholeText(lexer._mode, chunk)
                         : null;
-        input.append(chunk);
-        if (run == null) return false;
+        if (run == null) {
+            input.append(chunk);
+            return false;
+        }
+        input.appendWhole(chunk);
         take(start, start + chunk.length(), run, run.type);
         return true;
     }
@@ -150,7 +153,7 @@ public final class LexerDriver {
         input.skipTo(end);
         runWork += end - start;
         lastWasRun = true;
-        lastRun = run;
+        if (lastRun != run) lastRun = run; // no store, and no write barrier, when it is the same
         tokenStart = start;
         tokenEnd = end;
         input.discardBefore(start, KEEP);

@@ -104,6 +104,27 @@ public final class TextStream implements CharStream {
     }
 
     /**
+     * Appends a chunk that the lexer takes whole at once (the caller moves the read position over
+     * it): its characters go into the carry now, as the next chunk's arrival would move them there,
+     * so the stream keeps no reference to it and writes none (a store of a reference into this
+     * long-lived object pays the collector's write barrier).
+     */
+    void appendWhole(String chunk) {
+        if (complete) throw new IllegalStateException("stream already finished");
+        retire();
+        if (!cur.isEmpty()) cur = "";
+        compact();
+        int n = chunk.length();
+        ensure(carryLen + n);
+        chunk.getChars(0, n, carry, carryLen);
+        if (carryMasked != null) Arrays.fill(carryMasked, carryLen, carryLen + n, false);
+        carryLen += n;
+        curBase = carryBase + carryLen;
+        if (!pairFree(chunk, 0, n)) pairsBelow = curBase;
+        limit = computeEnd();
+    }
+
+    /**
      * Appends a chunk whose listed UTF-16 positions (ascending; BMP characters that are not
      * surrogates) the lexer must see as {@link #STAND_IN}; their text comes back unchanged.
      */
@@ -114,6 +135,7 @@ public final class TextStream implements CharStream {
         }
         if (complete) throw new IllegalStateException("stream already finished");
         retire();
+        cur = "";
         int at = carryLen;
         ensure(carryLen + chunk.length());
         chunk.getChars(0, chunk.length(), carry, carryLen);
@@ -126,7 +148,11 @@ public final class TextStream implements CharStream {
         limit = computeEnd();
     }
 
-    /** Moves what is still needed of the current chunk into the carry, and drops the rest. */
+    /**
+     * Moves what is still needed of the current chunk into the carry, and drops the rest; the
+     * caller puts the next chunk in its place (one store of a reference per chunk: each such store
+     * into this long-lived object pays the collector's write barrier).
+     */
     private void retire() {
         int n = cur.length();
         if (n > 0) {
@@ -152,11 +178,10 @@ public final class TextStream implements CharStream {
                     Arrays.fill(carryMasked, carryLen, carryLen + curEnd - from, false);
                 carryLen += curEnd - from;
             }
-            cur = "";
             curBase = carryBase + carryLen;
         }
         seekN = 0;
-        lacksChars = null;
+        if (lacksChars != null) lacksChars = null;
     }
 
     /**
