@@ -221,13 +221,13 @@ public final class StreamParser {
      * @throws ToolCallParseException when the output breaks the format; the parser is finished then
      */
     public List<ParseEvent> feed(String text) {
-        enter();
+        long me = enter();
         try {
             if (specials != null || calls.isOpen()) appendOrdinary(text);
             else if (lexer.appendText(text)) return textChunk(text);
             return run(false);
         } finally {
-            leave();
+            leave(me);
         }
     }
 
@@ -240,8 +240,9 @@ public final class StreamParser {
         if (inherited != role) inherited = role; // no store, and no write barrier, when the same
         leftDefaultMode = false;
         ContentChannel channel = role == Role.CONTENT ? content : reasoning;
-        if (channel.passes(text)) return out.drainText(text, role == Role.REASONING);
-        channel.add(text);
+        String piece = channel.addOne(text);
+        if (piece == null) channel.add(text);
+        else if (!piece.isEmpty()) return out.drainText(piece, role == Role.REASONING);
         return out.drain();
     }
 
@@ -257,14 +258,14 @@ public final class StreamParser {
      * what follows, and what the grammar proves about a complete rest applies).
      */
     List<ParseEvent> feedWhole(String text) {
-        enter();
+        long me = enter();
         try {
             appendOrdinary(text);
             if (specials != null) lexer.append(specials.flush());
             lexer.complete();
             return run(true);
         } finally {
-            leave();
+            leave(me);
         }
     }
 
@@ -277,14 +278,14 @@ public final class StreamParser {
      * @throws ToolCallParseException when the output breaks the format; the parser is finished then
      */
     public List<ParseEvent> feedSpecial(String token) {
-        enter();
+        long me = enter();
         try {
             if (specials == null) specials = new SpecialTokens(rules.specialTokens());
             lexer.append(specials.flush());
             lexer.append(token);
             return run(false);
         } finally {
-            leave();
+            leave(me);
         }
     }
 
@@ -324,7 +325,7 @@ public final class StreamParser {
      * @throws IndexOutOfBoundsException when the range is not within {@code ids}
      */
     public List<ParseEvent> feedTokens(int[] ids, int from, int to) {
-        enter();
+        long me = enter();
         try {
             if (tokens == null)
                 throw new IllegalStateException(
@@ -339,7 +340,7 @@ public final class StreamParser {
             tokenCount += to - from;
             return run(false);
         } finally {
-            leave();
+            leave(me);
         }
     }
 
@@ -377,7 +378,7 @@ public final class StreamParser {
      * @throws ToolCallParseException when a call is still open or the held text breaks the format
      */
     public List<ParseEvent> finish() {
-        enter();
+        long me = enter();
         try {
             if (tokens != null) {
                 try {
@@ -391,7 +392,7 @@ public final class StreamParser {
             lexer.complete();
             return run(true);
         } finally {
-            leave();
+            leave(me);
         }
     }
 
@@ -403,7 +404,7 @@ public final class StreamParser {
      * over the other's, so the one whose mark was overwritten fails on exit. No atomic update: a
      * compare-and-set per call would cost about a tenth of a chunk of prose.
      */
-    private void enter() {
+    private long enter() {
         long me = Thread.currentThread().getId();
         if ((long) OWNER.getAcquire(this) != 0) throw twoThreads();
         OWNER.setOpaque(this, me);
@@ -411,11 +412,15 @@ public final class StreamParser {
             OWNER.setRelease(this, 0L);
             throw new IllegalStateException("stream parser already finished");
         }
+        return me;
     }
 
-    /** The end of a call that {@link #enter()} began: its mark is still there, and goes. */
-    private void leave() {
-        if ((long) OWNER.getOpaque(this) != Thread.currentThread().getId()) throw twoThreads();
+    /**
+     * The end of a call that {@link #enter()} began for the thread {@code me}: its mark is still
+     * there, and goes.
+     */
+    private void leave(long me) {
+        if ((long) OWNER.getOpaque(this) != me) throw twoThreads();
         OWNER.setRelease(this, 0L);
     }
 

@@ -43,24 +43,36 @@ public final class ContentChannel {
     }
 
     /**
-     * Whether {@code text}, added now, goes out as it is, whole and alone (nothing held before it,
-     * nothing cut from it): after the first text sent, verbatim; in a segment under way with
-     * nothing held, when it ends in another character than white space.
+     * Adds {@code text} where it sends at most one piece, and gives that piece back instead of
+     * sending it ("" for none): after the first text sent, verbatim (the text itself); in a segment
+     * under way (the text up to its trailing white space, after what was held). Else null, and
+     * nothing is done: {@link #add} sends what it makes.
      */
-    public boolean passes(String text) {
-        if (policy == Policy.VERBATIM) return sentAny;
-        return segmentStarted
-                && heldEmpty()
-                && !text.isEmpty()
-                && !Character.isWhitespace(text.charAt(text.length() - 1));
+    public String addOne(String text) {
+        if (policy == Policy.VERBATIM) return sentAny ? text : null;
+        if (!segmentStarted) return null;
+        int end = endOfLastNonWhitespace(text, 0);
+        String piece = "";
+        if (end > 0) {
+            if (heldEmpty()) { // nothing held: the text itself, or a piece of it; not a copy
+                piece = end == text.length() ? text : text.substring(0, end);
+            } else {
+                piece = held().append(text, 0, end).toString();
+                clearHeld();
+            }
+            sentAny = true;
+        }
+        if (end < text.length()) held().append(text, end, text.length()); // trailing white space
+        return piece;
     }
 
     public void add(String text) {
+        String piece = addOne(text);
+        if (piece != null) {
+            if (!piece.isEmpty()) out.accept(piece);
+            return;
+        }
         if (policy == Policy.VERBATIM) {
-            if (sentAny) {
-                out.accept(text);
-                return;
-            }
             if (firstNonWhitespace(text, 0) == text.length()) {
                 held().append(text);
                 return;
@@ -73,14 +85,12 @@ public final class ContentChannel {
             sentAny = true;
             return;
         }
-        int i = 0;
-        if (!segmentStarted) {
-            i = firstNonWhitespace(text, 0);
-            if (i == text.length()) return; // leading whitespace of a segment is dropped
-            if (sentAny) out.accept(" "); // segments are joined with one space
-            segmentStarted = true;
-            clearHeld();
-        }
+        // a segment begins
+        int i = firstNonWhitespace(text, 0);
+        if (i == text.length()) return; // leading whitespace of a segment is dropped
+        if (sentAny) out.accept(" "); // segments are joined with one space
+        segmentStarted = true;
+        clearHeld();
         int end = endOfLastNonWhitespace(text, i);
         if (end > i) {
             if (heldEmpty()) {

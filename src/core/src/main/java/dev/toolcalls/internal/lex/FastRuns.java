@@ -156,6 +156,12 @@ public final class FastRuns {
         }
     }
 
+    /**
+     * The longest chunk {@link #wholeText} reads character by character (and so takes only without
+     * surrogates); a longer one is searched for the run's stops and may hold surrogate pairs.
+     */
+    static final int SHORT = 16;
+
     /** A mode without run rules. */
     private static final Mode NONE = new Mode(new Run[0], null);
 
@@ -247,7 +253,7 @@ public final class FastRuns {
         if (run == null || !run.text) return null;
         int n = chunk.length();
         char[] stops = run.stops;
-        if (stops != null && n > 16) { // a search per character outside the run
+        if (stops != null && n > SHORT) { // a search per character outside the run
             if (Character.isHighSurrogate(chunk.charAt(n - 1))) return null; // waits for its pair
             for (char s : stops) if (chunk.indexOf(s, 1) >= 0) return null;
             return run;

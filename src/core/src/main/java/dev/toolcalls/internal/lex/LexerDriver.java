@@ -140,7 +140,7 @@ public final class LexerDriver {
             input.append(chunk);
             return false;
         }
-        input.appendWhole(chunk);
+        input.appendWhole(chunk, chunk.length() > FastRuns.SHORT);
         take(start, start + chunk.length(), run, run.type);
         return true;
     }

@@ -105,14 +105,18 @@ public final class TextStream implements CharStream {
 
     /**
      * Appends a chunk that the lexer takes whole at once (the caller moves the read position over
-     * it): its characters go into the carry now, as the next chunk's arrival would move them there,
-     * so the stream keeps no reference to it and writes none (a store of a reference into this
-     * long-lived object pays the collector's write barrier).
+     * it), which does not end in a high surrogate: its characters go into the carry now, as the
+     * next chunk's arrival would move them there, so the stream keeps no reference to it and writes
+     * none (a store of a reference into this long-lived object pays the collector's write barrier).
+     *
+     * @param surrogates whether the chunk may hold a surrogate
      */
-    void appendWhole(String chunk) {
+    void appendWhole(String chunk, boolean surrogates) {
         if (complete) throw new IllegalStateException("stream already finished");
-        retire();
-        if (!cur.isEmpty()) cur = "";
+        if (!cur.isEmpty()) { // else the last chunk went this way too, and nothing is to move
+            retire();
+            cur = "";
+        }
         compact();
         int n = chunk.length();
         ensure(carryLen + n);
@@ -120,8 +124,8 @@ public final class TextStream implements CharStream {
         if (carryMasked != null) Arrays.fill(carryMasked, carryLen, carryLen + n, false);
         carryLen += n;
         curBase = carryBase + carryLen;
-        if (!pairFree(chunk, 0, n)) pairsBelow = curBase;
-        limit = computeEnd();
+        if (surrogates && !pairFree(chunk, 0, n)) pairsBelow = curBase;
+        limit = curBase;
     }
 
     /**
