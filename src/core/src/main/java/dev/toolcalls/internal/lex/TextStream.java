@@ -17,7 +17,9 @@ import java.util.Arrays;
  * <p>The newest chunk is not copied: it is read where it lies, so a run of plain text can be found
  * with {@link String#indexOf(int, int)} (a vector search) and returned as a substring of it, or as
  * the chunk itself. Only what is still needed when the next chunk arrives (an undecided token, and
- * a few characters before the commit point for error excerpts) moves into a carry buffer, once.
+ * a few characters before the commit point for error excerpts) moves into a carry buffer, once. A
+ * chunk the lexer takes whole moves there as it arrives ({@link #appendWhole}), so the stream holds
+ * no reference to it.
  *
  * <p>Indexes are UTF-16 positions from the start of the whole output; {@link #LA} answers whole
  * code points (a surrogate pair is one) and a high surrogate at the end of the data waits for its
