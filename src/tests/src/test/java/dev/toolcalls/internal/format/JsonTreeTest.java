@@ -3,11 +3,11 @@ package dev.toolcalls.internal.format;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.toolcalls.internal.grammar.BundledFormats;
-import dev.toolcalls.internal.json.Json;
-
 import com.google.gson.JsonElement;
 import com.google.gson.JsonPrimitive;
+
+import dev.toolcalls.internal.grammar.BundledFormats;
+import dev.toolcalls.internal.json.Json;
 
 import org.junit.jupiter.api.Test;
 
