@@ -8,8 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -36,6 +40,9 @@ public final class GenerateFormatIndex {
         String version = args[2];
         List<String> entries = new ArrayList<>();
         StringBuilder lexers = new StringBuilder();
+        // each format's name and aliases, lower case, to the format's place in the index
+        Map<String, Integer> keys = new LinkedHashMap<>();
+        Map<String, String> keyOwner = new HashMap<>();
         List<String> problems = new ArrayList<>();
         List<Path> folders;
         try (Stream<Path> s = Files.list(grammars)) {
@@ -87,12 +94,23 @@ public final class GenerateFormatIndex {
             if (o.has("aliases") && o.get("aliases").isJsonArray())
                 for (JsonElement a : o.getAsJsonArray("aliases"))
                     if (a.isJsonPrimitive()) aliases.add(a.getAsString());
+            List<String> names = new ArrayList<>(List.of(name));
+            names.addAll(aliases);
+            for (String n : names) {
+                String key = n.toLowerCase(Locale.ROOT);
+                String owner = keyOwner.putIfAbsent(key, name);
+                if (owner == null) keys.put(key, entries.size());
+                else if (!owner.equals(name))
+                    problems.add(file + ": the name '" + n + "' is already format " + owner + "'s");
+            }
             String description = str(o, "description");
             StringBuilder aliasList = new StringBuilder();
             for (String a : aliases)
                 aliasList.append(aliasList.length() == 0 ? "" : ", ").append(lit(a));
             entries.add(
-                    "            new BundledFormat("
+                    "            case "
+                            + entries.size()
+                            + ": return new BundledFormat("
                             + lit(name)
                             + ", List.of("
                             + aliasList
@@ -102,7 +120,7 @@ public final class GenerateFormatIndex {
                             + lit(text)
                             + ",\n                    new Factory("
                             + lit(name)
-                            + "))");
+                            + "));\n");
             lexers.append("            case ")
                     .append(lit(name))
                     .append(": return new ")
@@ -146,11 +164,34 @@ public final class GenerateFormatIndex {
                         + lit(version)
                         + ";\n\n"
                         + "    private BundledFormats() { }\n\n"
+                        + "    /** How many formats are bundled. */\n"
+                        + "    public static int count() {\n"
+                        + "        return "
+                        + entries.size()
+                        + ";\n"
+                        + "    }\n\n"
+                        + "    /** The bundled format at this place (0 to count() - 1), by name; a new record each time. */\n"
+                        + "    public static BundledFormat get(int index) {\n"
+                        + "        switch (index) {\n"
+                        + String.join("", entries)
+                        + "            default: throw new IndexOutOfBoundsException(index);\n"
+                        + "        }\n"
+                        + "    }\n\n"
+                        + "    /**\n"
+                        + "     * The place of the bundled format with this name or alias in lower case (Locale.ROOT), or -1:\n"
+                        + "     * one format is found without making the others.\n"
+                        + "     */\n"
+                        + "    public static int indexOf(String lowerCaseName) {\n"
+                        + "        switch (lowerCaseName) {\n"
+                        + cases(keys)
+                        + "            default: return -1;\n"
+                        + "        }\n"
+                        + "    }\n\n"
                         + "    /** Every bundled format, by name. */\n"
                         + "    public static List<BundledFormat> all() {\n"
-                        + "        return List.of(\n"
-                        + String.join(",\n", entries)
-                        + ");\n"
+                        + "        BundledFormat[] all = new BundledFormat[count()];\n"
+                        + "        for (int i = 0; i < all.length; i++) all[i] = get(i);\n"
+                        + "        return List.of(all);\n"
                         + "    }\n\n"
                         + "    /**\n"
                         + "     * A new lexer of a bundled format: one switch rather than a lambda class per format, and typed\n"
@@ -187,6 +228,18 @@ public final class GenerateFormatIndex {
         if (!Files.exists(out) || !Files.readString(out, StandardCharsets.UTF_8).equals(src))
             Files.writeString(out, src, StandardCharsets.UTF_8);
         if (args.length >= 5) removeStale(grammars, folders, Path.of(args[3]), Path.of(args[4]));
+    }
+
+    /** {@code case "key": return place;} for each name and alias. */
+    static String cases(Map<String, Integer> keys) {
+        StringBuilder out = new StringBuilder();
+        for (Map.Entry<String, Integer> k : keys.entrySet())
+            out.append("            case ")
+                    .append(lit(k.getKey()))
+                    .append(": return ")
+                    .append(k.getValue())
+                    .append(";\n");
+        return out.toString();
     }
 
     /**

@@ -52,6 +52,14 @@ public final class FormatRegistry {
                 }
             };
 
+    /**
+     * The bundled formats: answers a name from the index of bundled formats, making only the format
+     * named ({@code formats} and {@code byName} null); {@link Bundled#INSTANCE} holds them all,
+     * made when something needs every one.
+     */
+    private static final FormatRegistry BUNDLED =
+            new FormatRegistry(null, null, List.of(), Set.of());
+
     private FormatRegistry(
             List<Format> formats,
             Map<String, Format> byName,
@@ -121,10 +129,16 @@ public final class FormatRegistry {
      * The bundled formats alone, the same {@link Format} objects as {@link #standard()} holds under
      * their names (no provider can take a bundled name), built without looking for providers: a
      * {@link ServiceLoader} search of the class path and the JDK's modules is most of a cold JVM's
-     * time to its first {@link Formats#get} of a bundled format.
+     * time to its first {@link Formats#get} of a bundled format. A name is answered from the index
+     * of bundled formats, so finding one format makes no other (listing them makes them all).
      */
     public static FormatRegistry bundled() {
-        return Bundled.INSTANCE;
+        return BUNDLED;
+    }
+
+    /** This registry with every format made ({@link #BUNDLED} names them when asked). */
+    private FormatRegistry whole() {
+        return formats == null ? Bundled.INSTANCE : this;
     }
 
     /** A registry of just these formats (no bundled ones), e.g. for tests. */
@@ -157,6 +171,7 @@ public final class FormatRegistry {
 
     private FormatRegistry with(
             Collection<Format> more, List<FormatException> moreProblems, Set<Path> moreFolders) {
+        if (formats == null) return whole().with(more, moreProblems, moreFolders);
         List<Format> all = new ArrayList<>(formats);
         Map<String, Format> names = new LinkedHashMap<>(byName);
         List<FormatException> found = new ArrayList<>(problems);
@@ -235,6 +250,7 @@ public final class FormatRegistry {
      * is returned too, and its {@link Format#problem()} says why. Throws nothing.
      */
     public Optional<Format> find(String name) {
+        if (byName == null) return Optional.<Format>ofNullable(Formats.bundled(name));
         return Optional.ofNullable(byName.get(name.toLowerCase(Locale.ROOT)));
     }
 
@@ -246,7 +262,7 @@ public final class FormatRegistry {
      *     file)
      */
     public Format get(String name) {
-        Format f = byName.get(name.toLowerCase(Locale.ROOT));
+        Format f = find(name).orElse(null);
         if (f == null)
             throw new IllegalArgumentException(
                     "unknown format '"
@@ -262,6 +278,7 @@ public final class FormatRegistry {
 
     /** Every registered format, by name, disabled ones included; listing them builds none. */
     public List<Format> all() {
+        if (formats == null) return whole().all();
         List<Format> sorted = new ArrayList<>(formats);
         sorted.sort(BY_NAME);
         return List.copyOf(sorted);
@@ -273,6 +290,7 @@ public final class FormatRegistry {
      * built shows up when it is used (or in {@link Format#problem()}).
      */
     public List<FormatException> problems() {
+        if (formats == null) return whole().problems();
         List<FormatException> out = new ArrayList<>(problems);
         for (Format f : formats) {
             if (!made(f).loadedAtRunTime()) continue;

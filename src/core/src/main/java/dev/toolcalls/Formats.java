@@ -13,6 +13,7 @@ import dev.toolcalls.internal.lex.LexerData;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.function.Function;
@@ -46,6 +47,13 @@ import java.util.function.Supplier;
 public final class Formats {
     private static volatile FormatRegistry registry;
 
+    /**
+     * The bundled formats, each made when first asked for: one by its name ({@link
+     * #bundled(String)}), all of them for a registry ({@link #bundled()}); the same object either
+     * way.
+     */
+    private static final GrammarFormat[] BUNDLED = new GrammarFormat[BundledFormats.count()];
+
     private Formats() {}
 
     /**
@@ -62,15 +70,39 @@ public final class Formats {
         return r;
     }
 
+    /** Every bundled format, by name. */
     static List<Format> bundled() {
-        List<Format> out = new ArrayList<>();
-        for (BundledFormat b : BundledFormats.all()) {
-            String origin = "grammars/" + b.name() + "/" + b.name() + ".json (bundled)";
-            out.add(
-                    new GrammarFormat(
-                            b.name(), b.aliases(), b.description(), origin, new Bundled(b)));
-        }
+        List<Format> out = new ArrayList<>(BUNDLED.length);
+        for (int i = 0; i < BUNDLED.length; i++) out.add(bundled(i));
         return out;
+    }
+
+    /**
+     * The bundled format with this name or alias (any case), or null, made alone: the others'
+     * format files are not read.
+     */
+    static GrammarFormat bundled(String name) {
+        int i = BundledFormats.indexOf(name.toLowerCase(Locale.ROOT));
+        return i < 0 ? null : bundled(i);
+    }
+
+    private static GrammarFormat bundled(int i) {
+        synchronized (BUNDLED) {
+            GrammarFormat f = BUNDLED[i];
+            if (f == null) {
+                BundledFormat b = BundledFormats.get(i);
+                String origin = "grammars/" + b.name() + "/" + b.name() + ".json (bundled)";
+                f =
+                        BUNDLED[i] =
+                                new GrammarFormat(
+                                        b.name(),
+                                        b.aliases(),
+                                        b.description(),
+                                        origin,
+                                        new Bundled(b));
+            }
+            return f;
+        }
     }
 
     /**
@@ -97,9 +129,13 @@ public final class Formats {
      * @throws FormatException when the format cannot be built (its message says why)
      */
     public static Format get(String name) {
-        if (registry == null && FormatRegistry.bundled().find(name).isPresent())
-            return FormatRegistry.bundled()
-                    .get(name); // no folder registered: what registry() holds
+        if (registry == null) {
+            GrammarFormat f = bundled(name); // no folder registered: what registry() holds
+            if (f != null) {
+                f.compiled();
+                return f;
+            }
+        }
         return registry().get(name);
     }
 
@@ -110,8 +146,8 @@ public final class Formats {
      */
     public static Optional<Format> find(String name) {
         if (registry == null) {
-            Optional<Format> f = FormatRegistry.bundled().find(name);
-            if (f.isPresent()) return f; // no folder registered: what registry() holds
+            GrammarFormat f = bundled(name); // no folder registered: what registry() holds
+            if (f != null) return Optional.of(f);
         }
         return registry().find(name);
     }

@@ -20,8 +20,9 @@ import java.util.stream.Stream;
  * the way users run it, so that the JVM, dumping the classes it loaded at exit, archives what a
  * {@code parse} needs. Every bundled format parses one of its regression cases (from {@code
  * tests-data/FORMAT/}, the argument) in batch and streaming, and the first one parses in every
- * output shape; {@code formats}, {@code --help} and a {@code parse} usage error run once. Outputs
- * go nowhere; exit codes are not checked (a case may be one that fails on purpose).
+ * output shape, and once through the library with its default options; {@code formats}, {@code
+ * --help} and a {@code parse} usage error run once. Outputs go nowhere; exit codes are not checked
+ * (a case may be one that fails on purpose).
  *
  * <p>{@code java -XX:ArchiveClassesAtExit=target/toolcalls.jsa -cp target/toolcalls.jar
  * dev.toolcalls.cli.ClassArchiveTraining tests-data}
@@ -55,9 +56,22 @@ public final class ClassArchiveTraining {
                         sink);
                 runs += 2;
             }
+            if (first) library(f, input);
             first = false;
         }
         System.out.println("class-data archive training: " + runs + " command lines");
+    }
+
+    /**
+     * One parse through the library with its default options, as a program that runs the library
+     * from the jar does (random ids, which the command line's seeded ids never load).
+     */
+    private static void library(Format format, Path input) throws IOException {
+        try {
+            format.parse(Files.readString(input, StandardCharsets.UTF_8));
+        } catch (RuntimeException e) {
+            // a case that fails on purpose: the classes are loaded all the same
+        }
     }
 
     private static void run(String[] args, PrintStream sink) {

@@ -22,10 +22,11 @@ import java.util.stream.Stream;
 /**
  * What a fresh JVM loads to reach its first parsed output ({@link FirstParse}, the library alone on
  * the class path): the lexer of the format asked for and no other, and none of the classes a parse
- * does not need (Gson's type adapters, the ANTLR tool, picocli, the tools, the constraint compiler,
- * the method-handle bootstrap of records' equals and hashCode, the security providers behind {@code
- * SecureRandom}, the service loader, the lambda bootstrap and the method-handle class spinner).
- * Classes, not times: a guard that does not depend on the machine's load.
+ * does not need (Gson's type adapters and tree, the ANTLR tool and ANTLR's {@code CharStreams},
+ * picocli, the tools, the constraint compiler, the method-handle bootstrap of records' equals and
+ * hashCode, the security providers behind {@code SecureRandom}, the service loader, the registry of
+ * every bundled format, the lambda bootstrap and the method-handle class spinner). Classes, not
+ * times: a guard that does not depend on the machine's load.
  */
 class FirstParseClassesTest {
     private static final List<String> NOT_ON_THE_PARSE_PATH =
@@ -40,8 +41,14 @@ class FirstParseClassesTest {
                     "java.lang.runtime.ObjectMethods ",
                     // random ids read the system's random device, without the security providers
                     "java.security.SecureRandom ",
-                    // a bundled format is found without a search for format providers
+                    // a bundled format is found without a search for format providers, and
+                    // without making the registry of every bundled format
                     "java.util.ServiceLoader ",
+                    "dev.toolcalls.FormatRegistry$Bundled ",
+                    // format files are read into plain values, not Gson's tree
+                    "com.google.gson.internal.LinkedTreeMap ",
+                    // the lexer's prototype reads an empty stream of the driver's own
+                    "org.antlr.v4.runtime.CharStreams ",
                     // no lambda is linked and no method-handle class is spun
                     "java.lang.invoke.LambdaMetafactory ",
                     "java.lang.invoke.InvokerBytecodeGenerator ");

@@ -9,7 +9,6 @@ import dev.toolcalls.internal.json.JsonScan;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Typing of raw argument values (XML-style parameters) by the request's JSON schema — a public
@@ -39,13 +38,70 @@ public final class SchemaTypes {
         STRING
     }
 
-    private static final Pattern INTEGER = Pattern.compile("[-+]?[0-9]+");
-    private static final Pattern NUMBER =
-            Pattern.compile("[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?");
-    private static final Pattern JSON_NUMBER =
-            Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?");
-
     private SchemaTypes() {}
+
+    /*
+     * The shapes of numbers below are checked by hand, not with regular expressions: the first
+     * value typed in a fresh JVM would otherwise compile a pattern (milliseconds, and the lambda
+     * bootstrap with its class spinner).
+     */
+
+    /** {@code [-+]?[0-9]+}. */
+    static boolean integer(String v) {
+        int i = v.startsWith("-") || v.startsWith("+") ? 1 : 0;
+        return v.length() > i && digits(v, i) == v.length();
+    }
+
+    /** {@code [-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?}. */
+    static boolean number(String v) {
+        int i = v.startsWith("-") || v.startsWith("+") ? 1 : 0;
+        int end = digits(v, i);
+        if (end > i) {
+            i = end < v.length() && v.charAt(end) == '.' ? digits(v, end + 1) : end;
+        } else {
+            if (i >= v.length() || v.charAt(i) != '.') return false;
+            end = digits(v, i + 1);
+            if (end == i + 1) return false;
+            i = end;
+        }
+        return exponent(v, i) == v.length();
+    }
+
+    /** {@code -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?}: a JSON number. */
+    static boolean jsonNumber(String v) {
+        int i = v.startsWith("-") ? 1 : 0;
+        if (i >= v.length()) return false;
+        if (v.charAt(i) == '0') i++;
+        else {
+            int end = digits(v, i);
+            if (end == i) return false;
+            i = end;
+        }
+        if (i < v.length() && v.charAt(i) == '.') {
+            int end = digits(v, i + 1);
+            if (end == i + 1) return false;
+            i = end;
+        }
+        return exponent(v, i) == v.length();
+    }
+
+    /** The end of the run of ASCII digits from {@code i}. */
+    private static int digits(String v, int i) {
+        while (i < v.length() && v.charAt(i) >= '0' && v.charAt(i) <= '9') i++;
+        return i;
+    }
+
+    /**
+     * The end of an exponent {@code [eE][-+]?[0-9]+} at {@code i} ({@code i} itself when none
+     * starts there), or -1 when one starts there and is not whole.
+     */
+    private static int exponent(String v, int i) {
+        if (i >= v.length() || (v.charAt(i) != 'e' && v.charAt(i) != 'E')) return i;
+        int j = i + 1;
+        if (j < v.length() && (v.charAt(j) == '-' || v.charAt(j) == '+')) j++;
+        int end = digits(v, j);
+        return end == j ? -1 : end;
+    }
 
     /** The types a property schema allows; empty when it says nothing usable. */
     public static Set<Type> of(JsonElement schema) {
@@ -69,10 +125,7 @@ public final class SchemaTypes {
                 else if (v.isJsonPrimitive() && v.getAsJsonPrimitive().isBoolean())
                     out.add(Type.BOOLEAN);
                 else if (v.isJsonPrimitive() && v.getAsJsonPrimitive().isNumber())
-                    out.add(
-                            INTEGER.matcher(v.getAsString()).matches()
-                                    ? Type.INTEGER
-                                    : Type.NUMBER);
+                    out.add(integer(v.getAsString()) ? Type.INTEGER : Type.NUMBER);
                 else if (v.isJsonPrimitive()) out.add(Type.STRING);
                 else if (v.isJsonArray()) out.add(Type.ARRAY);
                 else out.add(Type.OBJECT);
@@ -148,10 +201,10 @@ public final class SchemaTypes {
             case NULL:
                 return v.equals("null") ? "null" : null;
             case INTEGER:
-                return INTEGER.matcher(v).matches() ? canonicalInteger(v) : null;
+                return integer(v) ? canonicalInteger(v) : null;
             case NUMBER:
-                if (JSON_NUMBER.matcher(v).matches()) return v;
-                if (!NUMBER.matcher(v).matches()) return null;
+                if (jsonNumber(v)) return v;
+                if (!number(v)) return null;
                 return canonicalNumber(v);
             case BOOLEAN:
                 {

@@ -1,8 +1,5 @@
 package dev.toolcalls.internal.format;
 
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-
 import dev.toolcalls.internal.json.Json;
 
 import java.util.AbstractMap;
@@ -135,12 +132,12 @@ public record FormatFile(
 
     private static FormatFile parse(String json, String source, boolean check) {
         if (json.length() > MAX_SIZE) throw tooLarge(source);
-        JsonObject o;
+        Map<String, Object> o;
         try {
-            JsonElement e = check ? JsonTree.parse(json) : JsonTree.parseValid(json);
-            if (!e.isJsonObject())
+            Object e = check ? JsonTree.parse(json) : JsonTree.parseValid(json);
+            if (!(e instanceof Map))
                 throw new IllegalArgumentException(source + ": a format file is a JSON object");
-            o = e.getAsJsonObject();
+            o = object(e);
         } catch (Json.NotJson e) {
             throw new IllegalArgumentException(source + ": not valid JSON: " + e.getMessage());
         }
@@ -154,14 +151,12 @@ public record FormatFile(
                                 + String.join(", ", new TreeSet<>(KEYS))
                                 + ")");
         Reader r = new Reader(o, source);
-        JsonElement aliases = o.get("aliases");
-        if (aliases != null
-                && aliases.isJsonArray()
-                && aliases.getAsJsonArray().size() > MAX_ALIASES)
+        Object aliases = o.get("aliases");
+        if (aliases instanceof List && ((List<?>) aliases).size() > MAX_ALIASES)
             throw new IllegalArgumentException(
                     source
                             + ": \"aliases\" lists "
-                            + aliases.getAsJsonArray().size()
+                            + ((List<?>) aliases).size()
                             + " names, more than the "
                             + MAX_ALIASES
                             + " a format file may give its format");
@@ -280,47 +275,50 @@ public record FormatFile(
         return Collections.unmodifiableMap(out);
     }
 
-    private record Reader(JsonObject o, String source) {
+    /** A JSON object of {@link JsonTree}'s. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> object(Object e) {
+        return (Map<String, Object>) e;
+    }
+
+    /** The members of a format file's object ({@link JsonTree}'s values), typed as asked. */
+    private record Reader(Map<String, Object> o, String source) {
         String string(String key, String otherwise) {
-            JsonElement e = o.get(key);
-            if (e == null || e.isJsonNull()) return otherwise;
-            if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isString())
-                throw wrong(key, "a string");
-            return e.getAsString();
+            Object e = o.get(key);
+            if (e == null) return otherwise;
+            if (!(e instanceof String)) throw wrong(key, "a string");
+            return (String) e;
         }
 
         boolean bool(String key) {
-            JsonElement e = o.get(key);
-            if (e == null || e.isJsonNull()) return false;
-            if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isBoolean())
-                throw wrong(key, "true or false");
-            return e.getAsBoolean();
+            Object e = o.get(key);
+            if (e == null) return false;
+            if (!(e instanceof Boolean)) throw wrong(key, "true or false");
+            return (Boolean) e;
         }
 
         List<String> strings(String key) {
-            JsonElement e = o.get(key);
-            if (e == null || e.isJsonNull()) return List.of();
-            if (!e.isJsonArray()) throw wrong(key, "an array of strings");
+            Object e = o.get(key);
+            if (e == null) return List.of();
+            if (!(e instanceof List)) throw wrong(key, "an array of strings");
             List<String> out = new ArrayList<>();
-            for (JsonElement item : e.getAsJsonArray()) {
-                if (!item.isJsonPrimitive() || !item.getAsJsonPrimitive().isString())
-                    throw wrong(key, "an array of strings");
-                out.add(item.getAsString());
+            for (Object item : (List<?>) e) {
+                if (!(item instanceof String)) throw wrong(key, "an array of strings");
+                out.add((String) item);
             }
             return Collections.unmodifiableList(out);
         }
 
         Map<String, String> map(String key) {
-            JsonElement e = o.get(key);
-            if (e == null || e.isJsonNull()) return Map.of();
-            if (!e.isJsonObject()) throw wrong(key, "an object of token name to role");
+            Object e = o.get(key);
+            if (e == null) return Map.of();
+            if (!(e instanceof Map)) throw wrong(key, "an object of token name to role");
             Map<String, String> out = new LinkedHashMap<>();
-            for (Map.Entry<String, JsonElement> m : e.getAsJsonObject().entrySet()) {
-                if (!m.getValue().isJsonPrimitive()
-                        || !m.getValue().getAsJsonPrimitive().isString())
+            for (Map.Entry<String, Object> m : object(e).entrySet()) {
+                if (!(m.getValue() instanceof String))
                     throw new IllegalArgumentException(
                             source + ": role of " + m.getKey() + " must be a string");
-                out.put(m.getKey(), m.getValue().getAsString());
+                out.put(m.getKey(), (String) m.getValue());
             }
             return Collections.unmodifiableMap(out);
         }
@@ -330,14 +328,14 @@ public record FormatFile(
          * #REGISTRIES}, each name non-empty, once.
          */
         Map<String, List<String>> registries() {
-            JsonElement e = o.get("registries");
-            if (e == null || e.isJsonNull()) return Map.of();
-            if (!e.isJsonObject())
+            Object e = o.get("registries");
+            if (e == null) return Map.of();
+            if (!(e instanceof Map))
                 throw wrong(
                         "registries",
                         "an object of server to parser names, e.g. {\"vllm\": [\"NAME\"]}");
             Map<String, List<String>> out = new LinkedHashMap<>();
-            for (Map.Entry<String, JsonElement> m : e.getAsJsonObject().entrySet()) {
+            for (Map.Entry<String, Object> m : object(e).entrySet()) {
                 String server = m.getKey();
                 String at = source + ": \"registries\": ";
                 if (!REGISTRIES.contains(server))
@@ -348,21 +346,19 @@ public record FormatFile(
                                     + "\" (known: "
                                     + String.join(", ", REGISTRIES)
                                     + ")");
-                JsonElement v = m.getValue();
-                if (!v.isJsonArray() || v.getAsJsonArray().isEmpty())
+                Object v = m.getValue();
+                if (!(v instanceof List) || ((List<?>) v).isEmpty())
                     throw new IllegalArgumentException(
                             at
                                     + server
                                     + " must be a non-empty array of parser names (leave the server out when it has none)");
                 List<String> names = new ArrayList<>();
                 Set<String> seen = new HashSet<>();
-                for (JsonElement item : v.getAsJsonArray()) {
-                    if (!item.isJsonPrimitive()
-                            || !item.getAsJsonPrimitive().isString()
-                            || item.getAsString().isEmpty())
+                for (Object item : (List<?>) v) {
+                    if (!(item instanceof String) || ((String) item).isEmpty())
                         throw new IllegalArgumentException(
                                 at + server + " must be a non-empty array of parser names");
-                    String n = item.getAsString();
+                    String n = (String) item;
                     if (!seen.add(n))
                         throw new IllegalArgumentException(
                                 at + server + " lists \"" + n + "\" twice");

@@ -27,9 +27,56 @@ public final class IdTemplate {
             parts; // String literal, Integer random length, or "name"/"index" markers
     private final Pattern keep;
 
-    private IdTemplate(List<Object> parts, Pattern keep) {
+    /**
+     * A pattern that is one character class of ASCII letters and digits (single ones and ranges)
+     * with a count, such as {@code [A-Za-z0-9]{9}}: the class's characters and the count, checked
+     * by hand (a fresh JVM's first regular expression costs milliseconds); else null.
+     */
+    private final boolean[] keepClass;
+
+    private final int keepLength;
+
+    private IdTemplate(List<Object> parts, String keepPattern) {
         this.parts = parts;
-        this.keep = keep;
+        boolean[] set = keepPattern == null ? null : characterClassRun(keepPattern);
+        this.keepClass = set;
+        this.keepLength = set == null ? 0 : runLength(keepPattern);
+        this.keep = keepPattern == null || set != null ? null : Pattern.compile(keepPattern);
+    }
+
+    /**
+     * The ASCII characters of a pattern {@code [class]{n}} whose class holds only letters and
+     * digits, single or as ranges {@code a-z}, and whose count is one to four digits; else null.
+     */
+    static boolean[] characterClassRun(String pattern) {
+        int close = pattern.indexOf(']');
+        if (!pattern.startsWith("[") || close < 2) return null;
+        boolean[] set = new boolean[128];
+        for (int i = 1; i < close; i++) {
+            char from = pattern.charAt(i);
+            char to = from;
+            if (i + 2 < close && pattern.charAt(i + 1) == '-') {
+                to = pattern.charAt(i + 2);
+                i += 2;
+            }
+            if (!letterOrDigit(from) || !letterOrDigit(to) || to < from) return null;
+            for (char c = from; c <= to; c++) set[c] = true;
+        }
+        int digits = pattern.length() - close - 3; // "{" digits "}"
+        if (digits < 1 || digits > 4 || pattern.charAt(close + 1) != '{' || !pattern.endsWith("}"))
+            return null;
+        for (int i = close + 2; i < pattern.length() - 1; i++)
+            if (pattern.charAt(i) < '0' || pattern.charAt(i) > '9') return null;
+        return set;
+    }
+
+    private static boolean letterOrDigit(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    }
+
+    /** The count of a pattern {@link #characterClassRun} accepted. */
+    private static int runLength(String pattern) {
+        return Integer.parseInt(pattern.substring(pattern.indexOf(']') + 2, pattern.length() - 1));
     }
 
     /**
@@ -58,7 +105,7 @@ public final class IdTemplate {
                                 + t
                                 + "' has an unknown placeholder (known: {random:N}, {name}, {index})");
         if (parts.isEmpty()) throw new IllegalArgumentException("empty id template");
-        return new IdTemplate(parts, keepPattern == null ? null : Pattern.compile(keepPattern));
+        return new IdTemplate(parts, keepPattern);
     }
 
     /**
@@ -94,6 +141,15 @@ public final class IdTemplate {
 
     /** Whether a model-written id is used as the call's id. */
     public boolean keeps(String modelId) {
-        return !modelId.isEmpty() && (keep == null || keep.matcher(modelId).matches());
+        if (modelId.isEmpty()) return false;
+        if (keepClass != null) {
+            if (modelId.length() != keepLength) return false;
+            for (int i = 0; i < modelId.length(); i++) {
+                char c = modelId.charAt(i);
+                if (c >= 128 || !keepClass[c]) return false;
+            }
+            return true;
+        }
+        return keep == null || keep.matcher(modelId).matches();
     }
 }

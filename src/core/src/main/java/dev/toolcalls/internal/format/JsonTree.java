@@ -1,73 +1,74 @@
 package dev.toolcalls.internal.format;
 
-import com.google.gson.JsonArray;
-import com.google.gson.JsonElement;
-import com.google.gson.JsonNull;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonPrimitive;
-
 import dev.toolcalls.internal.json.Json;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
- * The tree of a format file or role file, read by hand rather than through Gson's reader: loading a
- * format then loads a handful of tree classes instead of Gson's type adapters (about 120 classes,
- * the largest part of a format's load time in a fresh JVM). The text is checked first with the
- * strict validator, so the messages for bad JSON are those of {@link Json#parseStrict}, and the
+ * The tree of a format file or role file, read by hand into plain Java values: an object is a
+ * {@code Map<String, Object>} in the order of its keys, an array a {@code List<Object>}, a string a
+ * {@code String}, {@code true} and {@code false} a {@code Boolean}, a number a {@code BigDecimal}
+ * and {@code null} a null. Loading a format then loads no JSON classes at all (Gson's type adapters
+ * are about 120 classes, its tree a score more), and the reader works on the text's characters as
+ * an array: a format's first load runs it once, in a fresh JVM's interpreter, where each call of
+ * {@code String.charAt} costs more than reading an array element. The text is checked first with
+ * the strict validator, so the messages for bad JSON are those of {@link Json#parseStrict}, and the
  * reader below only ever sees valid JSON. A repeated key keeps its first place and its last value,
  * as in Gson's tree.
  */
 final class JsonTree {
-    private final String text;
+    private final char[] text;
     private int at;
 
     private JsonTree(String text) {
-        this.text = text;
+        this.text = text.toCharArray();
     }
 
     /**
      * @throws Json.NotJson when the text is not exactly one strict JSON value
      */
-    static JsonElement parse(String text) throws Json.NotJson {
+    static Object parse(String text) throws Json.NotJson {
         Json.check(text);
         return parseValid(text);
     }
 
     /** The tree of a text known to be exactly one strict JSON value (not checked here). */
-    static JsonElement parseValid(String text) {
+    static Object parseValid(String text) {
         return new JsonTree(text).value();
     }
 
-    private JsonElement value() {
+    private Object value() {
         blanks();
-        char c = text.charAt(at);
-        switch (c) {
+        switch (text[at]) {
             case '{':
                 return object();
             case '[':
                 return array();
             case '"':
-                return new JsonPrimitive(string());
+                return string();
             case 't':
                 at += 4;
-                return new JsonPrimitive(Boolean.TRUE);
+                return Boolean.TRUE;
             case 'f':
                 at += 5;
-                return new JsonPrimitive(Boolean.FALSE);
+                return Boolean.FALSE;
             case 'n':
                 at += 4;
-                return JsonNull.INSTANCE;
+                return null;
             default:
                 return number();
         }
     }
 
-    private JsonObject object() {
-        JsonObject o = new JsonObject();
+    private Map<String, Object> object() {
+        Map<String, Object> o = new LinkedHashMap<>();
         at++;
         blanks();
-        if (text.charAt(at) == '}') {
+        if (text[at] == '}') {
             at++;
             return o;
         }
@@ -76,53 +77,54 @@ final class JsonTree {
             String key = string();
             blanks();
             at++; // ':'
-            o.add(key, value());
+            o.put(key, value());
             blanks();
-            if (text.charAt(at++) == '}') return o;
+            if (text[at++] == '}') return o;
         }
     }
 
-    private JsonArray array() {
-        JsonArray a = new JsonArray();
+    private List<Object> array() {
+        List<Object> a = new ArrayList<>();
         at++;
         blanks();
-        if (text.charAt(at) == ']') {
+        if (text[at] == ']') {
             at++;
             return a;
         }
         while (true) {
             a.add(value());
             blanks();
-            if (text.charAt(at++) == ']') return a;
+            if (text[at++] == ']') return a;
         }
     }
 
     private String string() {
-        int start = at;
-        int i = at + 1;
+        char[] t = text;
+        int start = at + 1;
+        int i = start;
         boolean escaped = false;
-        while (text.charAt(i) != '"') {
-            if (text.charAt(i) == '\\') {
+        for (char c; (c = t[i]) != '"'; ) {
+            if (c == '\\') {
                 escaped = true;
                 i += 2;
             } else i++;
         }
         at = i + 1;
-        String inside = text.substring(start + 1, i);
+        String inside = new String(t, start, i - start);
         return escaped ? Json.decodeStringPiece(inside) : inside;
     }
 
-    private JsonPrimitive number() {
+    private BigDecimal number() {
         int start = at;
-        while (at < text.length() && "+-0123456789.eE".indexOf(text.charAt(at)) >= 0) at++;
-        return new JsonPrimitive(new BigDecimal(text.substring(start, at)));
+        while (at < text.length && "+-0123456789.eE".indexOf(text[at]) >= 0) at++;
+        return new BigDecimal(text, start, at - start);
     }
 
     private void blanks() {
-        while (at < text.length()) {
-            char c = text.charAt(at);
-            if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return;
-            at++;
-        }
+        char[] t = text;
+        int i = at;
+        for (char c; i < t.length && ((c = t[i]) == ' ' || c == '\t' || c == '\n' || c == '\r'); )
+            i++;
+        at = i;
     }
 }

@@ -1,7 +1,6 @@
 package dev.toolcalls.internal.lex;
 
 import org.antlr.v4.runtime.CharStream;
-import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.Lexer;
 import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.Vocabulary;
@@ -112,7 +111,8 @@ public final class LexerModel {
             boolean strict) {
         this.formatName = formatName;
         this.factory = factory;
-        Lexer proto = factory.apply(CharStreams.fromString(""));
+        // an empty stream of the driver's own kind: ANTLR's CharStreams would load a dozen classes
+        Lexer proto = factory.apply(new TextStream());
         this.atn = proto.getATN();
         this.ruleNames = proto.getRuleNames();
         this.modeNames = proto.getModeNames();
