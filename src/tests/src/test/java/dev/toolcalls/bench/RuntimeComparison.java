@@ -173,7 +173,15 @@ public final class RuntimeComparison {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         System.out.printf(
                 "%-16s %10s %10s %8s %8s %8s %8s %8s %8s%n",
-                "format", "old µs", "new µs", "new÷old", "old G/s", "new G/s", "old ns/c", "new ns/c", "new÷scan");
+                "format",
+                "old µs",
+                "new µs",
+                "new÷old",
+                "old G/s",
+                "new G/s",
+                "old ns/c",
+                "new ns/c",
+                "new÷scan");
         boolean first = true;
         for (String name : names) {
             Format f = Formats.get(name);
