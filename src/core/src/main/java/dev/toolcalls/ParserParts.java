@@ -118,6 +118,12 @@ final class ParserParts {
         public void escaped(String piece) {
             calls.escapedArguments(piece, lexer.tokenStart());
         }
+
+        @Override
+        public void json(
+                String before, String source, int from, int to, String after, boolean escaped) {
+            calls.arguments(before, source, from, to, after, escaped, lexer.tokenStart());
+        }
     }
 
     /** The argument writer's malformed-arguments error, at the lexer's token. */

@@ -45,6 +45,10 @@ public final class StreamParser {
     private static final Set<Role> NAMING =
             EnumSet.of(Role.NAME, Role.NAME_JSON, Role.ID, Role.ID_JSON, Role.ARG_KEY);
 
+    /** Roles whose token is read where it lies in the output's chunk, when it lies in one. */
+    private static final Set<Role> IN_PLACE =
+            EnumSet.of(Role.ARG_VALUE, Role.ARG_KEY, Role.LIT_CHARS, Role.LIT_ATOM);
+
     /**
      * Roles that use nothing of their token's text but the open call's raw copy of it (and, for a
      * literal's brackets, which bracket it is, read where it lies).
@@ -557,11 +561,9 @@ public final class StreamParser {
                     role == Role.NAME_JSON || role == Role.ID_JSON
                             ? lexer.tokenPlainJsonString()
                             : null;
-            // a raw argument value, or a literal's string characters, that lies whole in one chunk
-            // of the output is read there, not cut from it first
-            boolean inPlace =
-                    (role == Role.ARG_VALUE || role == Role.LIT_CHARS)
-                            && lexer.tokenChunk() != null;
+            // a raw argument value, a key, or a literal's string characters or atom, that lies
+            // whole in one chunk of the output is read there, not cut from it first
+            boolean inPlace = IN_PLACE.contains(role) && lexer.tokenChunk() != null;
             String text =
                     value != null || inPlace || TEXTLESS.contains(role) ? null : lexer.tokenText();
             if (text != null) calls.text(text);
@@ -675,7 +677,15 @@ public final class StreamParser {
                 break;
             case ARG_KEY:
                 calls.requireOpen(at);
-                arguments.key(text, calls.name());
+                if (text != null) arguments.key(text, calls.name());
+                else {
+                    int base = lexer.tokenChunkBase();
+                    arguments.key(
+                            lexer.tokenChunk(),
+                            lexer.tokenStart() - base,
+                            lexer.tokenEnd() - base,
+                            calls.name());
+                }
                 break;
             case ARG_VALUE:
                 if (text != null) arguments.value(text);
@@ -708,12 +718,19 @@ public final class StreamParser {
                             lexer.tokenChunk(), lexer.tokenStart() - base, lexer.tokenEnd() - base);
                 }
                 break;
+            case LIT_ATOM:
+                if (text != null) arguments.literal(role, text);
+                else {
+                    int base = lexer.tokenChunkBase();
+                    arguments.literalAtom(
+                            lexer.tokenChunk(), lexer.tokenStart() - base, lexer.tokenEnd() - base);
+                }
+                break;
             case LIT_COMMA:
             case LIT_COLON:
             case LIT_KEY:
             case LIT_QUOTE:
             case LIT_ESCAPE:
-            case LIT_ATOM:
                 arguments.literal(role, text);
                 break;
             default:

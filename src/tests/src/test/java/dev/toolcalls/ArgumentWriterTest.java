@@ -159,6 +159,94 @@ class ArgumentWriterTest {
         assertEquals("{}", args(""));
     }
 
+    /**
+     * Keys and atoms read where they lie in the output give the arguments that their text gives:
+     * every atom spelling (JSON words, numbers JSON writes as they are, and those converted: a
+     * sign, a leading zero, an underscore, a radix, a bare point, an upper-case exponent, -0), keys
+     * with blanks around them and with characters to escape.
+     */
+    @Test
+    void keysAndAtomsReadInPlaceAreWrittenAsTheirText() {
+        String[] atoms = {
+            "True",
+            "true",
+            "False",
+            "false",
+            "None",
+            "null",
+            "Nonex",
+            "0",
+            "-0",
+            "7",
+            "-12",
+            "007",
+            "+4",
+            "1_000",
+            "0x1F",
+            "-0x10",
+            "0o17",
+            "0b101",
+            "0x123456789abcdef0123",
+            "2.5",
+            "-2.5",
+            "0.50",
+            "1.",
+            ".5",
+            "1e3",
+            "1e-3",
+            "1e+3",
+            "1E3",
+            "1e03",
+            "1e0",
+            "-0.0",
+            "-0e1",
+            "1.5e",
+            "-",
+            "00.5",
+            "0x",
+            " 3 "
+        };
+        String[] keys = {"city", " days ", "q\"x", "tab\there"};
+        for (String key : keys)
+            for (String atom : atoms) {
+                List<String> byText = new ArrayList<>();
+                ArgumentWriter t = writer(byText);
+                t.key(key, "f");
+                t.literal(Role.LIT_OPEN, "[");
+                t.literal(Role.LIT_ATOM, atom);
+                t.literal(Role.LIT_COMMA, ",");
+                t.literal(Role.LIT_ATOM, atom);
+                t.literal(Role.LIT_CLOSE, "]");
+                t.finish();
+                List<String> inPlace = new ArrayList<>();
+                ArgumentWriter w = writer(inPlace);
+                String source = "f(" + key + "=[" + atom + "," + atom + "])";
+                int k = source.indexOf(key);
+                w.key(source, k, k + key.length(), "f");
+                int a = source.indexOf('[') + 1;
+                w.literal(Role.LIT_OPEN, "[");
+                w.literalAtom(source, a, a + atom.length());
+                w.literal(Role.LIT_COMMA, ",");
+                a += atom.length() + 1;
+                w.literalAtom(source, a, a + atom.length());
+                w.literal(Role.LIT_CLOSE, "]");
+                w.finish();
+                assertEquals(String.join("", byText), String.join("", inPlace), key + " " + atom);
+            }
+    }
+
+    private static ArgumentWriter writer(List<String> out) {
+        ArgumentWriter w =
+                new ArgumentWriter(
+                        out::add,
+                        Tools.none()::definition,
+                        ArgumentWriter.Untyped.STRING,
+                        false,
+                        IllegalArgumentException::new);
+        w.begin();
+        return w;
+    }
+
     @Test
     void literalsAreTransliteratedToJson() {
         List<String> out = new ArrayList<>();

@@ -190,8 +190,16 @@ public final class RuntimeComparison {
                 new URLClassLoader(new URL[] {location(Formats.class), antlr, gson}, platform);
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         System.out.printf(
-                "%-12s %10s %10s %8s %8s %8s %8s%n",
-                "format", "old µs", "new µs", "new÷old", "old G/s", "new G/s", "new÷scan");
+                "%-16s %10s %10s %8s %8s %8s %8s %8s %8s%n",
+                "format",
+                "old µs",
+                "new µs",
+                "new÷old",
+                "old G/s",
+                "new G/s",
+                "old ns/c",
+                "new ns/c",
+                "new÷scan");
         boolean first = true;
         for (String name : names) {
             Format f = Formats.get(name);
@@ -241,13 +249,15 @@ public final class RuntimeComparison {
             double ps = best(ts);
             System.out.printf(
                     Locale.ROOT,
-                    "%-12s %10.0f %10.0f %8.2f %8.2f %8.2f %8.1f  (%d parses each%s)%n",
+                    "%-16s %10.0f %10.0f %8.2f %8.2f %8.2f %8.2f %8.2f %8.1f  (%d parses each%s)%n",
                     name,
                     pa / 1e3,
                     pb / 1e3,
                     pb / pa,
                     text.length() / pa,
                     text.length() / pb,
+                    pa / text.length(),
+                    pb / text.length(),
                     pb / ps,
                     ta.size(),
                     sink == 42 ? "" : "");

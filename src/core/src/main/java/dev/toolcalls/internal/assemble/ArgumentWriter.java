@@ -62,6 +62,21 @@ public final class ArgumentWriter {
         default void escaped(String piece) {
             json(piece);
         }
+
+        /**
+         * A piece of the arguments JSON that is {@code before}, the text of [from, to) in {@code
+         * source} and {@code after}, joined: the range is read where it lies, no string is made of
+         * it here.
+         *
+         * @param escaped the range is the inside of a JSON string, escaped (as for {@link
+         *     #escaped(String)})
+         */
+        default void json(
+                String before, String source, int from, int to, String after, boolean escaped) {
+            String piece = before + source.substring(from, to) + after;
+            if (escaped) escaped(piece);
+            else json(piece);
+        }
     }
 
     private final Output out;
@@ -77,7 +92,18 @@ public final class ArgumentWriter {
 
     private boolean used; // anything written in this call
     private JsonObject properties; // schema properties of the current function, if known
-    private String key;
+
+    /** A key is open: its value, or the next key, is to come. */
+    private boolean keyed;
+
+    /**
+     * The open key: [keyFrom, keyTo) of keySource (read where it lies in the output, or the key
+     * itself), made a string only where a schema lookup needs it.
+     */
+    private String keySource;
+
+    private int keyFrom;
+    private int keyTo;
     private Mode mode = Mode.NONE;
     private Set<SchemaTypes.Type> types;
     private Boolean forcedString; // per-parameter override from the text: true string, false JSON
@@ -117,7 +143,7 @@ public final class ArgumentWriter {
     public void begin() {
         used = false;
         properties = null;
-        key = null;
+        keyed = false;
         mode = Mode.NONE;
     }
 
@@ -127,6 +153,7 @@ public final class ArgumentWriter {
         if (held != null && held.capacity() > 4096) held = null;
         if (held != null) held.setLength(0);
         seen.clear();
+        keySource = null;
         types = null;
         forcedString = null;
         valueStarted = false;
@@ -146,8 +173,29 @@ public final class ArgumentWriter {
      * back at its top level outside any string.
      */
     public boolean atValueBoundary() {
-        if (key == null) return true;
+        if (!keyed) return true;
         return mode == Mode.LITERAL && depth == 0 && !inString;
+    }
+
+    /**
+     * A key that is the text of [from, to) in {@code source} (the output itself, not a copy of the
+     * token), blanks around it aside: as {@link #key(String, String)}, with {@code "key": } written
+     * from where the key lies.
+     */
+    public void key(String source, int from, int to, String functionName) {
+        while (from < to && Character.isWhitespace(source.charAt(from))) from++;
+        while (to > from && Character.isWhitespace(source.charAt(to - 1))) to--;
+        if (from == to || !SchemaTypes.plainString(source, from, to)) {
+            key(source.substring(from, to), functionName);
+            return;
+        }
+        endValue();
+        if (!used && functionName != null) properties = propertiesOf(functionName);
+        keySource = source;
+        keyFrom = from;
+        keyTo = to;
+        out.json(used ? ", \"" : "{\"", source, from, to, "\": ", false);
+        keyed();
     }
 
     public void key(String rawKey, String functionName) {
@@ -158,8 +206,16 @@ public final class ArgumentWriter {
                             + (functionName == null ? "" : " of '" + functionName + "'")
                             + " has an empty key, which would lose its value");
         if (!used && functionName != null) properties = propertiesOf(functionName);
-        key = rawKey.strip();
-        out.json(SchemaTypes.quote(used ? ", " : "{", key, ": "));
+        keySource = rawKey.strip();
+        keyFrom = 0;
+        keyTo = keySource.length();
+        out.json(SchemaTypes.quote(used ? ", " : "{", keySource, ": "));
+        keyed();
+    }
+
+    /** The state of a value just after its key. */
+    private void keyed() {
+        keyed = true;
         used = true;
         mode = Mode.NONE;
         forcedString = null;
@@ -190,7 +246,7 @@ public final class ArgumentWriter {
      * one text go over it once.
      */
     public void value(String source, int from, int to) {
-        if (key == null) throw keyless();
+        if (!keyed) throw keyless();
         if (mode == Mode.NONE) startRaw();
         if (trimNewlines && !valueStarted && from < to && source.charAt(from) == '\n') from++;
         valueStarted = true;
@@ -218,7 +274,7 @@ public final class ArgumentWriter {
         boolean string;
         if (forcedString != null) string = forcedString;
         else {
-            types = typesOf(key);
+            types = typesOf(keyName());
             string =
                     types.isEmpty()
                             ? untyped == Untyped.STRING
@@ -234,7 +290,7 @@ public final class ArgumentWriter {
 
     /** The current value is complete. */
     public void endValue() {
-        if (key == null) return;
+        if (!keyed) return;
         switch (mode) {
             case NONE: // a key with no value text: an empty raw value
                 startRaw();
@@ -264,7 +320,7 @@ public final class ArgumentWriter {
             default:
                 break;
         }
-        key = null;
+        keyed = false;
         mode = Mode.NONE;
     }
 
@@ -278,19 +334,10 @@ public final class ArgumentWriter {
     // ---- literals --------------------------------------------------------------------------
 
     public void literal(Role role, String text) {
-        if (key == null) throw keyless();
-        if (mode == Mode.NONE) mode = Mode.LITERAL;
-        if (mode != Mode.LITERAL) return;
-        if (depth == 0
-                && !inString
-                && (role == Role.LIT_OPEN || role == Role.LIT_ATOM || role == Role.LIT_QUOTE)) {
-            if (literalStarted) throw keyless(); // the value of a key the grammar read as none
-            literalStarted = true;
-        }
+        if (!literalBegins(role)) return;
         switch (role) {
             case LIT_OPEN:
-                separate();
-                out.json(isOnly(text, '{') ? "{" : "[");
+                separated(isOnly(text, '{') ? "{" : "[");
                 depth++;
                 break;
             case LIT_CLOSE:
@@ -305,12 +352,11 @@ public final class ArgumentWriter {
                 out.json(": ");
                 break;
             case LIT_KEY:
-                separate();
-                out.json(SchemaTypes.quote(text.strip()));
+                separated(SchemaTypes.quote(text.strip()));
                 break;
             case LIT_QUOTE:
-                if (!inString) separate();
-                out.json("\"");
+                if (inString) out.json("\"");
+                else separated("\"");
                 inString = !inString;
                 break;
             case LIT_CHARS:
@@ -320,8 +366,7 @@ public final class ArgumentWriter {
                 out.escaped(SchemaTypes.escape(Json.decodeEscape(text)));
                 break;
             case LIT_ATOM:
-                separate();
-                out.json(atom(text.strip()));
+                separated(atom(text.strip()));
                 break;
             default:
                 break;
@@ -329,14 +374,104 @@ public final class ArgumentWriter {
     }
 
     /**
+     * Whether a literal token of {@code role} is written: the open key's value is a literal (false:
+     * it is a raw value, and the token is not written). Throws where the token would begin a second
+     * value of the key.
+     */
+    private boolean literalBegins(Role role) {
+        if (!keyed) throw keyless();
+        if (mode == Mode.NONE) mode = Mode.LITERAL;
+        if (mode != Mode.LITERAL) return false;
+        if (depth == 0
+                && !inString
+                && (role == Role.LIT_OPEN || role == Role.LIT_ATOM || role == Role.LIT_QUOTE)) {
+            if (literalStarted) throw keyless(); // the value of a key the grammar read as none
+            literalStarted = true;
+        }
+        return true;
+    }
+
+    /**
+     * A literal's atom ({@link Role#LIT_ATOM}), the text of [from, to) in {@code source} (the
+     * output itself, not a copy of the token): as {@link #literal} of its text, with the JSON words
+     * and the numbers already written as the conversion writes them read where they lie.
+     */
+    public void literalAtom(String source, int from, int to) {
+        if (!literalBegins(Role.LIT_ATOM)) return;
+        while (from < to && Character.isWhitespace(source.charAt(from))) from++;
+        while (to > from && Character.isWhitespace(source.charAt(to - 1))) to--;
+        String word = word(source, from, to);
+        if (word != null) separated(word);
+        else if (jsonNumber(source, from, to)) {
+            out.json(pendingComma ? ", " : "", source, from, to, "", false);
+            pendingComma = false;
+        } else separated(atom(source.substring(from, to)));
+    }
+
+    /**
      * A literal's string characters ({@link Role#LIT_CHARS}), the text of [from, to) in {@code
      * source} (the output itself, not a copy of the piece), escaped where they lie.
      */
     public void literalChars(String source, int from, int to) {
-        if (key == null) throw keyless();
+        if (!keyed) throw keyless();
         if (mode == Mode.NONE) mode = Mode.LITERAL;
         if (mode != Mode.LITERAL) return;
-        out.escaped(SchemaTypes.escape(source, from, to, seen));
+        String escaped = SchemaTypes.escapeOrNull(source, from, to, seen);
+        if (escaped == null) out.json("", source, from, to, "", true);
+        else out.escaped(escaped);
+    }
+
+    /**
+     * {@code true}, {@code false} or {@code null} for [from, to) of {@code s} spelling one of them
+     * in Python or JSON, else null.
+     */
+    private static String word(String s, int from, int to) {
+        int n = to - from;
+        if (n == 4) {
+            if (s.startsWith("True", from) || s.startsWith("true", from)) return "true";
+            if (s.startsWith("None", from) || s.startsWith("null", from)) return "null";
+        } else if (n == 5) {
+            if (s.startsWith("False", from) || s.startsWith("false", from)) return "false";
+        }
+        return null;
+    }
+
+    /**
+     * Whether [from, to) of {@code s} is a number that {@link #atom} writes as it is: {@code
+     * -?(0|[1-9][0-9]*)(\.[0-9]+)?(e-?(0|[1-9][0-9]*))?}, except {@code -0} (written 0).
+     */
+    private static boolean jsonNumber(String s, int from, int to) {
+        int i = from < to && s.charAt(from) == '-' ? from + 1 : from;
+        int whole = i;
+        i = unsigned(s, i, to);
+        if (i == whole) return false;
+        boolean integer = true;
+        if (i < to && s.charAt(i) == '.') {
+            int fraction = ++i;
+            while (i < to && isDigit(s.charAt(i))) i++;
+            if (i == fraction) return false;
+            integer = false;
+        }
+        if (i < to && s.charAt(i) == 'e') {
+            i++;
+            if (i < to && s.charAt(i) == '-') i++;
+            int exponent = i;
+            i = unsigned(s, i, to);
+            if (i == exponent) return false;
+            integer = false;
+        }
+        return i == to && !(integer && whole > from && s.charAt(whole) == '0');
+    }
+
+    /** The end of {@code 0|[1-9][0-9]*} at {@code i} in {@code s} (i itself when there is none). */
+    private static int unsigned(String s, int i, int to) {
+        if (i < to && s.charAt(i) == '0') return i + 1;
+        while (i < to && isDigit(s.charAt(i))) i++;
+        return i;
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
     }
 
     /** Whether {@code text} is {@code c} alone, blanks around it aside (without stripping it). */
@@ -353,10 +488,13 @@ public final class ArgumentWriter {
                 "an argument value has no key (is its key empty?), which would lose it");
     }
 
-    private void separate() {
+    /** {@code piece}, after the comma that a value before it left pending, in one piece. */
+    private void separated(String piece) {
         if (pendingComma) {
-            out.json(", ");
+            out.json(", ", piece, 0, piece.length(), "", false);
             pendingComma = false;
+        } else {
+            out.json(piece);
         }
     }
 
@@ -386,6 +524,10 @@ public final class ArgumentWriter {
             // another radix to decimal costs more than linear time: only for numbers of sane length
             if (n.length() - from <= MAX_RADIX_DIGITS) {
                 try {
+                    if (n.length() - from <= 17) { // at most 15 digits: a long holds the value
+                        long value = Long.parseLong(n, from + 2, n.length(), radix);
+                        return Long.toString(negative ? -value : value);
+                    }
                     BigInteger value = new BigInteger(n.substring(from + 2), radix);
                     return (negative ? value.negate() : value).toString();
                 } catch (NumberFormatException e) {
@@ -466,6 +608,10 @@ public final class ArgumentWriter {
         return properties != null && properties.isJsonObject()
                 ? properties.getAsJsonObject()
                 : null;
+    }
+
+    private String keyName() {
+        return keySource.substring(keyFrom, keyTo);
     }
 
     private Set<SchemaTypes.Type> typesOf(String k) {

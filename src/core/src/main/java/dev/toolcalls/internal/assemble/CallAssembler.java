@@ -331,6 +331,38 @@ public final class CallAssembler {
         arguments(fragment, offset);
     }
 
+    /**
+     * A fragment of the arguments that is {@code before}, [from, to) of {@code source} and {@code
+     * after}, joined where the arguments are gathered (no string made of it when it is short).
+     *
+     * @param escaped the range is the inside of a JSON string as the runtime escaped it (see {@link
+     *     #escapedArguments})
+     */
+    public void arguments(
+            String before,
+            String source,
+            int from,
+            int to,
+            String after,
+            boolean escaped,
+            int offset) {
+        int n = before.length() + (to - from) + after.length();
+        if (n >= LONG_PIECE || !open) {
+            String fragment = before + source.substring(from, to) + after;
+            if (escaped && before.isEmpty() && after.isEmpty()) escapedArguments(fragment, offset);
+            else arguments(fragment, offset);
+            return;
+        }
+        argsStarted = true;
+        if (firstKept) gatherFirst();
+        argsTail.append(before).append(source, from, to).append(after);
+        argsLength += n;
+        if (argsTail.length() >= 4096) flushArgsTail();
+        lastPiece = "";
+        if (name != null) sendHeader();
+        if (headerSent) sendArgs();
+    }
+
     public void arguments(String fragment, int offset) {
         requireOpen(offset);
         argsStarted = true;
@@ -376,15 +408,18 @@ public final class CallAssembler {
                             + shorten(all));
         header();
         pendingArgs();
-        if (argsSent < all.length())
+        if (argsSent < all.length()) {
             out.arguments(index, all.substring(argsSent)); // a trailing lone surrogate, if any
+            argsSent = all.length();
+        }
         out.end(index, sentId, name, all);
         open = false;
         clearRaw();
     }
 
-    /** Closes the open call without emitting anything (lenient fallback). */
+    /** Closes the open call without emitting anything more (lenient fallback). */
     public void abandon() {
+        out.settle(); // what was sent of it goes out first
         open = false;
         clearRaw();
     }
@@ -401,8 +436,18 @@ public final class CallAssembler {
         }
     }
 
+    /**
+     * The arguments so far are due to be sent: the event collector asks for them ({@link
+     * #sendPending}) before it collects anything else or drains, so the pieces of one feed go out
+     * as one fragment.
+     */
     private void sendArgs() {
-        if (!hold) pendingArgs();
+        if (!hold) out.owe(this);
+    }
+
+    /** Sends the arguments not sent yet (the event collector's {@link EventCollector#settle}). */
+    void sendPending() {
+        if (open && headerSent) pendingArgs();
     }
 
     private void header() {
@@ -453,11 +498,7 @@ public final class CallAssembler {
             firstKept = piece.length() < LONG_PIECE;
             return;
         }
-        if (firstKept) { // a second piece: the short first one is gathered with it after all
-            firstKept = false;
-            if (argsTail.length() == 0 && argPieces.size() == 1)
-                argsTail.append(argPieces.remove(0));
-        }
+        if (firstKept) gatherFirst();
         argsLength += piece.length();
         if (piece.length() < LONG_PIECE) {
             argsTail.append(piece);
@@ -466,6 +507,12 @@ public final class CallAssembler {
             flushArgsTail();
             argPieces.add(piece);
         }
+    }
+
+    /** A second piece: the short first one, kept as it came, is gathered with it after all. */
+    private void gatherFirst() {
+        firstKept = false;
+        if (argsTail.length() == 0 && argPieces.size() == 1) argsTail.append(argPieces.remove(0));
     }
 
     private void flushArgsTail() {

@@ -41,6 +41,13 @@ public final class EventCollector {
      */
     private boolean wholeCall;
 
+    /**
+     * A call whose argument pieces have arrived but are not collected yet (else null): they are
+     * collected before anything else is, and before the events are drained, so that many pieces of
+     * one feed make one fragment without a string per piece.
+     */
+    private CallAssembler owing;
+
     /** Empty, as new (for a parser that reuses this one). */
     public void reset() {
         done.clear();
@@ -51,6 +58,21 @@ public final class EventCollector {
         index = 0;
         justStarted = -1;
         wholeCall = false;
+        owing = null;
+    }
+
+    /** {@code calls} has argument pieces to send, collected when {@link #settle} is due. */
+    void owe(CallAssembler calls) {
+        owing = calls;
+    }
+
+    /** Collects the argument pieces a call owes, before any other event and any drain. */
+    void settle() {
+        CallAssembler c = owing;
+        if (c != null) {
+            owing = null;
+            c.sendPending();
+        }
     }
 
     public void content(String piece) {
@@ -63,6 +85,7 @@ public final class EventCollector {
 
     private void text(Kind k, String piece) {
         if (piece.isEmpty()) return;
+        settle();
         justStarted = -1;
         if (kind != k) {
             flush();
@@ -96,6 +119,7 @@ public final class EventCollector {
     }
 
     public void start(int index, String id, String name) {
+        settle();
         flush();
         done.add(new ParseEvent.ToolCallStart(index, id, name));
         justStarted = index;
@@ -117,6 +141,7 @@ public final class EventCollector {
      * @param arguments the call's whole arguments: the concatenation of all its fragments
      */
     public void end(int index, String id, String name, String arguments) {
+        settle();
         if (kind == Kind.ARGUMENTS && this.index == index && wholeCall) {
             // the pieces collected are all of them: their event is the whole arguments, not a copy
             more.clear();
@@ -133,6 +158,7 @@ public final class EventCollector {
      * #content} (or {@link #reasoning}) and then {@link #drain}, without collecting it first.
      */
     public List<ParseEvent> drainText(String piece, boolean reasoning) {
+        settle();
         if (kind != Kind.NONE || !done.isEmpty() || piece.isEmpty()) {
             text(reasoning ? Kind.REASONING : Kind.TEXT, piece);
             return drain();
@@ -142,6 +168,7 @@ public final class EventCollector {
     }
 
     public List<ParseEvent> drain() {
+        settle();
         justStarted = -1;
         if (done.isEmpty()) { // the common case while streaming: one piece, or nothing
             ParseEvent e = pending();

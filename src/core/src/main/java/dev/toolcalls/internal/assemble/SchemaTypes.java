@@ -307,6 +307,18 @@ public final class SchemaTypes {
     }
 
     /**
+     * Whether [from, to) of {@code s} is the inside of a JSON string as it stands: no character
+     * that {@link #quote(String)} escapes.
+     */
+    public static boolean plainString(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == '"' || c == '\\' || c == '\u2028' || c == '\u2029') return false;
+        }
+        return true;
+    }
+
+    /**
      * The inside of a JSON string for {@code s}, without the quotes: {@code s} itself when nothing
      * needs escaping.
      */
@@ -334,6 +346,16 @@ public final class SchemaTypes {
      * @param seen the finds of earlier calls, updated; null for none
      */
     public static String escape(String s, int from, int to, Seen seen) {
+        String escaped = escapeOrNull(s, from, to, seen);
+        if (escaped != null) return escaped;
+        return from == 0 && to == s.length() ? s : s.substring(from, to);
+    }
+
+    /**
+     * {@link #escape(String, int, int, Seen)}, but null where [from, to) needs no escape (no string
+     * is made of the text as it is).
+     */
+    public static String escapeOrNull(String s, int from, int to, Seen seen) {
         int quote = -1;
         int slash = -1;
         if (seen != null && seen.text == s && seen.from <= from) {
@@ -383,7 +405,7 @@ public final class SchemaTypes {
             seen.quote = quote;
             seen.slash = slash;
         }
-        if (b == null) return from == 0 && to == s.length() ? s : s.substring(from, to);
+        if (b == null) return null;
         return b.append(s, i, to).toString();
     }
 

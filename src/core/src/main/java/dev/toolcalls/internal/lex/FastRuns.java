@@ -40,6 +40,10 @@ import java.util.Set;
  * run waits for more data (the driver holds it back, as the simulator would) and its search goes on
  * from where it stopped.
  *
+ * <p>The same holds for a rule whose language is exactly {@code [head][set]*} (an identifier: a
+ * letter, then letters and digits): where its first character begins no other rule, the token is
+ * that character and the longest run of the set's characters after it.
+ *
  * <p>A token rule whose language is exactly {@code [set]} (one character: a brace, a quote, a
  * comma) with at most mode commands is a <em>one-character rule</em>, kept beside the runs: where
  * the character at the commit point begins that rule and no other, the token is that character
@@ -54,6 +58,12 @@ public final class FastRuns {
 
         /** The rule's language is one character of the set: the token is the start character. */
         public final boolean single;
+
+        /**
+         * The rule's first character is of a set of its own ({@code [head][set]*}): the run of the
+         * set begins after it.
+         */
+        final boolean head;
 
         /** The run never holds {@code "} or {@code \}: inside a JSON string, it is plain text. */
         public final boolean quoteless;
@@ -82,6 +92,7 @@ public final class FastRuns {
                 boolean streamable,
                 boolean text,
                 boolean single,
+                IntervalSet first,
                 IntervalSet set,
                 IntervalSet start,
                 List<LexerAction> commands) {
@@ -98,11 +109,16 @@ public final class FastRuns {
             this.streamable = streamable;
             this.text = text && streamable && !single;
             this.single = single;
+            this.head = !single && !first.equals(set);
             this.set = set;
             this.start = start;
             for (Interval iv : set.getIntervals()) // by interval: cheaper than a test per character
             for (int c = Math.max(iv.a, 0); c <= Math.min(iv.b, 127); c++) ascii[c] = true;
-            this.quoteless = !set.contains('"') && !set.contains('\\');
+            this.quoteless =
+                    !set.contains('"')
+                            && !set.contains('\\')
+                            && !first.contains('"')
+                            && !first.contains('\\');
             IntervalSet outside = set.complement(Lexer.MIN_CHAR_VALUE, Lexer.MAX_CHAR_VALUE);
             char[] s = null;
             if (outside != null && outside.size() <= 4) {
@@ -187,11 +203,12 @@ public final class FastRuns {
             if (found.size() == 127) continue;
             List<List<LexerAction>> commands = new ArrayList<>();
             boolean[] single = new boolean[1];
-            IntervalSet set = loopSet(atn, r, commands, single);
+            IntervalSet first = new IntervalSet();
+            IntervalSet set = loopSet(atn, r, commands, single, first);
             if (set == null
                     || commands.size() != 1
                     || !commands.get(0).isEmpty() && model.streamable(r)) continue;
-            IntervalSet start = new IntervalSet(set);
+            IntervalSet start = new IntervalSet(first);
             for (int j = 0; j < rules.length; j++)
                 if (j != i) start = start.subtract(firsts.get(j));
             if (start.isNil()) continue;
@@ -202,6 +219,7 @@ public final class FastRuns {
                             model.streamable(r),
                             role == Role.CONTENT || role == Role.REASONING,
                             single[0],
+                            first,
                             set,
                             start,
                             commands.get(0)));
@@ -299,12 +317,17 @@ public final class FastRuns {
     }
 
     /**
-     * The set S when the rule's language is exactly S+, or exactly S ({@code single[0]} set: one
-     * character), else null; {@code commands} gets the distinct command lists on the ways to the
-     * rule's end (one, for a rule the fast path can take).
+     * The set S when the rule's language is exactly S+, or exactly H S* ({@code first} gets H; S
+     * itself for S+), or exactly S ({@code single[0]} set: one character), else null; {@code
+     * commands} gets the distinct command lists on the ways to the rule's end (one, for a rule the
+     * fast path can take).
      */
     static IntervalSet loopSet(
-            ATN atn, int rule, List<List<LexerAction>> commands, boolean[] single) {
+            ATN atn,
+            int rule,
+            List<List<LexerAction>> commands,
+            boolean[] single,
+            IntervalSet first) {
         Set<Config> c0 = new HashSet<>();
         boolean[] accept = new boolean[1];
         if (!closure(
@@ -317,7 +340,6 @@ public final class FastRuns {
                         List.of(),
                         commands)
                 || accept[0]) return null;
-        IntervalSet first = new IntervalSet();
         IntervalSet again = new IntervalSet();
         Set<Config> c1 = step(atn, c0, null, first, commands); // after one character
         if (c1 != null && c1.isEmpty()) { // the rule's end, and nothing more to read
@@ -326,7 +348,7 @@ public final class FastRuns {
         }
         if (c1 == null || step(atn, c1, c1, again, commands) == null)
             return null; // every further character leads back there
-        return first.equals(again) && !first.isNil() ? first : null;
+        return !first.isNil() && !again.isNil() ? again : null;
     }
 
     /**

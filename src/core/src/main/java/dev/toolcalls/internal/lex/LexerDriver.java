@@ -203,7 +203,9 @@ public final class LexerDriver {
                                 : input.scanRun(
                                         run == heldRun && holdingRun(start, mode)
                                                 ? heldRunTo
-                                                : start,
+                                                : run.head
+                                                        ? start + Character.charCount(cp)
+                                                        : start,
                                         run);
                 heldRun = null;
                 if (!run.single && stop >= end && !run.streamable && !input.isComplete()) {
