@@ -59,14 +59,10 @@ public final class ConstraintGrammar {
         /** The hash, made once: contexts are looked up many times each. */
         private final int hash;
 
-        /** A context of every build: it holds none of a build's answers below. */
-        final boolean shared;
-
         /*
-         * What a build derived for this context, kept with the instance that asked (the build's
-         * maps hold the answers of equal contexts; these are found without hashing): its steps,
-         * its summary by mode, its number in the rule names, and the context it is stripped to by
-         * the fields kept.
+         * What the build derived for this context (a build makes one instance of each context,
+         * see ConstraintGrammar.ctx): its steps, its summary by mode, its number in the rule names
+         * (-1: none yet), and the context it is stripped to by the fields kept.
          */
         List<Step>[] steps;
         Summary[] summaries;
@@ -74,16 +70,11 @@ public final class ConstraintGrammar {
         Ctx[] stripped;
 
         Ctx(boolean call, int tool, int key, int mask, boolean called) {
-            this(call, tool, key, mask, called, false);
-        }
-
-        Ctx(boolean call, int tool, int key, int mask, boolean called, boolean shared) {
             this.call = call;
             this.tool = tool;
             this.key = key;
             this.mask = mask;
             this.called = called;
-            this.shared = shared;
             this.hash = mix(mix(mix((call ? 1 : 0) | (called ? 2 : 0), tool), key), mask);
         }
 
@@ -306,16 +297,19 @@ public final class ConstraintGrammar {
      * context), and the two they have where the output may end inside them: where it may end
      * outside a call there, and where not.
      */
-    private static final Ctx OPAQUE = new Ctx(true, -3, -1, 0, false, true);
+    private final Ctx opaqueCtx;
+
+    /** The tool of {@link #opaqueCtx}. */
+    private static final int OPAQUE = -3;
 
     /** The tool of the context that stands for the calls a token begins (its rule as the key). */
     private static final int CALLS = -4;
 
-    private static final Ctx OPAQUE_END = new Ctx(false, -1, -1, 0, true, true);
-    private static final Ctx OPAQUE_NO_END = new Ctx(true, -3, -1, 0, true, true);
+    private final Ctx opaqueEnd;
+    private final Ctx opaqueNoEnd;
 
     /** A frame that cannot end as asked (one that leaves the context alone cannot change it). */
-    private static final Nt DEAD = new Nt(-1, OPAQUE, new Exit(false, OPAQUE, 0, -1, -1), -1);
+    private final Nt dead;
 
     /** The type names of JSON Schema. */
     private static final Set<String> JSON_TYPES =
@@ -392,8 +386,6 @@ public final class ConstraintGrammar {
 
     private final Map<List<String>, SchemaText> schemaTexts = new HashMap<>();
     private final Map<String, String> idCache = new HashMap<>();
-    private final Map<Key, Summary> returns;
-    private final Map<Ctx, List<Step>[]> stepCache = new HashMap<>();
     private final Map<Integer, List<Step>> callSteps = new HashMap<>();
     private final int[] modeOfRule;
     private final ArrayDeque<Summary> work = new ArrayDeque<>();
@@ -437,15 +429,19 @@ public final class ConstraintGrammar {
     /** Each frame's rule name, by id (null until written). */
     private final List<String> names = new ArrayList<>();
 
-    private final Map<Ctx, Integer> ctxIds = new HashMap<>();
+    /** How many contexts are numbered in the rule names. */
+    private int ctxIds;
+
+    /** The one instance of each context of the build, which holds what the build derives for it. */
+    private final Map<Ctx, Ctx> contexts = new HashMap<>();
 
     /** The contexts outside a call, once a call was made and before. */
-    private final Ctx outsideCalled = new Ctx(false, -1, -1, 0, true);
+    private final Ctx outsideCalled = ctx(false, -1, -1, 0, true);
 
-    private final Ctx outsideNotCalled = new Ctx(false, -1, -1, 0, false);
+    private final Ctx outsideNotCalled = ctx(false, -1, -1, 0, false);
 
-    /** The summary of each mode in {@link #OPAQUE}. */
-    private Summary[] opaqueSummaries;
+    /** How many frame summaries the build made. */
+    private int summaries;
 
     private final List<Nt> pending = new ArrayList<>();
     private final Map<String, String> heldRules = new HashMap<>();
@@ -490,7 +486,6 @@ public final class ConstraintGrammar {
         this.thinking = think && rules.thinkingMode() > 0;
 
         this.plan = ModePlan.of(model);
-        returns = new HashMap<>(plan.summariesMade * 4 / 3 + 1);
         frames = new HashMap<>(plan.framesMade * 4 / 3 + 1);
         effects = plan.effects;
         roles = plan.roles;
@@ -505,7 +500,11 @@ public final class ConstraintGrammar {
         textRules.addAll(plan.textRules);
         prodStart = new int[plan.framesMade + 1];
         prodEnd = new int[plan.framesMade + 1];
-        register(DEAD);
+        opaqueCtx = ctx(true, OPAQUE, -1, 0, false);
+        opaqueEnd = ctx(false, -1, -1, 0, true);
+        opaqueNoEnd = ctx(true, OPAQUE, -1, 0, true);
+        dead = new Nt(-1, opaqueCtx, new Exit(false, opaqueCtx, 0, -1, -1), -1);
+        register(dead);
         runNames = new String[model.modeNames.length];
         for (int m = 0; m < runNames.length; m++)
             runNames[m] = "run_" + TokenLanguages.sanitize(model.modeNames[m]);
@@ -771,9 +770,9 @@ public final class ConstraintGrammar {
      */
     private Ctx argsWritten(Ctx c) {
         if (!c.call) return c;
-        if (plan.jsonArgs) return plan.argsTracked ? new Ctx(true, c.tool, c.key, 1, c.called) : c;
+        if (plan.jsonArgs) return plan.argsTracked ? ctx(true, c.tool, c.key, 1, c.called) : c;
         if (c.tool < 0) return c;
-        return new Ctx(true, c.tool, c.key, tools.get(c.tool).required.full(), c.called);
+        return ctx(true, c.tool, c.key, tools.get(c.tool).required.full(), c.called);
     }
 
     /**
@@ -817,17 +816,25 @@ public final class ConstraintGrammar {
 
     /** The steps of each rule in a context, each made when first asked (by {@link #steps}). */
     private List<Step>[] stepsIn(Ctx c) {
-        if (c.steps != null) return c.steps;
-        @SuppressWarnings("unchecked")
-        List<Step>[] known = stepCache.computeIfAbsent(c, k -> new List[roles.length]);
-        if (!c.shared) c.steps = known;
-        return known;
+        if (c.steps == null) {
+            @SuppressWarnings("unchecked")
+            List<Step>[] known = new List[roles.length];
+            c.steps = known;
+        }
+        return c.steps;
     }
 
     /** The steps of a rule in the context whose steps are {@code known}. */
     private List<Step> steps(List<Step>[] known, Ctx c, int rule) {
         if (known[rule] == null) known[rule] = stepsNew(c, rule);
         return known[rule];
+    }
+
+    /** The build's one instance of the context. */
+    private Ctx ctx(boolean call, int tool, int key, int mask, boolean called) {
+        Ctx c = new Ctx(call, tool, key, mask, called);
+        Ctx known = contexts.putIfAbsent(c, c);
+        return known != null ? known : c;
     }
 
     private List<Step> stepsNew(Ctx c, int rule) {
@@ -846,20 +853,13 @@ public final class ConstraintGrammar {
                 if (noCalls || (c.called && !parallel)) return out;
                 if (c.call && !maskComplete(c)) return out;
                 if (tools.isEmpty())
-                    out.add(
-                            new Step(
-                                    new Ctx(true, -1, -1, maskAtBegin(-1), true),
-                                    expr(rule),
-                                    false));
+                    out.add(new Step(ctx(true, -1, -1, maskAtBegin(-1), true), expr(rule), false));
                 for (int t : allowedTools)
-                    out.add(
-                            new Step(
-                                    new Ctx(true, t, -1, maskAtBegin(t), true), expr(rule), false));
+                    out.add(new Step(ctx(true, t, -1, maskAtBegin(t), true), expr(rule), false));
                 if (out.size() > 1 && e.pops == 0) {
                     // the calls a mode may begin are the same wherever they may begin: one rule
                     callSteps.put(rule, List.copyOf(out));
-                    return List.of(
-                            new Step(new Ctx(false, CALLS, rule, 0, false), expr(rule), false));
+                    return List.of(new Step(ctx(false, CALLS, rule, 0, false), expr(rule), false));
                 }
             }
             case CALL_END -> {
@@ -883,7 +883,7 @@ public final class ConstraintGrammar {
                         int mask = t.required.next(c.mask, t.keys.get(k));
                         out.add(
                                 new Step(
-                                        new Ctx(true, c.tool, k, mask, c.called),
+                                        ctx(true, c.tool, k, mask, c.called),
                                         stripped(rule, t.keys.get(k)),
                                         false));
                     }
@@ -894,16 +894,10 @@ public final class ConstraintGrammar {
                         if (!other.isEmpty())
                             out.add(
                                     new Step(
-                                            new Ctx(true, c.tool, -2, c.mask, c.called),
-                                            other,
-                                            false));
+                                            ctx(true, c.tool, -2, c.mask, c.called), other, false));
                     }
                 } else
-                    out.add(
-                            new Step(
-                                    new Ctx(c.call, c.tool, -2, c.mask, c.called),
-                                    expr(rule),
-                                    false));
+                    out.add(new Step(ctx(c.call, c.tool, -2, c.mask, c.called), expr(rule), false));
             }
             case ARGS_JSON -> {
                 // a token that begins the JSON value its new frame reads to the end (the frame
@@ -1008,8 +1002,8 @@ public final class ConstraintGrammar {
         return key >= n ? key - n : key;
     }
 
-    private static Ctx withKey(Ctx c, int key) {
-        return key == c.key ? c : new Ctx(c.call, c.tool, key, c.mask, c.called);
+    private Ctx withKey(Ctx c, int key) {
+        return key == c.key ? c : ctx(c.call, c.tool, key, c.mask, c.called);
     }
 
     /** A raw value typed by its parameter's schema; null when any text is a value. */
@@ -1392,7 +1386,7 @@ public final class ConstraintGrammar {
      */
     private List<Object> carry(List<Object> tail, TokenDifference.Rivals left) {
         if (left == null || tail.isEmpty() || !(tail.get(0) instanceof Nt head)) return tail;
-        if (head == DEAD || head.ctx.tool == CALLS || head.after >= 0) return tail;
+        if (head == dead || head.ctx.tool == CALLS || head.after >= 0) return tail;
         int k = carried(head.mode, left, head.ctx);
         if (k < 0) return tail;
         List<Object> t = new ArrayList<>(tail.size());
@@ -1452,14 +1446,14 @@ public final class ConstraintGrammar {
 
     private List<Exit> returnsOf(int mode, Ctx c) {
         boolean opaque = plan.opaque[mode];
-        Ctx kc = opaque ? OPAQUE : canon(mode, c);
+        Ctx kc = opaque ? opaqueCtx : canon(mode, c);
         Summary summary = summary(mode, kc);
         if (summary == null) {
-            Key k = new Key(mode, kc);
-            summary = new Summary(k);
-            returns.put(k, summary);
+            summary = new Summary(new Key(mode, kc));
+            summaries++;
             enqueue(summary);
-            remember(mode, kc, summary);
+            if (kc.summaries == null) kc.summaries = new Summary[model.modeNames.length];
+            kc.summaries[mode] = summary;
         }
         if (reading != null && summary.lastReader != reading) {
             summary.readers.add(reading);
@@ -1474,23 +1468,8 @@ public final class ConstraintGrammar {
     }
 
     /** The summary of frames in {@code mode} and context {@code c}; null before it is made. */
-    private Summary summary(int mode, Ctx c) {
-        Summary[] known = c == OPAQUE ? opaqueSummaries : c.summaries;
-        if (known != null && known[mode] != null) return known[mode];
-        Summary s = returns.get(new Key(mode, c));
-        if (s != null) remember(mode, c, s);
-        return s;
-    }
-
-    /** Keeps {@code s} with the context instance {@code c} for {@link #summary}. */
-    private void remember(int mode, Ctx c, Summary s) {
-        if (c == OPAQUE) {
-            if (opaqueSummaries == null) opaqueSummaries = new Summary[model.modeNames.length];
-            opaqueSummaries[mode] = s;
-        } else if (!c.shared) {
-            if (c.summaries == null) c.summaries = new Summary[model.modeNames.length];
-            c.summaries[mode] = s;
-        }
+    private static Summary summary(int mode, Ctx c) {
+        return c.summaries == null ? null : c.summaries[mode];
     }
 
     /** Adds {@code x} to the few exits {@code to} unless it holds it; whether it was added. */
@@ -1564,8 +1543,8 @@ public final class ConstraintGrammar {
     }
 
     /** The context with only the {@code live} fields kept (outside a call, none). */
-    private static Ctx strip(Ctx c, int live) {
-        if (c.tool <= OPAQUE.tool) return c;
+    private Ctx strip(Ctx c, int live) {
+        if (c.tool <= OPAQUE) return c;
         if (!c.call) live = 0;
         if (c.stripped != null && c.stripped[live] != null) return c.stripped[live];
         int tool = (live & ModePlan.TOOL) != 0 ? c.tool : -1;
@@ -1574,11 +1553,9 @@ public final class ConstraintGrammar {
         Ctx s =
                 tool == c.tool && key == c.key && mask == c.mask
                         ? c
-                        : new Ctx(c.call, tool, key, mask, c.called);
-        if (!c.shared) {
-            if (c.stripped == null) c.stripped = new Ctx[ModePlan.ALL + 1];
-            c.stripped[live] = s;
-        }
+                        : ctx(c.call, tool, key, mask, c.called);
+        if (c.stripped == null) c.stripped = new Ctx[ModePlan.ALL + 1];
+        c.stripped[live] = s;
         return s;
     }
 
@@ -1693,7 +1670,7 @@ public final class ConstraintGrammar {
     // ---- productions ---------------------------------------------------------------------------
 
     /**
-     * The frame in {@code mode} and context {@code c} that ends as {@code e}; {@link #DEAD} where
+     * The frame in {@code mode} and context {@code c} that ends as {@code e}; {@link #dead} where
      * its summary says it cannot end so.
      */
     private Nt nt(int mode, Ctx c, Exit e) {
@@ -1701,15 +1678,21 @@ public final class ConstraintGrammar {
     }
 
     private Nt nt(int mode, Ctx c, Exit e, int after) {
-        if (e.eof && c.call && !plan.mayEndCall[mode]) return DEAD;
+        if (e.eof && c.call && !plan.mayEndCall[mode]) return dead;
         Nt n;
         if (!plan.opaque[mode]) n = new Nt(mode, canon(mode, c), e, after);
-        else if (e.eof) n = new Nt(mode, eofOk(c) ? OPAQUE_END : OPAQUE_NO_END, e, after);
-        else if (!e.ctx.equals(c)) return DEAD;
-        else n = new Nt(mode, OPAQUE, new Exit(false, OPAQUE, e.pops, e.mode, e.popped), after);
+        else if (e.eof) n = new Nt(mode, eofOk(c) ? opaqueEnd : opaqueNoEnd, e, after);
+        else if (!e.ctx.equals(c)) return dead;
+        else
+            n =
+                    new Nt(
+                            mode,
+                            opaqueCtx,
+                            new Exit(false, opaqueCtx, e.pops, e.mode, e.popped),
+                            after);
         if (!e.eof) {
             Summary ends = summary(mode, n.ctx);
-            if (ends != null && !ends.returns.contains(n.exit)) return DEAD;
+            if (ends != null && !ends.returns.contains(n.exit)) return dead;
         }
         Nt known = frames.putIfAbsent(n, n);
         if (known != null) return known;
@@ -1734,24 +1717,24 @@ public final class ConstraintGrammar {
         List<List<Object>> out = new ArrayList<>();
         if (c.tool == CALLS) {
             Nt calls = nt(modeOfRule[c.key], c, e, after);
-            if (calls != DEAD) out.add(List.of(calls));
+            if (calls != dead) out.add(List.of(calls));
             return out;
         }
         if (stack.size() == 1) {
             Nt only = nt(stack.get(0), c, e, after);
-            if (only != DEAD) out.add(List.of(only));
+            if (only != dead) out.add(List.of(only));
             return out;
         }
         int inner = stack.get(stack.size() - 1);
         List<Integer> rest = stack.subList(0, stack.size() - 1);
         if (e.eof) {
             Nt open = nt(inner, c, e, after);
-            if (open != DEAD) out.add(List.of(open));
+            if (open != dead) out.add(List.of(open));
         }
         for (Exit r : returnsOf(inner, c)) {
             int more = r.pops - 1;
             Nt head = nt(inner, c, r, after);
-            if (head == DEAD) continue;
+            if (head == dead) continue;
             if (more < rest.size()) {
                 List<Integer> next = new ArrayList<>(rest.subList(0, rest.size() - more));
                 if (r.mode >= 0) next.set(next.size() - 1, r.mode);
@@ -1978,7 +1961,7 @@ public final class ConstraintGrammar {
             prodStart[n.id] = at;
             prodEnd[n.id] = used;
         }
-        plan.made(frameList.size(), returns.size());
+        plan.made(frameList.size(), summaries);
         // keep what can derive a string
         boolean[] productive = productive();
         if (keep(rootAt, rootEnd, productive, false) == 0)
@@ -2252,9 +2235,7 @@ public final class ConstraintGrammar {
     }
 
     private int ctxId(Ctx c) {
-        if (c.id >= 0) return c.id;
-        int id = ctxIds.computeIfAbsent(c, k -> ctxIds.size());
-        if (!c.shared) c.id = id;
-        return id;
+        if (c.id < 0) c.id = ctxIds++;
+        return c.id;
     }
 }
