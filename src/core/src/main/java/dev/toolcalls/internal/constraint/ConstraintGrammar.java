@@ -440,9 +440,6 @@ public final class ConstraintGrammar {
 
     private final Ctx outsideNotCalled = ctx(false, -1, -1, 0, false);
 
-    /** How many frame summaries the build made. */
-    private int summaries;
-
     private final List<Nt> pending = new ArrayList<>();
     private final Map<String, String> heldRules = new HashMap<>();
     private final Map<Integer, StringHeldRules> heldSpellings = new HashMap<>();
@@ -1450,7 +1447,6 @@ public final class ConstraintGrammar {
         Summary summary = summary(mode, kc);
         if (summary == null) {
             summary = new Summary(new Key(mode, kc));
-            summaries++;
             enqueue(summary);
             if (kc.summaries == null) kc.summaries = new Summary[model.modeNames.length];
             kc.summaries[mode] = summary;
@@ -1961,7 +1957,7 @@ public final class ConstraintGrammar {
             prodStart[n.id] = at;
             prodEnd[n.id] = used;
         }
-        plan.made(frameList.size(), summaries);
+        plan.made(frameList.size());
         // keep what can derive a string
         boolean[] productive = productive();
         if (keep(rootAt, rootEnd, productive, false) == 0)
