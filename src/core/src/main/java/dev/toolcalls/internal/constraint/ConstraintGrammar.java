@@ -28,7 +28,6 @@ import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -50,20 +49,50 @@ public final class ConstraintGrammar {
     record Effect(int pops, int mode, List<Integer> pushes, boolean command) {}
 
     /** Where the builder is: outside or inside a call, of which tool, in which parameter. */
-    private record Ctx(boolean call, int tool, int key, int mask, boolean called) {
+    private static final class Ctx {
+        final boolean call;
+        final int tool;
+        final int key;
+        final int mask;
+        final boolean called;
+
+        /** The hash, made once: contexts are looked up many times each. */
+        private final int hash;
+
+        /*
+         * What the build derived for this context (a build makes one instance of each context,
+         * see ConstraintGrammar.ctx): its steps, its summary by mode, its number in the rule names
+         * (-1: none yet), and the context it is stripped to by the fields kept.
+         */
+        List<Step>[] steps;
+        Summary[] summaries;
+        int id = -1;
+        Ctx[] stripped;
+
+        Ctx(boolean call, int tool, int key, int mask, boolean called) {
+            this.call = call;
+            this.tool = tool;
+            this.key = key;
+            this.mask = mask;
+            this.called = called;
+            this.hash = mix(mix(mix((call ? 1 : 0) | (called ? 2 : 0), tool), key), mask);
+        }
+
         @Override
         public int hashCode() {
-            return mix(mix(mix((call ? 1 : 0) | (called ? 2 : 0), tool), key), mask);
+            return hash;
         }
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Ctx c
-                    && tool == c.tool
-                    && key == c.key
-                    && mask == c.mask
-                    && call == c.call
-                    && called == c.called;
+            return this == o
+                    || o instanceof Ctx c
+                            && hash == c.hash
+                            && tool == c.tool
+                            && key == c.key
+                            && mask == c.mask
+                            && call == c.call
+                            && called == c.called;
         }
     }
 
@@ -72,34 +101,62 @@ public final class ConstraintGrammar {
      * popped}: by the spelling {@link #popSpellings} holds at that index, after which the run of
      * the frame below must not go on to a longer token of the popping token's mode (-1: any other).
      */
-    private record Exit(boolean eof, Ctx ctx, int pops, int mode, int popped) {
+    private static final class Exit {
+        final boolean eof;
+        final Ctx ctx;
+        final int pops;
+        final int mode;
+        final int popped;
+        private final int hash;
+
+        Exit(boolean eof, Ctx ctx, int pops, int mode, int popped) {
+            this.eof = eof;
+            this.ctx = ctx;
+            this.pops = pops;
+            this.mode = mode;
+            this.popped = popped;
+            this.hash =
+                    mix(mix(mix(mix(eof ? 1 : 0, ctx == null ? 0 : ctx.hash), pops), mode), popped);
+        }
+
         @Override
         public int hashCode() {
-            return mix(
-                    mix(mix(mix(eof ? 1 : 0, ctx == null ? 0 : ctx.hashCode()), pops), mode),
-                    popped);
+            return hash;
         }
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Exit x
-                    && pops == x.pops
-                    && mode == x.mode
-                    && eof == x.eof
-                    && popped == x.popped
-                    && (ctx == null ? x.ctx == null : ctx.equals(x.ctx));
+            return this == o
+                    || o instanceof Exit x
+                            && hash == x.hash
+                            && pops == x.pops
+                            && mode == x.mode
+                            && eof == x.eof
+                            && popped == x.popped
+                            && (ctx == null ? x.ctx == null : ctx.equals(x.ctx));
         }
     }
 
-    private record Key(int mode, Ctx ctx) {
+    private static final class Key {
+        final int mode;
+        final Ctx ctx;
+        private final int hash;
+
+        Key(int mode, Ctx ctx) {
+            this.mode = mode;
+            this.ctx = ctx;
+            this.hash = mix(mode, ctx.hash);
+        }
+
         @Override
         public int hashCode() {
-            return mix(mode, ctx.hashCode());
+            return hash;
         }
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Key k && mode == k.mode && ctx.equals(k.ctx);
+            return this == o
+                    || o instanceof Key k && hash == k.hash && mode == k.mode && ctx.equals(k.ctx);
         }
     }
 
@@ -126,7 +183,7 @@ public final class ConstraintGrammar {
 
         @Override
         public int hashCode() {
-            return key.hashCode();
+            return key.hash;
         }
     }
 
@@ -140,6 +197,7 @@ public final class ConstraintGrammar {
         final Ctx ctx;
         final Exit exit;
         final int after;
+        private final int hash;
         int id = -1;
 
         Nt(int mode, Ctx ctx, Exit exit, int after) {
@@ -147,20 +205,23 @@ public final class ConstraintGrammar {
             this.ctx = ctx;
             this.exit = exit;
             this.after = after;
+            this.hash = mix(mix(mix(mode, ctx.hash), exit.hash), after);
         }
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Nt n
-                    && mode == n.mode
-                    && after == n.after
-                    && ctx.equals(n.ctx)
-                    && exit.equals(n.exit);
+            return this == o
+                    || o instanceof Nt n
+                            && hash == n.hash
+                            && mode == n.mode
+                            && after == n.after
+                            && ctx.equals(n.ctx)
+                            && exit.equals(n.exit);
         }
 
         @Override
         public int hashCode() {
-            return mix(mix(mix(mode, ctx.hashCode()), exit.hashCode()), after);
+            return hash;
         }
     }
 
@@ -236,16 +297,19 @@ public final class ConstraintGrammar {
      * context), and the two they have where the output may end inside them: where it may end
      * outside a call there, and where not.
      */
-    private static final Ctx OPAQUE = new Ctx(true, -3, -1, 0, false);
+    private final Ctx opaqueCtx;
+
+    /** The tool of {@link #opaqueCtx}. */
+    private static final int OPAQUE = -3;
 
     /** The tool of the context that stands for the calls a token begins (its rule as the key). */
     private static final int CALLS = -4;
 
-    private static final Ctx OPAQUE_END = new Ctx(false, -1, -1, 0, true);
-    private static final Ctx OPAQUE_NO_END = new Ctx(true, -3, -1, 0, true);
+    private final Ctx opaqueEnd;
+    private final Ctx opaqueNoEnd;
 
     /** A frame that cannot end as asked (one that leaves the context alone cannot change it). */
-    private static final Nt DEAD = new Nt(-1, OPAQUE, new Exit(false, OPAQUE, 0, -1, -1), -1);
+    private final Nt dead;
 
     /** The type names of JSON Schema. */
     private static final Set<String> JSON_TYPES =
@@ -277,7 +341,9 @@ public final class ConstraintGrammar {
     private final Map<String, Integer> avoidedRuns = new HashMap<>();
     private final Map<Integer, String> thens = new HashMap<>();
     private final Map<Long, String> typedValues = new HashMap<>();
-    private final Map<Effect, List<Integer>[]> stacks = new IdentityHashMap<>();
+
+    /** Per rule: the frames its token leaves, by mode and whether the innermost is swallowed. */
+    private final List<Integer>[][] stacks;
 
     /** Each mode's run rule name. */
     private final String[] runNames;
@@ -320,8 +386,6 @@ public final class ConstraintGrammar {
 
     private final Map<List<String>, SchemaText> schemaTexts = new HashMap<>();
     private final Map<String, String> idCache = new HashMap<>();
-    private final Map<Key, Summary> returns;
-    private final Map<Ctx, List<Step>[]> stepCache = new HashMap<>();
     private final Map<Integer, List<Step>> callSteps = new HashMap<>();
     private final int[] modeOfRule;
     private final ArrayDeque<Summary> work = new ArrayDeque<>();
@@ -340,13 +404,42 @@ public final class ConstraintGrammar {
     /** The frames by id. */
     private final List<Nt> frameList = new ArrayList<>();
 
-    /** Each frame's alternatives, by id (null until derived). */
-    private final List<List<List<Object>>> productions = new ArrayList<>();
+    /**
+     * The alternatives of the frames and the root: each its number of parts, then its parts (a
+     * frame by its id, a text by {@code -1 - } its index in {@link #texts}).
+     */
+    private int[] pool = new int[1024];
+
+    /** How much of {@link #pool} is used. */
+    private int used;
+
+    /** Where each frame's alternatives begin and end in {@link #pool}, by id. */
+    private int[] prodStart;
+
+    private int[] prodEnd;
+
+    /** The texts in alternatives. */
+    private final List<String> texts = new ArrayList<>();
+
+    /** A rule's alternatives as written, and where each begins and ends in it. */
+    private final StringBuilder scratch = new StringBuilder(256);
+
+    private int[] bounds = new int[16];
 
     /** Each frame's rule name, by id (null until written). */
     private final List<String> names = new ArrayList<>();
 
-    private final Map<Ctx, Integer> ctxIds = new HashMap<>();
+    /** How many contexts are numbered in the rule names. */
+    private int ctxIds;
+
+    /** The one instance of each context of the build, which holds what the build derives for it. */
+    private final Map<Ctx, Ctx> contexts = new HashMap<>();
+
+    /** The contexts outside a call, once a call was made and before. */
+    private final Ctx outsideCalled = ctx(false, -1, -1, 0, true);
+
+    private final Ctx outsideNotCalled = ctx(false, -1, -1, 0, false);
+
     private final List<Nt> pending = new ArrayList<>();
     private final Map<String, String> heldRules = new HashMap<>();
     private final Map<Integer, StringHeldRules> heldSpellings = new HashMap<>();
@@ -390,18 +483,25 @@ public final class ConstraintGrammar {
         this.thinking = think && rules.thinkingMode() > 0;
 
         this.plan = ModePlan.of(model);
-        returns = new HashMap<>(plan.summariesMade * 4 / 3 + 1);
         frames = new HashMap<>(plan.framesMade * 4 / 3 + 1);
         effects = plan.effects;
         roles = plan.roles;
         exprs = new String[model.ruleNames.length];
+        @SuppressWarnings("unchecked")
+        List<Integer>[][] byRule = new List[model.ruleNames.length][];
+        stacks = byRule;
         runSets = plan.runSets;
         earlier.addAll(plan.earlier);
         runRules.addAll(plan.runRules);
         itemRules.addAll(plan.itemRules);
         textRules.addAll(plan.textRules);
-        register(DEAD);
-        productions.set(DEAD.id, List.of());
+        prodStart = new int[plan.framesMade + 1];
+        prodEnd = new int[plan.framesMade + 1];
+        opaqueCtx = ctx(true, OPAQUE, -1, 0, false);
+        opaqueEnd = ctx(false, -1, -1, 0, true);
+        opaqueNoEnd = ctx(true, OPAQUE, -1, 0, true);
+        dead = new Nt(-1, opaqueCtx, new Exit(false, opaqueCtx, 0, -1, -1), -1);
+        register(dead);
         runNames = new String[model.modeNames.length];
         for (int m = 0; m < runNames.length; m++)
             runNames[m] = "run_" + TokenLanguages.sanitize(model.modeNames[m]);
@@ -642,7 +742,7 @@ public final class ConstraintGrammar {
     // ---- contexts ------------------------------------------------------------------------------
 
     private Ctx outside(boolean called) {
-        return new Ctx(false, -1, -1, 0, called);
+        return called ? outsideCalled : outsideNotCalled;
     }
 
     private boolean maskComplete(Ctx c) {
@@ -667,9 +767,9 @@ public final class ConstraintGrammar {
      */
     private Ctx argsWritten(Ctx c) {
         if (!c.call) return c;
-        if (plan.jsonArgs) return plan.argsTracked ? new Ctx(true, c.tool, c.key, 1, c.called) : c;
+        if (plan.jsonArgs) return plan.argsTracked ? ctx(true, c.tool, c.key, 1, c.called) : c;
         if (c.tool < 0) return c;
-        return new Ctx(true, c.tool, c.key, tools.get(c.tool).required.full(), c.called);
+        return ctx(true, c.tool, c.key, tools.get(c.tool).required.full(), c.called);
     }
 
     /**
@@ -713,15 +813,25 @@ public final class ConstraintGrammar {
 
     /** The steps of each rule in a context, each made when first asked (by {@link #steps}). */
     private List<Step>[] stepsIn(Ctx c) {
-        @SuppressWarnings("unchecked")
-        List<Step>[] known = stepCache.computeIfAbsent(c, k -> new List[roles.length]);
-        return known;
+        if (c.steps == null) {
+            @SuppressWarnings("unchecked")
+            List<Step>[] known = new List[roles.length];
+            c.steps = known;
+        }
+        return c.steps;
     }
 
     /** The steps of a rule in the context whose steps are {@code known}. */
     private List<Step> steps(List<Step>[] known, Ctx c, int rule) {
         if (known[rule] == null) known[rule] = stepsNew(c, rule);
         return known[rule];
+    }
+
+    /** The build's one instance of the context. */
+    private Ctx ctx(boolean call, int tool, int key, int mask, boolean called) {
+        Ctx c = new Ctx(call, tool, key, mask, called);
+        Ctx known = contexts.putIfAbsent(c, c);
+        return known != null ? known : c;
     }
 
     private List<Step> stepsNew(Ctx c, int rule) {
@@ -740,20 +850,13 @@ public final class ConstraintGrammar {
                 if (noCalls || (c.called && !parallel)) return out;
                 if (c.call && !maskComplete(c)) return out;
                 if (tools.isEmpty())
-                    out.add(
-                            new Step(
-                                    new Ctx(true, -1, -1, maskAtBegin(-1), true),
-                                    expr(rule),
-                                    false));
+                    out.add(new Step(ctx(true, -1, -1, maskAtBegin(-1), true), expr(rule), false));
                 for (int t : allowedTools)
-                    out.add(
-                            new Step(
-                                    new Ctx(true, t, -1, maskAtBegin(t), true), expr(rule), false));
+                    out.add(new Step(ctx(true, t, -1, maskAtBegin(t), true), expr(rule), false));
                 if (out.size() > 1 && e.pops == 0) {
                     // the calls a mode may begin are the same wherever they may begin: one rule
                     callSteps.put(rule, List.copyOf(out));
-                    return List.of(
-                            new Step(new Ctx(false, CALLS, rule, 0, false), expr(rule), false));
+                    return List.of(new Step(ctx(false, CALLS, rule, 0, false), expr(rule), false));
                 }
             }
             case CALL_END -> {
@@ -777,7 +880,7 @@ public final class ConstraintGrammar {
                         int mask = t.required.next(c.mask, t.keys.get(k));
                         out.add(
                                 new Step(
-                                        new Ctx(true, c.tool, k, mask, c.called),
+                                        ctx(true, c.tool, k, mask, c.called),
                                         stripped(rule, t.keys.get(k)),
                                         false));
                     }
@@ -788,16 +891,10 @@ public final class ConstraintGrammar {
                         if (!other.isEmpty())
                             out.add(
                                     new Step(
-                                            new Ctx(true, c.tool, -2, c.mask, c.called),
-                                            other,
-                                            false));
+                                            ctx(true, c.tool, -2, c.mask, c.called), other, false));
                     }
                 } else
-                    out.add(
-                            new Step(
-                                    new Ctx(c.call, c.tool, -2, c.mask, c.called),
-                                    expr(rule),
-                                    false));
+                    out.add(new Step(ctx(c.call, c.tool, -2, c.mask, c.called), expr(rule), false));
             }
             case ARGS_JSON -> {
                 // a token that begins the JSON value its new frame reads to the end (the frame
@@ -902,14 +999,15 @@ public final class ConstraintGrammar {
         return key >= n ? key - n : key;
     }
 
-    private static Ctx withKey(Ctx c, int key) {
-        return key == c.key ? c : new Ctx(c.call, c.tool, key, c.mask, c.called);
+    private Ctx withKey(Ctx c, int key) {
+        return key == c.key ? c : ctx(c.call, c.tool, key, c.mask, c.called);
     }
 
     /** A raw value typed by its parameter's schema; null when any text is a value. */
     private String typedValue(int tool, int key) {
         if (tool < 0 || key < 0) return null;
-        long k = (long) tool << 32 | key;
+        // spread: a Long hashes as its halves' exclusive or, the same for many tools and keys
+        long k = ((long) tool << 32 | key) * 0x9E3779B97F4A7C15L;
         if (typedValues.containsKey(k)) return typedValues.get(k);
         String typed = typedValueNew(tool, key);
         typedValues.put(k, typed);
@@ -1285,7 +1383,7 @@ public final class ConstraintGrammar {
      */
     private List<Object> carry(List<Object> tail, TokenDifference.Rivals left) {
         if (left == null || tail.isEmpty() || !(tail.get(0) instanceof Nt head)) return tail;
-        if (head == DEAD || head.ctx.tool == CALLS || head.after >= 0) return tail;
+        if (head == dead || head.ctx.tool == CALLS || head.after >= 0) return tail;
         int k = carried(head.mode, left, head.ctx);
         if (k < 0) return tail;
         List<Object> t = new ArrayList<>(tail.size());
@@ -1345,12 +1443,13 @@ public final class ConstraintGrammar {
 
     private List<Exit> returnsOf(int mode, Ctx c) {
         boolean opaque = plan.opaque[mode];
-        Key k = new Key(mode, opaque ? OPAQUE : canon(mode, c));
-        Summary summary = returns.get(k);
+        Ctx kc = opaque ? opaqueCtx : canon(mode, c);
+        Summary summary = summary(mode, kc);
         if (summary == null) {
-            summary = new Summary(k);
-            returns.put(k, summary);
+            summary = new Summary(new Key(mode, kc));
             enqueue(summary);
+            if (kc.summaries == null) kc.summaries = new Summary[model.modeNames.length];
+            kc.summaries[mode] = summary;
         }
         if (reading != null && summary.lastReader != reading) {
             summary.readers.add(reading);
@@ -1362,6 +1461,11 @@ public final class ConstraintGrammar {
         List<Exit> in = new ArrayList<>(s.size());
         for (Exit x : s) addNew(in, new Exit(false, c, x.pops, x.mode, x.popped));
         return in;
+    }
+
+    /** The summary of frames in {@code mode} and context {@code c}; null before it is made. */
+    private static Summary summary(int mode, Ctx c) {
+        return c.summaries == null ? null : c.summaries[mode];
     }
 
     /** Adds {@code x} to the few exits {@code to} unless it holds it; whether it was added. */
@@ -1401,7 +1505,7 @@ public final class ConstraintGrammar {
             if (c == null) continue;
             if (c.tool == CALLS)
                 for (Step s : callSteps.get(c.key))
-                    stackReturns(stackOf(k.mode, effects[c.key], false), s.ctx, found);
+                    stackReturns(stackOf(k.mode, c.key, false), s.ctx, found);
             else {
                 List<Step>[] known = stepsIn(c);
                 for (int r : itemRules.get(k.mode)) {
@@ -1409,14 +1513,14 @@ public final class ConstraintGrammar {
                     for (Step s : steps(known, c, r)) {
                         if (s.swallow) {
                             if (swallowEnds(e)) addNew(found, exit(k.mode, s.ctx, 1, -1, -1));
-                            else stackReturns(stackOf(k.mode, e, true), s.ctx, found);
+                            else stackReturns(stackOf(k.mode, r, true), s.ctx, found);
                         } else if (e.pops > 0) {
                             PopSplit split = popped(k.mode, r, s);
                             for (int p : split.spelled)
                                 addNew(found, exit(k.mode, s.ctx, e.pops, e.mode, p));
                             if (split.plain != null)
                                 addNew(found, exit(k.mode, s.ctx, e.pops, e.mode, -1));
-                        } else stackReturns(stackOf(k.mode, e, false), s.ctx, found);
+                        } else stackReturns(stackOf(k.mode, r, false), s.ctx, found);
                     }
                 }
             }
@@ -1435,14 +1539,20 @@ public final class ConstraintGrammar {
     }
 
     /** The context with only the {@code live} fields kept (outside a call, none). */
-    private static Ctx strip(Ctx c, int live) {
-        if (c.tool <= OPAQUE.tool) return c;
+    private Ctx strip(Ctx c, int live) {
+        if (c.tool <= OPAQUE) return c;
         if (!c.call) live = 0;
+        if (c.stripped != null && c.stripped[live] != null) return c.stripped[live];
         int tool = (live & ModePlan.TOOL) != 0 ? c.tool : -1;
         int key = (live & ModePlan.KEY) != 0 ? c.key : -1;
         int mask = (live & ModePlan.MASK) != 0 ? c.mask : 0;
-        if (tool == c.tool && key == c.key && mask == c.mask) return c;
-        return new Ctx(c.call, tool, key, mask, c.called);
+        Ctx s =
+                tool == c.tool && key == c.key && mask == c.mask
+                        ? c
+                        : ctx(c.call, tool, key, mask, c.called);
+        if (c.stripped == null) c.stripped = new Ctx[ModePlan.ALL + 1];
+        c.stripped[live] = s;
+        return s;
     }
 
     /** A hash of {@code h} and {@code v}, spread over all bits (the fields are small numbers). */
@@ -1510,12 +1620,16 @@ public final class ConstraintGrammar {
     }
 
     /**
-     * The frames a token of effect {@code e} in {@code mode} leaves, bottom first (unmodifiable).
+     * The frames a token of {@code rule} read in {@code mode} leaves, bottom first (unmodifiable).
      */
-    private List<Integer> stackOf(int mode, Effect e, boolean swallowInner) {
-        @SuppressWarnings("unchecked")
-        List<Integer>[] known =
-                stacks.computeIfAbsent(e, k -> new List[2 * model.modeNames.length]);
+    private List<Integer> stackOf(int mode, int rule, boolean swallowInner) {
+        Effect e = effects[rule];
+        List<Integer>[] known = stacks[rule];
+        if (known == null) {
+            @SuppressWarnings("unchecked")
+            List<Integer>[] made = new List[2 * model.modeNames.length];
+            stacks[rule] = known = made;
+        }
         int i = 2 * mode + (swallowInner ? 1 : 0);
         if (known[i] == null) {
             List<Integer> stack = new ArrayList<>();
@@ -1552,7 +1666,7 @@ public final class ConstraintGrammar {
     // ---- productions ---------------------------------------------------------------------------
 
     /**
-     * The frame in {@code mode} and context {@code c} that ends as {@code e}; {@link #DEAD} where
+     * The frame in {@code mode} and context {@code c} that ends as {@code e}; {@link #dead} where
      * its summary says it cannot end so.
      */
     private Nt nt(int mode, Ctx c, Exit e) {
@@ -1560,15 +1674,21 @@ public final class ConstraintGrammar {
     }
 
     private Nt nt(int mode, Ctx c, Exit e, int after) {
-        if (e.eof && c.call && !plan.mayEndCall[mode]) return DEAD;
+        if (e.eof && c.call && !plan.mayEndCall[mode]) return dead;
         Nt n;
         if (!plan.opaque[mode]) n = new Nt(mode, canon(mode, c), e, after);
-        else if (e.eof) n = new Nt(mode, eofOk(c) ? OPAQUE_END : OPAQUE_NO_END, e, after);
-        else if (!e.ctx.equals(c)) return DEAD;
-        else n = new Nt(mode, OPAQUE, new Exit(false, OPAQUE, e.pops, e.mode, e.popped), after);
+        else if (e.eof) n = new Nt(mode, eofOk(c) ? opaqueEnd : opaqueNoEnd, e, after);
+        else if (!e.ctx.equals(c)) return dead;
+        else
+            n =
+                    new Nt(
+                            mode,
+                            opaqueCtx,
+                            new Exit(false, opaqueCtx, e.pops, e.mode, e.popped),
+                            after);
         if (!e.eof) {
-            Summary ends = returns.get(new Key(mode, n.ctx));
-            if (ends != null && !ends.returns.contains(n.exit)) return DEAD;
+            Summary ends = summary(mode, n.ctx);
+            if (ends != null && !ends.returns.contains(n.exit)) return dead;
         }
         Nt known = frames.putIfAbsent(n, n);
         if (known != null) return known;
@@ -1581,7 +1701,6 @@ public final class ConstraintGrammar {
     private void register(Nt n) {
         n.id = frameList.size();
         frameList.add(n);
-        productions.add(null);
         names.add(null);
     }
 
@@ -1594,24 +1713,24 @@ public final class ConstraintGrammar {
         List<List<Object>> out = new ArrayList<>();
         if (c.tool == CALLS) {
             Nt calls = nt(modeOfRule[c.key], c, e, after);
-            if (calls != DEAD) out.add(List.of(calls));
+            if (calls != dead) out.add(List.of(calls));
             return out;
         }
         if (stack.size() == 1) {
             Nt only = nt(stack.get(0), c, e, after);
-            if (only != DEAD) out.add(List.of(only));
+            if (only != dead) out.add(List.of(only));
             return out;
         }
         int inner = stack.get(stack.size() - 1);
         List<Integer> rest = stack.subList(0, stack.size() - 1);
         if (e.eof) {
             Nt open = nt(inner, c, e, after);
-            if (open != DEAD) out.add(List.of(open));
+            if (open != dead) out.add(List.of(open));
         }
         for (Exit r : returnsOf(inner, c)) {
             int more = r.pops - 1;
             Nt head = nt(inner, c, r, after);
-            if (head == DEAD) continue;
+            if (head == dead) continue;
             if (more < rest.size()) {
                 List<Integer> next = new ArrayList<>(rest.subList(0, rest.size() - more));
                 if (r.mode >= 0) next.set(next.size() - 1, r.mode);
@@ -1640,7 +1759,7 @@ public final class ConstraintGrammar {
         if (c.tool == CALLS) {
             // what follows the token that begins a call, for each tool it may call
             for (Step s : callSteps.get(c.key))
-                out.addAll(stackAlts(stackOf(n.mode, effects[c.key], false), s.ctx, n.exit));
+                out.addAll(stackAlts(stackOf(n.mode, c.key, false), s.ctx, n.exit));
             return out;
         }
         String run = onlyCallBegin ? null : n.after >= 0 ? afterRuns.get(n.after) : run(n.mode, c);
@@ -1665,7 +1784,7 @@ public final class ConstraintGrammar {
                                 n.exit.equals(exit(n.mode, s.ctx, 1, -1, -1))
                                         ? List.of(List.of())
                                         : List.of();
-                    else tails = stackAlts(stackOf(n.mode, e, true), s.ctx, n.exit);
+                    else tails = stackAlts(stackOf(n.mode, r, true), s.ctx, n.exit);
                 } else if (e.pops > 0) {
                     // spellings after which the run below must not go on to a longer token
                     PopSplit split = popped(n.mode, r, s);
@@ -1676,7 +1795,7 @@ public final class ConstraintGrammar {
                     tails = ends ? List.of(List.of()) : List.of();
                     if (ends && p >= 0) popExpr = Gbnf.literal(popSpellings.get(p).lit);
                     else if (ends && !split.spelled.isEmpty()) popExpr = split.plain;
-                } else tails = stackAlts(stackOf(n.mode, e, false), s.ctx, n.exit);
+                } else tails = stackAlts(stackOf(n.mode, r, false), s.ctx, n.exit);
                 String then =
                         run == null || tails.isEmpty() || popExpr != null
                                 ? null
@@ -1825,61 +1944,215 @@ public final class ConstraintGrammar {
         List<List<Object>> root;
         if (lazy) root = alternatives(new Nt(0, start, eof, -1), true);
         else root = stackAlts(stack, start, eof);
+        int rootAt = encode(root);
+        int rootEnd = used;
         while (!pending.isEmpty()) {
             Nt n = pending.remove(pending.size() - 1);
-            productions.set(n.id, alternatives(n, false));
+            List<List<Object>> alts = alternatives(n, false);
+            int at = encode(alts);
+            if (n.id >= prodStart.length) {
+                prodStart = Arrays.copyOf(prodStart, 2 * frameList.size());
+                prodEnd = Arrays.copyOf(prodEnd, 2 * frameList.size());
+            }
+            prodStart[n.id] = at;
+            prodEnd[n.id] = used;
         }
-        plan.made(frameList.size(), returns.size());
+        plan.made(frameList.size());
         // keep what can derive a string
         boolean[] productive = productive();
-        List<String> rootAlts = new ArrayList<>();
-        for (List<Object> alt : root) if (allProductive(alt, productive)) rootAlts.add(render(alt));
-        if (rootAlts.isEmpty())
+        if (keep(rootAt, rootEnd, productive, false) == 0)
             throw new ConstraintException(
                     null,
                     "tool_choice",
                     "format "
                             + model.formatName
                             + ": no output satisfies these options (a call is required but the format cannot make one with these tools)");
-        out.rules().put("root", String.join(" | ", rootAlts));
+        String rootText = scratch.toString();
         // reachable rules only, in a stable order, each with its alternatives that derive a string
-        List<Nt> order = new ArrayList<>();
+        int[] order = new int[frameList.size()];
+        int ordered = 0;
         boolean[] seen = new boolean[frameList.size()];
-        List<Object> work = new ArrayList<>();
-        for (List<Object> alt : root) if (allProductive(alt, productive)) work.addAll(alt);
-        while (!work.isEmpty()) {
-            Object o = work.remove(work.size() - 1);
-            if (o instanceof Nt n && !seen[n.id]) {
-                seen[n.id] = true;
-                order.add(n);
-                List<List<Object>> kept = new ArrayList<>();
-                for (List<Object> alt : productions.get(n.id))
-                    if (allProductive(alt, productive)) {
-                        kept.add(alt);
-                        work.addAll(alt);
-                    }
-                productions.set(n.id, kept);
+        int[] work = new int[64];
+        int top = 0;
+        for (int a = rootAt; a < rootEnd; a += pool[a] + 1) {
+            if (!allProductive(a, productive)) continue;
+            if (top + pool[a] > work.length) work = Arrays.copyOf(work, 2 * (top + pool[a]));
+            for (int i = a + 1; i <= a + pool[a]; i++) if (pool[i] >= 0) work[top++] = pool[i];
+        }
+        while (top > 0) {
+            int id = work[--top];
+            if (seen[id]) continue;
+            seen[id] = true;
+            order[ordered++] = id;
+            for (int a = prodStart[id]; a < prodEnd[id]; a += pool[a] + 1) {
+                if (!allProductive(a, productive)) continue;
+                if (top + pool[a] > work.length) work = Arrays.copyOf(work, 2 * (top + pool[a]));
+                for (int i = a + 1; i <= a + pool[a]; i++) if (pool[i] >= 0) work[top++] = pool[i];
             }
         }
         // the text's size, near enough that the builder seldom grows
-        int size = 128 * order.size();
+        int size = 128 * ordered;
         for (Map.Entry<String, String> e : out.rules().entrySet())
             size += e.getKey().length() + e.getValue().length() + 6;
         StringBuilder b = new StringBuilder(size);
-        b.append("root ::= ").append(out.rules().get("root")).append('\n');
-        for (Nt n : order) {
-            List<List<Object>> made = productions.get(n.id);
-            List<String> alts = new ArrayList<>(made.size());
-            for (List<Object> alt : made) {
-                String text = render(alt);
-                if (!alts.contains(text)) alts.add(text);
-            }
-            b.append(name(n)).append(" ::= ").append(factor(alts)).append('\n');
+        b.append("root ::= ").append(rootText).append('\n');
+        for (int o = 0; o < ordered; o++) {
+            int id = order[o];
+            b.append(name(frameList.get(id))).append(" ::= ");
+            factor(b, keep(prodStart[id], prodEnd[id], productive, true));
+            b.append('\n');
         }
         for (Map.Entry<String, String> e : out.rules().entrySet())
             if (!e.getKey().equals("root"))
                 b.append(e.getKey()).append(" ::= ").append(e.getValue()).append('\n');
         return b.toString();
+    }
+
+    /**
+     * Adds the alternatives to {@link #pool}, each as its length and its parts (a frame by its id,
+     * a text by {@code -1 - } its index in {@link #texts}); returns where they begin.
+     */
+    private int encode(List<List<Object>> alts) {
+        int at = used;
+        int need = used;
+        for (List<Object> alt : alts) need += alt.size() + 1;
+        if (need > pool.length) pool = Arrays.copyOf(pool, Math.max(need, 2 * pool.length));
+        for (List<Object> alt : alts) {
+            pool[used++] = alt.size();
+            for (Object o : alt) {
+                if (o instanceof Nt n) pool[used++] = n.id;
+                else {
+                    pool[used++] = -1 - texts.size();
+                    texts.add((String) o);
+                }
+            }
+        }
+        return at;
+    }
+
+    /**
+     * Writes into {@link #scratch} the alternatives of {@link #pool} from {@code from} to {@code
+     * to} that derive a string ({@code unique}: each text once), separated by {@code " | "}, and
+     * into {@link #bounds} where each begins and ends; returns how many.
+     */
+    private int keep(int from, int to, boolean[] productive, boolean unique) {
+        StringBuilder s = scratch;
+        s.setLength(0);
+        int kept = 0;
+        for (int a = from; a < to; a += pool[a] + 1) {
+            if (!allProductive(a, productive)) continue;
+            int mark = s.length();
+            if (kept > 0) s.append(" | ");
+            int begin = s.length();
+            render(a, s);
+            int end = s.length();
+            if (unique && repeats(kept, begin, end)) {
+                s.setLength(mark);
+                continue;
+            }
+            if (2 * kept + 2 > bounds.length) bounds = Arrays.copyOf(bounds, 2 * bounds.length);
+            bounds[2 * kept] = begin;
+            bounds[2 * kept + 1] = end;
+            kept++;
+        }
+        return kept;
+    }
+
+    /**
+     * Whether the text from {@code begin} to {@code end} of {@link #scratch} is one kept before.
+     */
+    private boolean repeats(int kept, int begin, int end) {
+        int length = end - begin;
+        for (int k = 0; k < kept; k++)
+            if (bounds[2 * k + 1] - bounds[2 * k] == length
+                    && same(scratch, bounds[2 * k], begin, length)) return true;
+        return false;
+    }
+
+    private static boolean same(CharSequence s, int a, int b, int length) {
+        for (int i = 0; i < length; i++) if (s.charAt(a + i) != s.charAt(b + i)) return false;
+        return true;
+    }
+
+    /**
+     * Writes the {@code alts} alternatives {@link #keep} left in {@link #scratch}; those that all
+     * begin with the mode's run share it: {@code run ( a | b | "" )}.
+     */
+    private void factor(StringBuilder b, int alts) {
+        StringBuilder s = scratch;
+        int first = bounds[0];
+        int firstEnd = bounds[1];
+        int headEnd = firstEnd;
+        for (int i = first; i < firstEnd; i++)
+            if (s.charAt(i) == ' ') {
+                headEnd = i;
+                break;
+            }
+        int head = headEnd - first;
+        if (!startsWith(s, first, headEnd, "run_")
+                && !startsWith(s, first, headEnd, "args_")
+                && !startsWith(s, first, headEnd, "v_")) {
+            b.append(s);
+            return;
+        }
+        for (int k = 0; k < alts; k++) {
+            int begin = bounds[2 * k];
+            int length = bounds[2 * k + 1] - begin;
+            if (length == head
+                    ? !same(s, first, begin, head)
+                    : length < head + 1
+                            || s.charAt(begin + head) != ' '
+                            || !same(s, first, begin, head)) {
+                b.append(s);
+                return;
+            }
+        }
+        b.append(s, first, headEnd);
+        if (alts == 1) {
+            int begin = bounds[0];
+            int length = bounds[1] - begin;
+            if (length == head
+                    || length == head + 3
+                            && s.charAt(begin + head + 1) == '"'
+                            && s.charAt(begin + head + 2) == '"') return;
+        }
+        b.append(" ( ");
+        for (int k = 0; k < alts; k++) {
+            if (k > 0) b.append(" | ");
+            int begin = bounds[2 * k];
+            int end = bounds[2 * k + 1];
+            if (end - begin == head) b.append("\"\"");
+            else b.append(s, begin + head + 1, end);
+        }
+        b.append(" )");
+    }
+
+    private static boolean startsWith(CharSequence s, int from, int to, String prefix) {
+        if (to - from < prefix.length()) return false;
+        for (int i = 0; i < prefix.length(); i++)
+            if (s.charAt(from + i) != prefix.charAt(i)) return false;
+        return true;
+    }
+
+    /** Whether every frame of the alternative at {@code a} in {@link #pool} derives a string. */
+    private boolean allProductive(int a, boolean[] productive) {
+        int[] p = pool;
+        for (int i = a + 1; i <= a + p[a]; i++) if (p[i] >= 0 && !productive[p[i]]) return false;
+        return true;
+    }
+
+    /** Writes the alternative at {@code a} in {@link #pool}: its parts, separated by blanks. */
+    private void render(int a, StringBuilder s) {
+        int size = pool[a];
+        if (size == 0) {
+            s.append("\"\"");
+            return;
+        }
+        for (int i = a + 1; i <= a + size; i++) {
+            if (i > a + 1) s.append(' ');
+            int part = pool[i];
+            s.append(part >= 0 ? name(frameList.get(part)) : texts.get(-1 - part));
+        }
     }
 
     /**
@@ -1889,36 +2162,32 @@ public final class ConstraintGrammar {
      */
     private boolean[] productive() {
         int frames = frameList.size();
+        int[] p = pool;
         boolean[] done = new boolean[frames];
         int[] first = new int[frames];
         Arrays.fill(first, -1);
-        int[] next = new int[64];
-        int[] waiter = new int[64];
-        int[] left = new int[64];
-        int[] head = new int[64];
+        // links and alternatives: at most one per part and one per alternative of the pool
+        int[] next = new int[used];
+        int[] waiter = new int[used];
+        int[] left = new int[used];
+        int[] head = new int[used];
         int alts = 0;
         int links = 0;
         int[] ready = new int[frames];
         int readyEnd = 0;
         for (int h = 0; h < frames; h++) {
-            for (List<Object> alt : productions.get(h)) {
-                if (alts == left.length) {
-                    left = Arrays.copyOf(left, 2 * alts);
-                    head = Arrays.copyOf(head, 2 * alts);
-                }
+            if (h >= prodStart.length) break;
+            for (int a = prodStart[h]; a < prodEnd[h]; a += p[a] + 1) {
                 head[alts] = h;
                 int count = 0;
-                for (Object o : alt)
-                    if (o instanceof Nt n) {
-                        count++;
-                        if (links == next.length) {
-                            next = Arrays.copyOf(next, 2 * links);
-                            waiter = Arrays.copyOf(waiter, 2 * links);
-                        }
-                        waiter[links] = alts;
-                        next[links] = first[n.id];
-                        first[n.id] = links++;
-                    }
+                for (int i = a + 1; i <= a + p[a]; i++) {
+                    int id = p[i];
+                    if (id < 0) continue;
+                    count++;
+                    waiter[links] = alts;
+                    next[links] = first[id];
+                    first[id] = links++;
+                }
                 left[alts++] = count;
                 if (count == 0 && !done[h]) {
                     done[h] = true;
@@ -1935,44 +2204,6 @@ public final class ConstraintGrammar {
                 }
             }
         return done;
-    }
-
-    /** Alternatives that all begin with the mode's run share it: {@code run ( a | b | "" )}. */
-    private static String factor(List<String> alts) {
-        String first = alts.get(0);
-        int space = first.indexOf(' ');
-        String head = space < 0 ? first : first.substring(0, space);
-        if (!head.startsWith("run_") && !head.startsWith("args_") && !head.startsWith("v_"))
-            return String.join(" | ", alts);
-        List<String> tails = new ArrayList<>();
-        for (String a : alts) {
-            if (a.equals(head)) tails.add("\"\"");
-            else if (a.startsWith(head + " ")) tails.add(a.substring(head.length() + 1));
-            else return String.join(" | ", alts);
-        }
-        if (tails.size() == 1 && tails.get(0).equals("\"\"")) return head;
-        return head + " ( " + String.join(" | ", tails) + " )";
-    }
-
-    private static boolean allProductive(List<Object> alt, boolean[] productive) {
-        for (Object o : alt) if (o instanceof Nt n && !productive[n.id]) return false;
-        return true;
-    }
-
-    private String render(List<Object> alt) {
-        int size = alt.size();
-        if (size == 0) return "\"\"";
-        String[] parts = new String[size];
-        int length = size - 1;
-        for (int i = 0; i < size; i++) {
-            Object o = alt.get(i);
-            parts[i] = o instanceof Nt n ? name(n) : (String) o;
-            length += parts[i].length();
-        }
-        if (size == 1) return parts[0];
-        StringBuilder b = new StringBuilder(length).append(parts[0]);
-        for (int i = 1; i < size; i++) b.append(' ').append(parts[i]);
-        return b.toString();
     }
 
     private String name(Nt n) {
@@ -2000,6 +2231,7 @@ public final class ConstraintGrammar {
     }
 
     private int ctxId(Ctx c) {
-        return ctxIds.computeIfAbsent(c, k -> ctxIds.size());
+        if (c.id < 0) c.id = ctxIds++;
+        return c.id;
     }
 }

@@ -172,12 +172,10 @@ final class ModePlan {
     private final Map<Object, Answer> derived = new ConcurrentHashMap<>();
 
     /**
-     * The most frames and frame summaries a build for this lexer has made: the size its tables
-     * start at, so that a build seldom grows them.
+     * The most frames a build for this lexer has made: the size its tables start at, so that a
+     * build seldom grows them.
      */
     volatile int framesMade = 64;
-
-    volatile int summariesMade = 64;
 
     private ModePlan(LexerModel model) {
         this.atn = model.atn;
@@ -308,10 +306,9 @@ final class ModePlan {
         return empty;
     }
 
-    /** Notes the frames and summaries a build made (a hint for the next build's tables). */
-    void made(int frames, int summaries) {
+    /** Notes the frames a build made (a hint for the next build's tables). */
+    void made(int frames) {
         if (frames > framesMade) framesMade = frames;
-        if (summaries > summariesMade) summariesMade = summaries;
     }
 
     /** Whether a token of the mode leaves the frame in the mode, pushing nothing. */
