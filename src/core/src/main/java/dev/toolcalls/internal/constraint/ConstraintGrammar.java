@@ -319,6 +319,13 @@ public final class ConstraintGrammar {
     private static final List<String> WHITESPACE = List.of("", " ", "\t", "\n", "\r", " \n");
 
     private final Map<List<String>, SchemaText> schemaTexts = new HashMap<>();
+
+    /** The expressions of the schemas this build has written, by schema. */
+    private final Map<SchemaText, String> writtenSchemas = new IdentityHashMap<>();
+
+    /** The rules defined by {@link #shared}: their names by body. */
+    private final Map<String, String> sharedRules = new HashMap<>();
+
     private final Map<String, String> idCache = new HashMap<>();
     private final Map<Key, Summary> returns;
     private final Map<Ctx, List<Step>[]> stepCache = new HashMap<>();
@@ -345,6 +352,12 @@ public final class ConstraintGrammar {
 
     /** Each frame's rule name, by id (null until written). */
     private final List<String> names = new ArrayList<>();
+
+    /**
+     * The frame written for each frame, by id: the first of those that derive the same strings
+     * (null until the frames are merged).
+     */
+    private Nt[] merged;
 
     private final Map<Ctx, Integer> ctxIds = new HashMap<>();
     private final List<Nt> pending = new ArrayList<>();
@@ -554,10 +567,12 @@ public final class ConstraintGrammar {
 
     private SchemaText schemaText(
             String tool, JsonElement root, JsonElement schema, Set<String> notFirst) {
+        String part = schema == root ? "" : schema.toString();
+        // the root is read only for the references the schema holds
         return schemaTexts.computeIfAbsent(
                 List.of(
-                        root.toString(),
-                        schema == root ? "" : schema.toString(),
+                        schema == root || part.contains("\"$ref\"") ? root.toString() : "",
+                        part,
                         notFirst.toString()),
                 k -> {
                     Gbnf made = new Gbnf();
@@ -858,13 +873,34 @@ public final class ConstraintGrammar {
                         prefix += "n" + n;
                     }
                     if (tl.args != null && notFirst.isEmpty())
-                        return out.define(name, tl.args.define(out, prefix));
+                        return shared(name, written(tl.args, prefix));
                     JsonElement p = tl.parameters;
                     if (p.isJsonObject() && !p.getAsJsonObject().has("type"))
                         p.getAsJsonObject().addProperty("type", "object");
-                    return out.define(
-                            name, schemaText(tl.name, p, p, notFirst).define(out, prefix));
+                    return shared(name, written(schemaText(tl.name, p, p, notFirst), prefix));
                 });
+    }
+
+    /**
+     * The schema's rules, named with {@code prefix} where this build has not written them yet, else
+     * as written first (tools of equal schemas share their rules); the expression.
+     */
+    private String written(SchemaText schema, String prefix) {
+        String known = writtenSchemas.get(schema);
+        if (known != null) return known;
+        String expr = schema.define(out, prefix);
+        writtenSchemas.put(schema, expr);
+        return expr;
+    }
+
+    /**
+     * A rule of {@code body}, named {@code name} unless a rule of the same body was defined here
+     * before under another name, which is then returned: rules alike are written once.
+     */
+    private String shared(String name, String body) {
+        String known = sharedRules.putIfAbsent(body, name);
+        if (known != null) return known;
+        return out.define(name, body);
     }
 
     /**
@@ -934,7 +970,7 @@ public final class ConstraintGrammar {
                 List<String> alts = new ArrayList<>();
                 for (JsonElement v : p.getAsJsonArray("enum"))
                     alts.add(Gbnf.literal(v.getAsString()));
-                return out.define(
+                return shared(
                         name, "[ \\t\\r\\n]* (" + String.join(" | ", alts) + ") [ \\t\\r\\n]*");
             }
             return null;
@@ -952,14 +988,13 @@ public final class ConstraintGrammar {
                         alts.add("[tT] [rR] [uU] [eE] | [fF] [aA] [lL] [sS] [eE] | \"1\" | \"0\"");
                 case OBJECT, ARRAY -> {
                     String json =
-                            schemaText(t.name, t.parameters, prop)
-                                    .define(out, "k" + tool + "_" + key);
+                            written(schemaText(t.name, t.parameters, prop), "k" + tool + "_" + key);
                     alts.add(json);
                 }
                 default -> {}
             }
         }
-        return out.define(
+        return shared(
                 name,
                 "[ \\t\\r\\n]* ("
                         + String.join(" | ", new LinkedHashSet<>(alts))
@@ -993,13 +1028,13 @@ public final class ConstraintGrammar {
         alts.add(
                 blanks
                         + " "
-                        + schemaText(t.name, t.parameters, prop).define(out, "k" + tool + "_" + key)
+                        + written(schemaText(t.name, t.parameters, prop), "k" + tool + "_" + key)
                         + " "
                         + blanks);
         for (JsonElement w : words)
             if (w.isJsonPrimitive() && w.getAsJsonPrimitive().isString() && !isJson(w))
                 alts.add(Gbnf.literal(w.getAsString()));
-        return out.define("vj_" + tool + "_" + key, String.join(" | ", alts));
+        return shared("vj_" + tool + "_" + key, String.join(" | ", alts));
     }
 
     /** Whether the string, its blanks stripped, is JSON (the parser then reads it as JSON). */
@@ -1118,7 +1153,7 @@ public final class ConstraintGrammar {
                     String body = ws + " " + object + " " + ws;
                     if (tool < 0 || tools.get(tool).required.isEmpty())
                         body = "( " + body + " | \"\" )";
-                    String name = out.define("held_" + mode + "_" + tool, body);
+                    String name = shared("held_" + mode + "_" + tool, body);
                     heldRuns.add(name);
                     return name;
                 });
@@ -1832,21 +1867,20 @@ public final class ConstraintGrammar {
         plan.made(frameList.size(), returns.size());
         // keep what can derive a string
         boolean[] productive = productive();
-        List<String> rootAlts = new ArrayList<>();
-        for (List<Object> alt : root) if (allProductive(alt, productive)) rootAlts.add(render(alt));
-        if (rootAlts.isEmpty())
+        List<List<Object>> rootKept = new ArrayList<>();
+        for (List<Object> alt : root) if (allProductive(alt, productive)) rootKept.add(alt);
+        if (rootKept.isEmpty())
             throw new ConstraintException(
                     null,
                     "tool_choice",
                     "format "
                             + model.formatName
                             + ": no output satisfies these options (a call is required but the format cannot make one with these tools)");
-        out.rules().put("root", String.join(" | ", rootAlts));
         // reachable rules only, in a stable order, each with its alternatives that derive a string
         List<Nt> order = new ArrayList<>();
         boolean[] seen = new boolean[frameList.size()];
         List<Object> work = new ArrayList<>();
-        for (List<Object> alt : root) if (allProductive(alt, productive)) work.addAll(alt);
+        for (List<Object> alt : rootKept) work.addAll(alt);
         while (!work.isEmpty()) {
             Object o = work.remove(work.size() - 1);
             if (o instanceof Nt n && !seen[n.id]) {
@@ -1861,6 +1895,13 @@ public final class ConstraintGrammar {
                 productions.set(n.id, kept);
             }
         }
+        merge(order);
+        List<String> rootAlts = new ArrayList<>();
+        for (List<Object> alt : rootKept) {
+            String text = render(alt);
+            if (!rootAlts.contains(text)) rootAlts.add(text);
+        }
+        out.rules().put("root", String.join(" | ", rootAlts));
         // the text's size, near enough that the builder seldom grows
         int size = 128 * order.size();
         for (Map.Entry<String, String> e : out.rules().entrySet())
@@ -1868,6 +1909,7 @@ public final class ConstraintGrammar {
         StringBuilder b = new StringBuilder(size);
         b.append("root ::= ").append(out.rules().get("root")).append('\n');
         for (Nt n : order) {
+            if (merged[n.id] != n) continue;
             List<List<Object>> made = productions.get(n.id);
             List<String> alts = new ArrayList<>(made.size());
             for (List<Object> alt : made) {
@@ -1880,6 +1922,101 @@ public final class ConstraintGrammar {
             if (!e.getKey().equals("root"))
                 b.append(e.getKey()).append(" ::= ").append(e.getValue()).append('\n');
         return b.toString();
+    }
+
+    /**
+     * Merges the frames that derive the same strings by the same alternatives ({@link #merged}):
+     * the coarsest partition of the frames {@code order} in which the frames of a class have the
+     * same set of alternatives, item by item, once each frame is named by its class (refined from
+     * one class until no class splits). Each class is written once, as its first frame, and named
+     * in place of the others: replacing each frame by its class maps the derivations of each frame
+     * onto those of the class and back, so every rule derives the strings it derived unmerged.
+     */
+    private void merge(List<Nt> order) {
+        int n = order.size();
+        int[] at = new int[frameList.size()];
+        for (int i = 0; i < n; i++) at[order.get(i).id] = i;
+        // each frame's alternatives as numbers: a frame by its place in the order, a string by
+        // its number (negative)
+        Map<String, Integer> strings = new HashMap<>();
+        int[][][] alts = new int[n][][];
+        for (int i = 0; i < n; i++) {
+            List<List<Object>> made = productions.get(order.get(i).id);
+            int[][] a = new int[made.size()][];
+            for (int j = 0; j < a.length; j++) {
+                List<Object> alt = made.get(j);
+                int[] items = new int[alt.size()];
+                for (int k = 0; k < items.length; k++) {
+                    Object o = alt.get(k);
+                    if (o instanceof Nt f) items[k] = at[f.id];
+                    else {
+                        Integer id = strings.putIfAbsent((String) o, -strings.size() - 1);
+                        items[k] = id != null ? id : -strings.size();
+                    }
+                }
+                a[j] = items;
+            }
+            alts[i] = a;
+        }
+        int[] cls = new int[n];
+        int classes = 1;
+        Map<Signature, Integer> ids = new HashMap<>(n * 2);
+        while (true) {
+            ids.clear();
+            int[] next = new int[n];
+            for (int i = 0; i < n; i++) {
+                Signature sig = Signature.of(alts[i], cls);
+                Integer known = ids.putIfAbsent(sig, ids.size());
+                next[i] = known != null ? known : ids.size() - 1;
+            }
+            cls = next;
+            if (ids.size() == classes) break;
+            classes = ids.size();
+        }
+        merged = new Nt[frameList.size()];
+        Nt[] first = new Nt[classes];
+        for (int i = 0; i < n; i++) {
+            Nt f = order.get(i);
+            if (first[cls[i]] == null) first[cls[i]] = f;
+            merged[f.id] = first[cls[i]];
+        }
+    }
+
+    /**
+     * A frame's alternatives with each frame named by its class: the distinct alternatives in
+     * order, each as its length and its items (a string by its number, a frame by its class).
+     */
+    private record Signature(int[] items) {
+        static Signature of(int[][] alts, int[] cls) {
+            int[][] mapped = new int[alts.length][];
+            int size = 0;
+            for (int j = 0; j < alts.length; j++) {
+                int[] a = alts[j].clone();
+                for (int k = 0; k < a.length; k++) if (a[k] >= 0) a[k] = cls[a[k]];
+                mapped[j] = a;
+                size += a.length + 1;
+            }
+            if (mapped.length > 1) Arrays.sort(mapped, Arrays::compare);
+            int[] items = new int[size];
+            int end = 0;
+            for (int j = 0; j < mapped.length; j++) {
+                if (j > 0 && Arrays.equals(mapped[j], mapped[j - 1])) continue;
+                items[end++] = mapped[j].length;
+                System.arraycopy(mapped[j], 0, items, end, mapped[j].length);
+                end += mapped[j].length;
+            }
+            return new Signature(end == size ? items : Arrays.copyOf(items, end));
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Signature s && Arrays.equals(items, s.items);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(items);
+        }
     }
 
     /**
@@ -1975,7 +2112,8 @@ public final class ConstraintGrammar {
         return b.toString();
     }
 
-    private String name(Nt n) {
+    private String name(Nt frame) {
+        Nt n = merged != null ? merged[frame.id] : frame;
         String known = names.get(n.id);
         if (known != null) return known;
         String exit =
