@@ -28,6 +28,7 @@ import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -385,6 +386,13 @@ public final class ConstraintGrammar {
     private static final List<String> WHITESPACE = List.of("", " ", "\t", "\n", "\r", " \n");
 
     private final Map<List<String>, SchemaText> schemaTexts = new HashMap<>();
+
+    /** The expressions of the schemas this build has written, by schema. */
+    private final Map<SchemaText, String> writtenSchemas = new IdentityHashMap<>();
+
+    /** The rules defined by {@link #shared}: their names by body. */
+    private final Map<String, String> sharedRules = new HashMap<>();
+
     private final Map<String, String> idCache = new HashMap<>();
     private final Map<Integer, List<Step>> callSteps = new HashMap<>();
     private final int[] modeOfRule;
@@ -431,6 +439,12 @@ public final class ConstraintGrammar {
 
     /** How many contexts are numbered in the rule names. */
     private int ctxIds;
+
+    /**
+     * The frame written for each frame, by id: the first of those that derive the same strings
+     * (null until the frames are merged).
+     */
+    private int[] merged;
 
     /** The one instance of each context of the build, which holds what the build derives for it. */
     private final Map<Ctx, Ctx> contexts = new HashMap<>();
@@ -654,10 +668,12 @@ public final class ConstraintGrammar {
 
     private SchemaText schemaText(
             String tool, JsonElement root, JsonElement schema, Set<String> notFirst) {
+        String part = schema == root ? "" : schema.toString();
+        // the root is read only for the references the schema holds
         return schemaTexts.computeIfAbsent(
                 List.of(
-                        root.toString(),
-                        schema == root ? "" : schema.toString(),
+                        schema == root || part.contains("\"$ref\"") ? root.toString() : "",
+                        part,
                         notFirst.toString()),
                 k -> {
                     Gbnf made = new Gbnf();
@@ -955,13 +971,34 @@ public final class ConstraintGrammar {
                         prefix += "n" + n;
                     }
                     if (tl.args != null && notFirst.isEmpty())
-                        return out.define(name, tl.args.define(out, prefix));
+                        return shared(name, written(tl.args, prefix));
                     JsonElement p = tl.parameters;
                     if (p.isJsonObject() && !p.getAsJsonObject().has("type"))
                         p.getAsJsonObject().addProperty("type", "object");
-                    return out.define(
-                            name, schemaText(tl.name, p, p, notFirst).define(out, prefix));
+                    return shared(name, written(schemaText(tl.name, p, p, notFirst), prefix));
                 });
+    }
+
+    /**
+     * The schema's rules, named with {@code prefix} where this build has not written them yet, else
+     * as written first (tools of equal schemas share their rules); the expression.
+     */
+    private String written(SchemaText schema, String prefix) {
+        String known = writtenSchemas.get(schema);
+        if (known != null) return known;
+        String expr = schema.define(out, prefix);
+        writtenSchemas.put(schema, expr);
+        return expr;
+    }
+
+    /**
+     * A rule of {@code body}, named {@code name} unless a rule of the same body was defined here
+     * before under another name, which is then returned: rules alike are written once.
+     */
+    private String shared(String name, String body) {
+        String known = sharedRules.putIfAbsent(body, name);
+        if (known != null) return known;
+        return out.define(name, body);
     }
 
     /**
@@ -1032,7 +1069,7 @@ public final class ConstraintGrammar {
                 List<String> alts = new ArrayList<>();
                 for (JsonElement v : p.getAsJsonArray("enum"))
                     alts.add(Gbnf.literal(v.getAsString()));
-                return out.define(
+                return shared(
                         name, "[ \\t\\r\\n]* (" + String.join(" | ", alts) + ") [ \\t\\r\\n]*");
             }
             return null;
@@ -1050,14 +1087,13 @@ public final class ConstraintGrammar {
                         alts.add("[tT] [rR] [uU] [eE] | [fF] [aA] [lL] [sS] [eE] | \"1\" | \"0\"");
                 case OBJECT, ARRAY -> {
                     String json =
-                            schemaText(t.name, t.parameters, prop)
-                                    .define(out, "k" + tool + "_" + key);
+                            written(schemaText(t.name, t.parameters, prop), "k" + tool + "_" + key);
                     alts.add(json);
                 }
                 default -> {}
             }
         }
-        return out.define(
+        return shared(
                 name,
                 "[ \\t\\r\\n]* ("
                         + String.join(" | ", new LinkedHashSet<>(alts))
@@ -1091,13 +1127,13 @@ public final class ConstraintGrammar {
         alts.add(
                 blanks
                         + " "
-                        + schemaText(t.name, t.parameters, prop).define(out, "k" + tool + "_" + key)
+                        + written(schemaText(t.name, t.parameters, prop), "k" + tool + "_" + key)
                         + " "
                         + blanks);
         for (JsonElement w : words)
             if (w.isJsonPrimitive() && w.getAsJsonPrimitive().isString() && !isJson(w))
                 alts.add(Gbnf.literal(w.getAsString()));
-        return out.define("vj_" + tool + "_" + key, String.join(" | ", alts));
+        return shared("vj_" + tool + "_" + key, String.join(" | ", alts));
     }
 
     /** Whether the string, its blanks stripped, is JSON (the parser then reads it as JSON). */
@@ -1216,7 +1252,7 @@ public final class ConstraintGrammar {
                     String body = ws + " " + object + " " + ws;
                     if (tool < 0 || tools.get(tool).required.isEmpty())
                         body = "( " + body + " | \"\" )";
-                    String name = out.define("held_" + mode + "_" + tool, body);
+                    String name = shared("held_" + mode + "_" + tool, body);
                     heldRuns.add(name);
                     return name;
                 });
@@ -1960,14 +1996,16 @@ public final class ConstraintGrammar {
         plan.made(frameList.size());
         // keep what can derive a string
         boolean[] productive = productive();
-        if (keep(rootAt, rootEnd, productive, false) == 0)
+        boolean any = false;
+        for (int a = rootAt; a < rootEnd && !any; a += pool[a] + 1)
+            any = allProductive(a, productive);
+        if (!any)
             throw new ConstraintException(
                     null,
                     "tool_choice",
                     "format "
                             + model.formatName
                             + ": no output satisfies these options (a call is required but the format cannot make one with these tools)");
-        String rootText = scratch.toString();
         // reachable rules only, in a stable order, each with its alternatives that derive a string
         int[] order = new int[frameList.size()];
         int ordered = 0;
@@ -1990,6 +2028,10 @@ public final class ConstraintGrammar {
                 for (int i = a + 1; i <= a + pool[a]; i++) if (pool[i] >= 0) work[top++] = pool[i];
             }
         }
+        merge(order, ordered, productive);
+        // frames merged into one may make root alternatives alike: each is written once
+        keep(rootAt, rootEnd, productive, true);
+        String rootText = scratch.toString();
         // the text's size, near enough that the builder seldom grows
         int size = 128 * ordered;
         for (Map.Entry<String, String> e : out.rules().entrySet())
@@ -1998,6 +2040,7 @@ public final class ConstraintGrammar {
         b.append("root ::= ").append(rootText).append('\n');
         for (int o = 0; o < ordered; o++) {
             int id = order[o];
+            if (merged[id] != id) continue;
             b.append(name(frameList.get(id))).append(" ::= ");
             factor(b, keep(prodStart[id], prodEnd[id], productive, true));
             b.append('\n');
@@ -2156,6 +2199,107 @@ public final class ConstraintGrammar {
     }
 
     /**
+     * Merges the frames that derive the same strings by the same alternatives ({@link #merged}):
+     * the coarsest partition of the first {@code n} frames of {@code order} in which the frames of
+     * a class have the same set of alternatives that derive a string, item by item, once each frame
+     * is named by its class (refined from one class until no class splits). Each class is written
+     * once, as its first frame, and named in place of the others: replacing each frame by its class
+     * maps the derivations of each frame onto those of the class and back, so every rule derives
+     * the strings it derived unmerged.
+     */
+    private void merge(int[] order, int n, boolean[] productive) {
+        int[] at = new int[frameList.size()];
+        for (int i = 0; i < n; i++) at[order[i]] = i;
+        // each frame's alternatives as numbers: a frame by its place in the order, a text by its
+        // number (negative; equal texts one number)
+        Map<String, Integer> strings = new HashMap<>();
+        int[][][] alts = new int[n][][];
+        int[] p = pool;
+        for (int i = 0; i < n; i++) {
+            int id = order[i];
+            int count = 0;
+            for (int a = prodStart[id]; a < prodEnd[id]; a += p[a] + 1)
+                if (allProductive(a, productive)) count++;
+            int[][] made = new int[count][];
+            int j = 0;
+            for (int a = prodStart[id]; a < prodEnd[id]; a += p[a] + 1) {
+                if (!allProductive(a, productive)) continue;
+                int[] items = new int[p[a]];
+                for (int k = 0; k < items.length; k++) {
+                    int part = p[a + 1 + k];
+                    if (part >= 0) items[k] = at[part];
+                    else {
+                        Integer known =
+                                strings.putIfAbsent(texts.get(-1 - part), -strings.size() - 1);
+                        items[k] = known != null ? known : -strings.size();
+                    }
+                }
+                made[j++] = items;
+            }
+            alts[i] = made;
+        }
+        int[] cls = new int[n];
+        int classes = 1;
+        Map<Signature, Integer> ids = new HashMap<>(n * 2);
+        while (true) {
+            ids.clear();
+            int[] next = new int[n];
+            for (int i = 0; i < n; i++) {
+                Signature sig = Signature.of(alts[i], cls);
+                Integer known = ids.putIfAbsent(sig, ids.size());
+                next[i] = known != null ? known : ids.size() - 1;
+            }
+            cls = next;
+            if (ids.size() == classes) break;
+            classes = ids.size();
+        }
+        merged = new int[frameList.size()];
+        int[] first = new int[classes];
+        Arrays.fill(first, -1);
+        for (int i = 0; i < n; i++) {
+            if (first[cls[i]] < 0) first[cls[i]] = order[i];
+            merged[order[i]] = first[cls[i]];
+        }
+    }
+
+    /**
+     * A frame's alternatives with each frame named by its class: the distinct alternatives in
+     * order, each as its length and its items (a text by its number, a frame by its class).
+     */
+    private record Signature(int[] items) {
+        static Signature of(int[][] alts, int[] cls) {
+            int[][] mapped = new int[alts.length][];
+            int size = 0;
+            for (int j = 0; j < alts.length; j++) {
+                int[] a = alts[j].clone();
+                for (int k = 0; k < a.length; k++) if (a[k] >= 0) a[k] = cls[a[k]];
+                mapped[j] = a;
+                size += a.length + 1;
+            }
+            if (mapped.length > 1) Arrays.sort(mapped, Arrays::compare);
+            int[] items = new int[size];
+            int end = 0;
+            for (int j = 0; j < mapped.length; j++) {
+                if (j > 0 && Arrays.equals(mapped[j], mapped[j - 1])) continue;
+                items[end++] = mapped[j].length;
+                System.arraycopy(mapped[j], 0, items, end, mapped[j].length);
+                end += mapped[j].length;
+            }
+            return new Signature(end == size ? items : Arrays.copyOf(items, end));
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Signature s && Arrays.equals(items, s.items);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(items);
+        }
+    }
+
+    /**
      * The frames that can derive a string, by id: each alternative counts down the frames it holds
      * as they are found to derive one. The alternatives waiting on a frame are kept as lists linked
      * through arrays (an alternative once per frame it holds).
@@ -2206,7 +2350,8 @@ public final class ConstraintGrammar {
         return done;
     }
 
-    private String name(Nt n) {
+    private String name(Nt frame) {
+        Nt n = merged != null ? frameList.get(merged[frame.id]) : frame;
         String known = names.get(n.id);
         if (known != null) return known;
         String exit =

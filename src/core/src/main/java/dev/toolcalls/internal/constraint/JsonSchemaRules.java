@@ -12,7 +12,7 @@ import org.antlr.v4.runtime.misc.IntervalSet;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -317,7 +317,9 @@ final class JsonSchemaRules {
 
     /**
      * A key that is none of {@code names} as written (a declared property's value is typed by its
-     * schema, never by the schema of further keys): a matcher of the names' JSON spellings.
+     * schema, never by the schema of further keys): a matcher of the names' JSON spellings, a rule
+     * per prefix of a name, written once per body (prefixes followed by the same rest share one);
+     * past a whole name that no other name extends, any further characters ({@code json_key_more}).
      */
     private String otherKey(String base, List<String> names) {
         List<String> words = new ArrayList<>();
@@ -329,37 +331,56 @@ final class JsonSchemaRules {
         if (words.isEmpty()) return "json_string";
         defineGeneric(out);
         out.define("json_key_rest", "json_char* \"\\\"\"");
-        Map<String, String> ids = new LinkedHashMap<>();
+        // an escaped character and the rest of the key
+        out.define(
+                "json_key_esc",
+                "\"\\\\\" ( [\"\\\\/bfnrt] | \"u\" [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] ) json_key_rest");
+        IntervalSet any = IntervalSet.of(0x20, Gbnf.MAX_CODE_POINT);
+        any.remove('"');
+        any.remove('\\');
+        out.define("json_key_more", Gbnf.charClass(any) + " json_key_rest | json_key_esc");
+        // the prefixes in breadth-first order, then their rules from the longest on
         List<String> queue = new ArrayList<>();
-        ids.put("", base + "_k0");
+        Set<String> seen = new HashSet<>();
         queue.add("");
         for (int q = 0; q < queue.size(); q++) {
             String p = queue.get(q);
+            for (String w : words)
+                if (w.length() > p.length() && w.startsWith(p)) {
+                    String np = p + new String(Character.toChars(w.codePointAt(p.length())));
+                    if (seen.add(np)) queue.add(np);
+                }
+        }
+        Map<String, String> rules = new HashMap<>();
+        Map<String, String> byBody = new HashMap<>();
+        for (int q = queue.size() - 1; q >= 0; q--) {
+            String p = queue.get(q);
             List<String> alts = new ArrayList<>();
             if (!words.contains(p)) alts.add("\"\\\"\"");
-            IntervalSet other = IntervalSet.of(0x20, Gbnf.MAX_CODE_POINT);
-            other.remove('"');
-            other.remove('\\');
+            IntervalSet other = new IntervalSet(any);
             Set<Integer> next = new TreeSet<>();
             for (String w : words)
                 if (w.length() > p.length() && w.startsWith(p)) next.add(w.codePointAt(p.length()));
             for (int c : next) {
                 other.remove(c);
                 String np = p + new String(Character.toChars(c));
-                String id = ids.get(np);
-                if (id == null) {
-                    id = base + "_k" + ids.size();
-                    ids.put(np, id);
-                    queue.add(np);
-                }
-                alts.add(Gbnf.literal(new String(Character.toChars(c))) + " " + id);
+                alts.add(Gbnf.literal(new String(Character.toChars(c))) + " " + rules.get(np));
             }
-            alts.add(Gbnf.charClass(other) + " json_key_rest");
-            alts.add(
-                    "\"\\\\\" ( [\"\\\\/bfnrt] | \"u\" [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] ) json_key_rest");
-            out.define(ids.get(p), String.join(" | ", alts));
+            String name;
+            if (alts.isEmpty()) name = "json_key_more";
+            else {
+                alts.add(Gbnf.charClass(other) + " json_key_rest");
+                alts.add("json_key_esc");
+                String body = String.join(" | ", alts);
+                name = byBody.get(body);
+                if (name == null) {
+                    name = out.define(base + "_k" + byBody.size(), body);
+                    byBody.put(body, name);
+                }
+            }
+            rules.put(p, name);
         }
-        return out.define(base + "_k", "\"\\\"\" " + base + "_k0");
+        return out.define(base + "_k", "\"\\\"\" " + rules.get(""));
     }
 
     /** The name as JSON writes it between the quotes. */
