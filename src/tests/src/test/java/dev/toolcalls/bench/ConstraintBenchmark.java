@@ -94,19 +94,26 @@ public class ConstraintBenchmark {
                 format, tools, f.constraint(set, ConstraintOptions.defaults()).length());
     }
 
-    /** {@code n} tools of the same shape, different names. */
+    /**
+     * {@code n} tools of the same shape, each with its own name and parameter names (tools of equal
+     * schemas share their rules, so a set of one schema would measure less than a real one).
+     */
     public static String tools(int n) {
         StringBuilder b = new StringBuilder("[");
         for (int i = 0; i < n; i++) {
             if (i > 0) b.append(',');
+            String s = "_" + i;
             b.append("{\"type\":\"function\",\"function\":{\"name\":\"tool_")
                     .append(i)
-                    .append(
-                            "\",\"parameters\":{\"type\":\"object\",\"properties\":{"
-                                    + "\"query\":{\"type\":\"string\"},\"limit\":{\"type\":\"integer\"},"
-                                    + "\"unit\":{\"type\":\"string\",\"enum\":[\"c\",\"f\"]},\"exact\":{\"type\":\"boolean\"},"
-                                    + "\"filter\":{\"type\":\"object\",\"properties\":{\"from\":{\"type\":\"string\"},\"to\":{\"type\":\"string\"}}}},"
-                                    + "\"required\":[\"query\",\"limit\"]}}}");
+                    .append("\",\"parameters\":{\"type\":\"object\",\"properties\":{")
+                    .append("\"query" + s + "\":{\"type\":\"string\"},")
+                    .append("\"limit" + s + "\":{\"type\":\"integer\"},")
+                    .append("\"unit" + s + "\":{\"type\":\"string\",\"enum\":[\"c\",\"f\"]},")
+                    .append("\"exact" + s + "\":{\"type\":\"boolean\"},")
+                    .append("\"filter" + s + "\":{\"type\":\"object\",\"properties\":{")
+                    .append("\"from" + s + "\":{\"type\":\"string\"},")
+                    .append("\"to" + s + "\":{\"type\":\"string\"}}}},")
+                    .append("\"required\":[\"query" + s + "\",\"limit" + s + "\"]}}}");
         }
         return b.append(']').toString();
     }
