@@ -1050,7 +1050,7 @@ public final class ConstraintGrammar {
                             String run = avoidedRuns.containsKey(base) ? base : base + "_d";
                             return difference.avoidNotJson(
                                     out,
-                                    "nj_" + base,
+                                    "nj" + m,
                                     run,
                                     plan.runChars[m],
                                     textRules.get(m),

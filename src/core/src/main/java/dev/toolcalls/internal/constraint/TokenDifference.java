@@ -456,10 +456,10 @@ final class TokenDifference {
             NotJsonProduct string =
                     new NotJsonProduct(d, json, new RunJson(JsonPrefixes.IN_STRING, 0));
             if (!string.explore(false)) return null;
-            string.write(out, name + "_sc", run, false, true);
-            string.write(out, name + "_so", run, true, false);
+            string.write(out, name + "c", name, run, false, true);
+            string.write(out, name + "o", name, run, true, false);
         }
-        return main.write(out, name, run, true, false) ? name : null;
+        return main.write(out, name, name, run, true, false) ? name : null;
     }
 
     /**
@@ -548,10 +548,12 @@ final class TokenDifference {
 
         /**
          * Writes the states that may end ({@code free}: where the text ends or is free; else where
-         * the string closes), {@code name} the start and {@code name_i} the others; false where the
-         * start cannot end.
+         * the string closes), {@code name} the start and {@code name_i} the others, the strings
+         * called {@code callsc} (up to their close) and {@code callso} (never closing) and the
+         * run's rest from its state R {@code calls_fR}; false where the start cannot end.
          */
-        boolean write(Gbnf out, String name, String run, boolean free, boolean close) {
+        boolean write(
+                Gbnf out, String name, String calls, String run, boolean free, boolean close) {
             int n = states.size();
             boolean[] ends = new boolean[n];
             boolean[] live = new boolean[n];
@@ -587,20 +589,21 @@ final class TokenDifference {
                         if (close) alts.add(c);
                     } else if (t >= CALL) {
                         int a = t - CALL;
+                        String open = calls + "o";
                         alts.add(
                                 c
                                         + (live[a]
                                                 ? " ( "
-                                                        + name
-                                                        + "_sc "
+                                                        + calls
+                                                        + "c "
                                                         + state(name, a)
                                                         + " | "
-                                                        + name
-                                                        + "_so )"
-                                                : " " + name + "_so"));
+                                                        + open
+                                                        + " )"
+                                                : " " + open));
                     } else if (t >= 0) {
                         if (live[t]) alts.add(c + " " + state(name, t));
-                    } else if (free) alts.add(c + " " + freeRun(out, d, run, -1 - t));
+                    } else if (free) alts.add(c + " " + freeRun(out, d, run, calls, -1 - t));
                 }
                 if (ends[q]) alts.add("\"\"");
                 String body =
@@ -615,13 +618,16 @@ final class TokenDifference {
         }
     }
 
-    /** The rest of the run {@code run} (of the automaton {@code d}) from its state {@code r}. */
-    private static String freeRun(Gbnf out, RunDfa d, String run, int r) {
+    /**
+     * The rest of the run {@code run} (of the automaton {@code d}) from its state {@code r}, a rule
+     * {@code name_fR}.
+     */
+    private static String freeRun(Gbnf out, RunDfa d, String run, String name, int r) {
         if (r == 0) return run;
         List<String> alts = new ArrayList<>();
         if (d.back[r]) alts.add(run + "_s" + r + " " + run);
         if (d.ends[r]) alts.add(run + "_e" + r);
-        return out.define(run + "_f" + r, String.join(" | ", alts));
+        return out.define(name + "_f" + r, String.join(" | ", alts));
     }
 
     /**
