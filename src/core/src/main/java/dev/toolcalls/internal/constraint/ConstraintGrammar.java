@@ -232,6 +232,12 @@ public final class ConstraintGrammar {
      */
     private static final int NOT_JSON_DEPTH = 2;
 
+    /**
+     * The most states of a tool's required parameters written in which a string parameter's value
+     * after {@code string="false"} is told from JSON.
+     */
+    private static final int MAX_NOT_JSON_STATES = 64;
+
     /** The keys of a string's schema that leave its JSON values the JSON strings. */
     private static final Set<String> PLAIN_STRING =
             Set.of(
@@ -1042,6 +1048,9 @@ public final class ConstraintGrammar {
         if (!jsonSchemaTypes(prop) || !plan.valuesWhole) return null;
         Set<SchemaTypes.Type> types = SchemaTypes.of(prop);
         if (!types.contains(SchemaTypes.Type.STRING)) return null;
+        // a value read in many states of the required parameters written is left the run: each
+        // state refers to the value's rules, which web-xgrammar 0.1.27 then cannot hold in memory
+        if (t.required.full() >= MAX_NOT_JSON_STATES) return null;
         String text =
                 notJsonRuns.computeIfAbsent(
                         mode,

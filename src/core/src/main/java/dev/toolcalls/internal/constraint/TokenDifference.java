@@ -425,23 +425,20 @@ final class TokenDifference {
                                         + " " + depth,
                                 k ->
                                         answer(
-                                                g ->
-                                                        avoidNotJsonNew(
-                                                                g, name, run, chars, texts, markers,
-                                                                depth)));
+                                                g -> {
+                                                    RunDfa d = runDfa(chars, texts, markers);
+                                                    if (d == null
+                                                            || avoidNew(
+                                                                            g, run, chars, texts,
+                                                                            markers)
+                                                                    == null) return null;
+                                                    return notJson(g, name, run, d, depth);
+                                                }));
         return replay(out, a);
     }
 
-    private String avoidNotJsonNew(
-            Gbnf out,
-            String name,
-            String run,
-            IntervalSet chars,
-            List<Integer> texts,
-            List<Integer> markers,
-            int depth) {
-        RunDfa d = runDfa(chars, texts, markers);
-        if (d == null || avoidNew(out, run, chars, texts, markers) == null) return null;
+    /** The rules of {@link #avoidNotJson} for the run {@code run} of the automaton {@code d}. */
+    private static String notJson(Gbnf out, String name, String run, RunDfa d, int depth) {
         JsonPrefixes json = new JsonPrefixes(depth);
         // a string begun where no marker is partly read, whose closing quote leaves none partly
         // read, is written once for every place: its rest up to its close, after which the place's
