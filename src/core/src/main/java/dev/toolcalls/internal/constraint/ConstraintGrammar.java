@@ -288,6 +288,31 @@ public final class ConstraintGrammar {
     /** The most one-character spellings of a popping token that are followed apart. */
     private static final int MAX_POP_SPELLINGS = 16;
 
+    /**
+     * How deep a JSON value written for a parameter that takes a string is told from text: a
+     * container opened deeper is taken as text (more than the parser reads as a string).
+     */
+    private static final int NOT_JSON_DEPTH = 2;
+
+    /**
+     * The most states of a tool's required parameters written in which a string parameter's value
+     * after {@code string="false"} is told from JSON.
+     */
+    private static final int MAX_NOT_JSON_STATES = 64;
+
+    /** The keys of a string's schema that leave its JSON values the JSON strings. */
+    private static final Set<String> PLAIN_STRING =
+            Set.of(
+                    "type",
+                    "description",
+                    "title",
+                    "format",
+                    "pattern",
+                    "minLength",
+                    "maxLength",
+                    "default",
+                    "examples");
+
     /** The prefix of a schema's rules until they are named for their tool (no text holds it). */
     private static final String SCHEMA_PREFIX = "\u0001";
 
@@ -340,6 +365,10 @@ public final class ConstraintGrammar {
     private final List<List<Integer>> textRules = new ArrayList<>();
     private final Map<String, String> runCache = new HashMap<>();
     private final Map<String, Integer> avoidedRuns = new HashMap<>();
+
+    /** By mode: its run less the texts that are JSON of a type other than a string (or null). */
+    private final Map<Integer, String> notJsonRuns = new HashMap<>();
+
     private final Map<Integer, String> thens = new HashMap<>();
     private final Map<Long, String> typedValues = new HashMap<>();
 
@@ -1136,6 +1165,55 @@ public final class ConstraintGrammar {
         return shared("vj_" + tool + "_" + key, String.join(" | ", alts));
     }
 
+    /**
+     * A raw value the text says is JSON ({@code arg.as-json}) of a parameter that takes any string,
+     * typed as the parser reads it: the JSON of the parameter's schema with the blanks {@code
+     * strip()} takes around it, or text of the value's run that is not, stripped, JSON of another
+     * type (nested at most {@link #NOT_JSON_DEPTH} levels; deeper JSON is taken as text); null
+     * where the value is not such a parameter's, or the run's automaton is too large (then any text
+     * of the run).
+     */
+    private String stringJsonValue(int mode, int tool, int key) {
+        if (tool < 0 || key < tools.get(tool).keys.size()) return null;
+        key = keyOf(tool, key);
+        Tool t = tools.get(tool);
+        JsonElement prop =
+                t.parameters.getAsJsonObject().getAsJsonObject("properties").get(t.keys.get(key));
+        if (!jsonSchemaTypes(prop) || !plan.valuesWhole) return null;
+        Set<SchemaTypes.Type> types = SchemaTypes.of(prop);
+        if (!types.contains(SchemaTypes.Type.STRING)) return null;
+        // a value read in many states of the required parameters written is left the run: each
+        // state refers to the value's rules, which web-xgrammar 0.1.27 then cannot hold in memory
+        if (t.required.full() >= MAX_NOT_JSON_STATES) return null;
+        String text =
+                notJsonRuns.computeIfAbsent(
+                        mode,
+                        m -> {
+                            String base = plainRun(m);
+                            String run = avoidedRuns.containsKey(base) ? base : base + "_d";
+                            return difference.avoidNotJson(
+                                    out,
+                                    "nj" + m,
+                                    run,
+                                    plan.runChars[m],
+                                    textRules.get(m),
+                                    itemRules.get(m),
+                                    NOT_JSON_DEPTH);
+                        });
+        if (text == null) return null;
+        // a plain string's JSON is a JSON string, which the text takes already
+        JsonObject p = prop.getAsJsonObject();
+        if (p.has("type")
+                && p.get("type").isJsonPrimitive()
+                && p.get("type").getAsString().equals("string")
+                && PLAIN_STRING.containsAll(p.keySet())) return text;
+        String name = "vs_" + mode + "_" + tool + "_" + key;
+        if (out.has(name)) return name;
+        String blanks = Gbnf.charClass(JsonSchemaRules.STRIPPED) + "*";
+        String json = schemaText(t.name, t.parameters, prop).define(out, "k" + tool + "_" + key);
+        return out.define(name, blanks + " " + json + " " + blanks + " | " + text);
+    }
+
     /** Whether the string, its blanks stripped, is JSON (the parser then reads it as JSON). */
     private static boolean isJson(JsonElement w) {
         try {
@@ -1203,12 +1281,19 @@ public final class ConstraintGrammar {
         if (plan.argsRun[mode] && c.call && plan.jsonArgs) return schema(c.tool, Set.of()) + "?";
         if (plan.valueRun[mode] && c.call) {
             String typed = typedValue(c.tool, c.key);
+            if (typed == null) typed = stringJsonValue(mode, c.tool, c.key);
             if (typed != null) return typed;
         }
         if (plan.idRun[mode]) {
             String named = idName(c, plan.runChars[mode]);
             if (named != null) return named;
         }
+        return plainRun(mode);
+    }
+
+    /** The run of a mode: text without the mode's markers. */
+    private String plainRun(int mode) {
+        List<Integer> texts = textRules.get(mode);
         String name = runNames[mode];
         return runCache.computeIfAbsent(
                 name,

@@ -41,6 +41,9 @@ final class TokenDifference {
 
     private static final int MAX_STACK = 16;
 
+    /** The most states of the product {@link #avoidNotJson} writes. */
+    private static final int MAX_NOT_JSON_STATES = 4096;
+
     /** What was derived from a lexer, by question: a pure function of the lexer, kept once. */
     private static final Map<ATN, Map<String, Object>> CACHE =
             Collections.synchronizedMap(new WeakHashMap<>());
@@ -396,6 +399,232 @@ final class TokenDifference {
             if (d.ends[q]) out.define(name + "_e" + q, String.join(" | ", fin));
         }
         return out.define(name, loop(d, name) + "( " + String.join(" | ", end) + " )");
+    }
+
+    /** A state of a run read together with {@link JsonPrefixes}. */
+    private record RunJson(JsonPrefixes.State json, int run) {}
+
+    /**
+     * Defines the run of {@link #avoid} (its rules named {@code run}, shared with it) less the
+     * texts that are, stripped, JSON of a type other than a string nested at most {@code depth}
+     * levels ({@link JsonPrefixes}), as the product of the two automata ({@code name}, one rule per
+     * state that may still end); where the text can no longer be such a value the run's own rules
+     * go on. Returns the rule, or null when the run's automaton or the product is too large.
+     */
+    String avoidNotJson(
+            Gbnf out,
+            String name,
+            String run,
+            IntervalSet chars,
+            List<Integer> texts,
+            List<Integer> markers,
+            int depth) {
+        Object a =
+                cache().computeIfAbsent(
+                                "j " + name + " " + run + " " + chars + " " + texts + " " + markers
+                                        + " " + depth,
+                                k ->
+                                        answer(
+                                                g -> {
+                                                    RunDfa d = runDfa(chars, texts, markers);
+                                                    if (d == null
+                                                            || avoidNew(
+                                                                            g, run, chars, texts,
+                                                                            markers)
+                                                                    == null) return null;
+                                                    return notJson(g, name, run, d, depth);
+                                                }));
+        return replay(out, a);
+    }
+
+    /** The rules of {@link #avoidNotJson} for the run {@code run} of the automaton {@code d}. */
+    private static String notJson(Gbnf out, String name, String run, RunDfa d, int depth) {
+        JsonPrefixes json = new JsonPrefixes(depth);
+        // a string begun where no marker is partly read, whose closing quote leaves none partly
+        // read, is written once for every place: its rest up to its close, after which the place's
+        // next state goes on, or its rest where it does not close
+        boolean shared = true;
+        for (Map<Integer, IntervalSet> e : d.edges)
+            for (Map.Entry<Integer, IntervalSet> t : e.entrySet())
+                if (t.getKey() != 0 && t.getValue().contains('"')) shared = false;
+        NotJsonProduct main = new NotJsonProduct(d, json, new RunJson(JsonPrefixes.START, 0));
+        if (!main.explore(shared)) return null;
+        if (main.calls) {
+            NotJsonProduct string =
+                    new NotJsonProduct(d, json, new RunJson(JsonPrefixes.IN_STRING, 0));
+            if (!string.explore(false)) return null;
+            string.write(out, name + "c", name, run, false, true);
+            string.write(out, name + "o", name, run, true, false);
+        }
+        return main.write(out, name, name, run, true, false) ? name : null;
+    }
+
+    /**
+     * The product of a run's automaton and {@link JsonPrefixes}: its states, and per state the
+     * characters to each target: another state (its number), the run from one of its states where
+     * the text is free ({@code -1 - state}), a string begun where the run is at its start followed,
+     * if it closes, by a state ({@link #CALL} plus its number), or the close of the string read
+     * from inside one ({@link #CLOSE}).
+     */
+    private static final class NotJsonProduct {
+        static final int CALL = 1 << 24;
+        static final int CLOSE = Integer.MIN_VALUE;
+
+        final RunDfa d;
+        final JsonPrefixes json;
+        final List<RunJson> states = new ArrayList<>();
+        final Map<RunJson, Integer> ids = new HashMap<>();
+        final List<Map<Integer, IntervalSet>> edges = new ArrayList<>();
+        final Map<Integer, List<IntervalSet>> piecesOf = new HashMap<>();
+        boolean calls;
+
+        NotJsonProduct(RunDfa d, JsonPrefixes json, RunJson start) {
+            this.d = d;
+            this.json = json;
+            id(start);
+        }
+
+        private int id(RunJson p) {
+            Integer id = ids.get(p);
+            if (id != null) return id;
+            if (states.size() >= MAX_NOT_JSON_STATES) return -1;
+            ids.put(p, states.size());
+            states.add(p);
+            return states.size() - 1;
+        }
+
+        /** Reads every state; false where there are too many. */
+        boolean explore(boolean shareStrings) {
+            List<IntervalSet> jsonLabels = JsonPrefixes.labels();
+            for (int i = 0; i < states.size(); i++) {
+                RunJson p = states.get(i);
+                Map<Integer, IntervalSet> runEdges = d.edges.get(p.run);
+                List<IntervalSet> pieces =
+                        piecesOf.computeIfAbsent(
+                                p.run,
+                                r -> {
+                                    List<IntervalSet> labels = new ArrayList<>(jsonLabels);
+                                    labels.addAll(runEdges.values());
+                                    return pieces(labels);
+                                });
+                Map<Integer, IntervalSet> e = new LinkedHashMap<>();
+                edges.add(e);
+                for (IntervalSet piece : pieces) {
+                    int ch = piece.getMinElement();
+                    int r = -1;
+                    for (Map.Entry<Integer, IntervalSet> re : runEdges.entrySet())
+                        if (re.getValue().contains(ch)) r = re.getKey();
+                    if (r < 0) continue;
+                    int to;
+                    if (p.json.equals(JsonPrefixes.IN_STRING) && ch == '"') {
+                        if (r != 0) continue;
+                        to = CLOSE;
+                    } else {
+                        JsonPrefixes.State j = json.step(p.json, ch);
+                        if (j == JsonPrefixes.FREE) {
+                            if (r != 0 && !d.back[r] && !d.ends[r]) continue;
+                            to = -1 - r;
+                        } else if (shareStrings
+                                && r == 0
+                                && ch == '"'
+                                && !JsonPrefixes.inString(p.json)) {
+                            int after = id(new RunJson(json.step(j, '"'), 0));
+                            if (after < 0) return false;
+                            to = CALL + after;
+                            calls = true;
+                        } else {
+                            to = id(new RunJson(j, r));
+                            if (to < 0) return false;
+                        }
+                    }
+                    e.computeIfAbsent(to, k -> new IntervalSet()).addAll(piece);
+                }
+            }
+            return true;
+        }
+
+        /**
+         * Writes the states that may end ({@code free}: where the text ends or is free; else where
+         * the string closes), {@code name} the start and {@code name_i} the others, the strings
+         * called {@code callsc} (up to their close) and {@code callso} (never closing) and the
+         * run's rest from its state R {@code calls_fR}; false where the start cannot end.
+         */
+        boolean write(
+                Gbnf out, String name, String calls, String run, boolean free, boolean close) {
+            int n = states.size();
+            boolean[] ends = new boolean[n];
+            boolean[] live = new boolean[n];
+            for (int q = 0; q < n; q++) {
+                RunJson p = states.get(q);
+                ends[q] = free && d.endsHere(p.run) && !JsonPrefixes.accepting(p.json);
+                live[q] = ends[q];
+                for (int t : edges.get(q).keySet())
+                    live[q] |= t == CLOSE ? close : t < 0 ? free : t >= CALL;
+            }
+            boolean grew = true;
+            while (grew) {
+                grew = false;
+                for (int q = 0; q < n; q++) {
+                    if (live[q]) continue;
+                    for (int t : edges.get(q).keySet())
+                        if (t >= 0 && t < CALL && live[t]) {
+                            live[q] = grew = true;
+                            break;
+                        }
+                }
+            }
+            if (!live[0]) return false;
+            for (int q = 0; q < n; q++) {
+                if (!live[q]) continue;
+                String cls = null;
+                List<String> alts = new ArrayList<>();
+                for (Map.Entry<Integer, IntervalSet> e : edges.get(q).entrySet()) {
+                    int t = e.getKey();
+                    String c = Gbnf.charClass(e.getValue());
+                    if (t == q) cls = c;
+                    else if (t == CLOSE) {
+                        if (close) alts.add(c);
+                    } else if (t >= CALL) {
+                        int a = t - CALL;
+                        String open = calls + "o";
+                        alts.add(
+                                c
+                                        + (live[a]
+                                                ? " ( "
+                                                        + calls
+                                                        + "c "
+                                                        + state(name, a)
+                                                        + " | "
+                                                        + open
+                                                        + " )"
+                                                : " " + open));
+                    } else if (t >= 0) {
+                        if (live[t]) alts.add(c + " " + state(name, t));
+                    } else if (free) alts.add(c + " " + freeRun(out, d, run, calls, -1 - t));
+                }
+                if (ends[q]) alts.add("\"\"");
+                String body =
+                        alts.size() == 1 ? alts.get(0) : "( " + String.join(" | ", alts) + " )";
+                out.define(state(name, q), cls == null ? body : cls + "* " + body);
+            }
+            return true;
+        }
+
+        private static String state(String name, int q) {
+            return q == 0 ? name : name + "_" + q;
+        }
+    }
+
+    /**
+     * The rest of the run {@code run} (of the automaton {@code d}) from its state {@code r}, a rule
+     * {@code name_fR}.
+     */
+    private static String freeRun(Gbnf out, RunDfa d, String run, String name, int r) {
+        if (r == 0) return run;
+        List<String> alts = new ArrayList<>();
+        if (d.back[r]) alts.add(run + "_s" + r + " " + run);
+        if (d.ends[r]) alts.add(run + "_e" + r);
+        return out.define(name + "_f" + r, String.join(" | ", alts));
     }
 
     /**
