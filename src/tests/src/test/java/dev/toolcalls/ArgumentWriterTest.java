@@ -250,14 +250,7 @@ class ArgumentWriterTest {
     @Test
     void literalsAreTransliteratedToJson() {
         List<String> out = new ArrayList<>();
-        ArgumentWriter w =
-                new ArgumentWriter(
-                        out::add,
-                        Tools.none()::definition,
-                        ArgumentWriter.Untyped.STRING,
-                        false,
-                        IllegalArgumentException::new);
-        w.begin();
+        ArgumentWriter w = writer(out);
         w.key("a", "f");
         for (String[] e :
                 new String[][] {
@@ -316,14 +309,7 @@ class ArgumentWriterTest {
     @Test
     void anEmptyKeyOrAValueWithoutAKeyIsMalformedNeverDropped() {
         List<String> out = new ArrayList<>();
-        ArgumentWriter w =
-                new ArgumentWriter(
-                        out::add,
-                        Tools.none()::definition,
-                        ArgumentWriter.Untyped.STRING,
-                        false,
-                        IllegalArgumentException::new);
-        w.begin();
+        ArgumentWriter w = writer(out);
         assertTrue(
                 assertThrows(IllegalArgumentException.class, () -> w.key(" \n", "f"))
                         .getMessage()
