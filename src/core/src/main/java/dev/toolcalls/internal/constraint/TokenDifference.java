@@ -89,12 +89,21 @@ final class TokenDifference {
     /** A state of the product: where the rule is, and where the earlier rules are. */
     private record Pair(Set<Cfg> rule, Set<Cfg> earlier) {}
 
-    /** States numbered in the order they are first met, at most {@link #MAX_STATES} of them. */
-    private static final class Numbered<S> {
+    /**
+     * States numbered in the order they are first met, at most {@link #MAX_STATES} of them (or the
+     * bound given).
+     */
+    private static class Numbered<S> {
         final List<S> states = new ArrayList<>();
         private final Map<S, Integer> ids = new HashMap<>();
+        private final int bound;
 
         Numbered(S start) {
+            this(start, MAX_STATES);
+        }
+
+        Numbered(S start, int bound) {
+            this.bound = bound;
             id(start);
         }
 
@@ -102,7 +111,7 @@ final class TokenDifference {
         int id(S s) {
             Integer known = ids.get(s);
             if (known != null) return known;
-            if (states.size() >= MAX_STATES) return -1;
+            if (states.size() >= bound) return -1;
             ids.put(s, states.size());
             states.add(s);
             return states.size() - 1;
@@ -466,31 +475,20 @@ final class TokenDifference {
      * if it closes, by a state ({@link #CALL} plus its number), or the close of the string read
      * from inside one ({@link #CLOSE}).
      */
-    private static final class NotJsonProduct {
+    private static final class NotJsonProduct extends Numbered<RunJson> {
         static final int CALL = 1 << 24;
         static final int CLOSE = Integer.MIN_VALUE;
 
         final RunDfa d;
         final JsonPrefixes json;
-        final List<RunJson> states = new ArrayList<>();
-        final Map<RunJson, Integer> ids = new HashMap<>();
         final List<Map<Integer, IntervalSet>> edges = new ArrayList<>();
         final Map<Integer, List<IntervalSet>> piecesOf = new HashMap<>();
         boolean calls;
 
         NotJsonProduct(RunDfa d, JsonPrefixes json, RunJson start) {
+            super(start, MAX_NOT_JSON_STATES);
             this.d = d;
             this.json = json;
-            id(start);
-        }
-
-        private int id(RunJson p) {
-            Integer id = ids.get(p);
-            if (id != null) return id;
-            if (states.size() >= MAX_NOT_JSON_STATES) return -1;
-            ids.put(p, states.size());
-            states.add(p);
-            return states.size() - 1;
         }
 
         /** Reads every state; false where there are too many. */
