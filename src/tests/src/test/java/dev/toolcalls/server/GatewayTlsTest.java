@@ -209,7 +209,7 @@ class GatewayTlsTest {
                     outputs.get(i).text());
         }
         assertTrue(calls, "some outputs have tool calls");
-        assertEquals(2 * outputs.size(), engine.completed.get());
+        assertEquals(2 * outputs.size(), engine.completedOnce(2 * outputs.size()));
     }
 
     /** The 502's message, checking its OpenAI shape: upstream_error, no stack trace. */

@@ -121,6 +121,18 @@ final class StandInEngine implements AutoCloseable {
                 + "/v1";
     }
 
+    /**
+     * The number of generations written to their end, once {@code n} requests have finished one way
+     * or the other or ten seconds have passed. A client can read the last event before the engine's
+     * thread returns from closing its stream, so a count read at once may lag by one.
+     */
+    int completedOnce(int n) throws InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (completed.get() + closedEarly.get() < n && System.nanoTime() < deadline)
+            Thread.sleep(5);
+        return completed.get();
+    }
+
     JsonObject lastRequest() {
         JsonObject last = null;
         for (JsonObject r : requests) last = r;
