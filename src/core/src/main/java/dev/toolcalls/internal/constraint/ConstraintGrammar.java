@@ -331,6 +331,12 @@ public final class ConstraintGrammar {
     /** The tool of the context that stands for the calls a token begins (its rule as the key). */
     private static final int CALLS = -4;
 
+    /**
+     * The mask of a context whose required state is deferred after a parameter not among the tool's
+     * (which leaves it as it is); below it, {@link #deferredKey} after one of them.
+     */
+    private static final int DEFERRED_OTHER = -2;
+
     private final Ctx opaqueEnd;
     private final Ctx opaqueNoEnd;
 
@@ -792,6 +798,8 @@ public final class ConstraintGrammar {
 
     private boolean maskComplete(Ctx c) {
         if (!c.call) return true;
+        if (c.mask <= DEFERRED_OTHER)
+            throw new IllegalStateException("a deferred required state is read");
         if (plan.jsonArgs) return c.mask == 1 || !plan.argsTracked;
         if (c.tool < 0) return true;
         return c.mask == tools.get(c.tool).required.full();
@@ -921,8 +929,16 @@ public final class ConstraintGrammar {
             case ARG_KEY -> {
                 if (c.call && c.tool >= 0) {
                     Tool t = tools.get(c.tool);
+                    // the parameter's frames up to a mode that reads the required state are the
+                    // same for every state: they are made once, and the state is set after them
+                    boolean defer =
+                            !t.required.isEmpty()
+                                    && e.pops == 0
+                                    && e.pushes.isEmpty()
+                                    && e.mode >= 0
+                                    && plan.deferFrom[e.mode];
                     for (int k = 0; k < t.keys.size(); k++) {
-                        int mask = t.required.next(c.mask, t.keys.get(k));
+                        int mask = defer ? deferredKey(k) : t.required.next(c.mask, t.keys.get(k));
                         out.add(
                                 new Step(
                                         ctx(true, c.tool, k, mask, c.called),
@@ -933,10 +949,9 @@ public final class ConstraintGrammar {
                         // a parameter's own name is that parameter, typed by it
                         String other = otherKey(rule, t.keys);
                         if (other == null) other = expr(rule);
+                        int mask = defer ? DEFERRED_OTHER : c.mask;
                         if (!other.isEmpty())
-                            out.add(
-                                    new Step(
-                                            ctx(true, c.tool, -2, c.mask, c.called), other, false));
+                            out.add(new Step(ctx(true, c.tool, -2, mask, c.called), other, false));
                     }
                 } else
                     out.add(new Step(ctx(c.call, c.tool, -2, c.mask, c.called), expr(rule), false));
@@ -1067,6 +1082,39 @@ public final class ConstraintGrammar {
 
     private Ctx withKey(Ctx c, int key) {
         return key == c.key ? c : ctx(c.call, c.tool, key, c.mask, c.called);
+    }
+
+    /** The mask of a context whose required state is deferred after the parameter {@code key}. */
+    private static int deferredKey(int key) {
+        return DEFERRED_OTHER - 1 - key;
+    }
+
+    /**
+     * The context {@code d} (whose required state is deferred) once that state, {@code mask} when
+     * its parameter's name was read, is set by that parameter.
+     */
+    private Ctx resumed(Ctx d, int mask) {
+        int state = mask;
+        if (d.mask != DEFERRED_OTHER) {
+            Tool t = tools.get(d.tool);
+            state = t.required.next(mask, t.keys.get(DEFERRED_OTHER - 1 - d.mask));
+        }
+        return ctx(true, d.tool, d.key, state, d.called);
+    }
+
+    /**
+     * What a token of {@code rule} does in a frame of {@code mode} in context {@code c}: in a frame
+     * whose required state is deferred, a token leading to a mode that reads it ends the frame as a
+     * pop setting the mode of the frame it resumes in.
+     */
+    private Effect effectIn(int mode, Ctx c, int rule) {
+        Effect e = effects[rule];
+        if (c.mask > DEFERRED_OTHER
+                || e.pops > 0
+                || !e.pushes.isEmpty()
+                || e.mode < 0
+                || plan.deferrable[e.mode]) return e;
+        return new Effect(1, e.mode, List.of(), e.command);
     }
 
     /** A raw value typed by its parameter's schema; null when any text is a value. */
@@ -1630,7 +1678,7 @@ public final class ConstraintGrammar {
             else {
                 List<Step>[] known = stepsIn(c);
                 for (int r : itemRules.get(k.mode)) {
-                    Effect e = effects[r];
+                    Effect e = effectIn(k.mode, c, r);
                     for (Step s : steps(known, c, r)) {
                         if (s.swallow) {
                             if (swallowEnds(e)) addNew(found, exit(k.mode, s.ctx, 1, -1, -1));
@@ -1641,7 +1689,10 @@ public final class ConstraintGrammar {
                                 addNew(found, exit(k.mode, s.ctx, e.pops, e.mode, p));
                             if (split.plain != null)
                                 addNew(found, exit(k.mode, s.ctx, e.pops, e.mode, -1));
-                        } else stackReturns(stackOf(k.mode, r, false), s.ctx, found);
+                        } else if (defers(c, s))
+                            for (Exit x : returnsOf(e.mode, s.ctx))
+                                stackReturns(List.of(x.mode), resumed(x.ctx, c.mask), found);
+                        else stackReturns(stackOf(k.mode, r, false), s.ctx, found);
                     }
                 }
             }
@@ -1664,9 +1715,11 @@ public final class ConstraintGrammar {
         if (c.tool <= OPAQUE) return c;
         if (!c.call) live = 0;
         if (c.stripped != null && c.stripped[live] != null) return c.stripped[live];
-        int tool = (live & ModePlan.TOOL) != 0 ? c.tool : -1;
+        // a deferred state is set once the frames it is deferred over end: by its tool
+        boolean deferred = c.mask <= DEFERRED_OTHER;
+        int tool = deferred || (live & ModePlan.TOOL) != 0 ? c.tool : -1;
         int key = (live & ModePlan.KEY) != 0 ? c.key : -1;
-        int mask = (live & ModePlan.MASK) != 0 ? c.mask : 0;
+        int mask = deferred || (live & ModePlan.MASK) != 0 ? c.mask : 0;
         Ctx s =
                 tool == c.tool && key == c.key && mask == c.mask
                         ? c
@@ -1784,6 +1837,11 @@ public final class ConstraintGrammar {
         }
     }
 
+    /** Whether the step, read in a frame in context {@code c}, defers the required state. */
+    private static boolean defers(Ctx c, Step s) {
+        return s.ctx.mask <= DEFERRED_OTHER && c.mask > DEFERRED_OTHER;
+    }
+
     // ---- productions ---------------------------------------------------------------------------
 
     /**
@@ -1873,6 +1931,32 @@ public final class ConstraintGrammar {
         return out;
     }
 
+    /**
+     * The frames after a token that defers the required state ({@code mask} before it): a frame of
+     * {@code mode} in the deferred context {@code d}, then, where it ends, the frame it resumes in
+     * with the state set.
+     */
+    private List<List<Object>> deferredAlts(int mode, Ctx d, int mask, Exit e) {
+        List<List<Object>> out = new ArrayList<>();
+        for (Exit r : returnsOf(mode, d)) {
+            Nt head = nt(mode, d, r);
+            if (head == dead) continue;
+            Ctx c = resumed(r.ctx, mask);
+            int below = -1;
+            if (r.popped >= 0) {
+                PopSpelling p = popSpellings.get(r.popped);
+                below = after(p.mode, p.rule, p.lit, r.mode, c);
+            }
+            for (List<Object> tail : stackAlts(List.of(r.mode), c, e, below)) {
+                List<Object> alt = new ArrayList<>(1 + tail.size());
+                alt.add(head);
+                alt.addAll(tail);
+                out.add(alt);
+            }
+        }
+        return out;
+    }
+
     private List<List<Object>> alternatives(Nt n, boolean onlyCallBegin) {
         List<List<Object>> out = new ArrayList<>();
         Ctx c = normalize(n.mode, n.ctx);
@@ -1895,7 +1979,7 @@ public final class ConstraintGrammar {
             if (onlyCallBegin && roles[r] != Role.CALL_BEGIN) continue;
             // the held arguments read the characters and escapes themselves
             if (held && plan.stays(n.mode, r)) continue;
-            Effect e = effects[r];
+            Effect e = effectIn(n.mode, c, r);
             for (Step s : steps(known, c, r)) {
                 List<List<Object>> tails;
                 String popExpr = null;
@@ -1916,7 +2000,8 @@ public final class ConstraintGrammar {
                     tails = ends ? List.of(List.of()) : List.of();
                     if (ends && p >= 0) popExpr = Gbnf.literal(popSpellings.get(p).lit);
                     else if (ends && !split.spelled.isEmpty()) popExpr = split.plain;
-                } else tails = stackAlts(stackOf(n.mode, r, false), s.ctx, n.exit);
+                } else if (defers(c, s)) tails = deferredAlts(e.mode, s.ctx, c.mask, n.exit);
+                else tails = stackAlts(stackOf(n.mode, r, false), s.ctx, n.exit);
                 String then =
                         run == null || tails.isEmpty() || popExpr != null
                                 ? null

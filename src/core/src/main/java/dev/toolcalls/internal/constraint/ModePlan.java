@@ -11,9 +11,11 @@ import org.antlr.v4.runtime.atn.LexerPopModeAction;
 import org.antlr.v4.runtime.atn.LexerPushModeAction;
 import org.antlr.v4.runtime.misc.IntervalSet;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Deque;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -158,6 +160,18 @@ final class ModePlan {
     final boolean[] mayEndCall;
 
     /**
+     * Per mode: whether a call's frame in it may leave which required parameters are written to be
+     * applied later, where the frame reaches a mode that is not: no token of the mode reads or
+     * changes that state (a call's beginning or end, a parameter's name, JSON arguments), none pops
+     * the frame, the output cannot end in the call from it, and the frames its tokens push read
+     * none of it either.
+     */
+    final boolean[] deferrable;
+
+    /** Per mode: whether a parameter's name leading to it defers the required state. */
+    final boolean[] deferFrom;
+
+    /**
      * Per rule: whether its token ends a raw value that no token has read, so that the value is
      * empty: a token that ends the value ({@code arg.end}), or leads to a mode whose every token
      * does, read in a mode where a value begins (every value token of the mode leaves it, and no
@@ -266,6 +280,117 @@ final class ModePlan {
         opacity();
         mayEndCall = new boolean[modes];
         endings(below);
+        deferrable = deferrals();
+        deferFrom = deferralStarts();
+    }
+
+    /**
+     * Per mode: whether a parameter's name leading to it defers the required state: the mode is
+     * {@link #deferrable}, and so is every mode its frame reaches before one that is not, none of
+     * which a token of a mode that is not leads to (but a parameter's name). Frames of those modes
+     * are then made only deferred, never also for each state.
+     */
+    private boolean[] deferralStarts() {
+        int modes = deferrable.length;
+        boolean[] entered = new boolean[modes];
+        for (int m = 0; m < modes; m++) {
+            if (deferrable[m]) continue;
+            for (int r : itemRules.get(m)) {
+                if (roles[r] == Role.ARG_KEY) continue;
+                Effect e = effects[r];
+                if (e.mode() >= 0) entered[e.mode()] = true;
+                for (int p : e.pushes()) entered[p] = true;
+            }
+        }
+        // and the modes those lead to
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (int m = 0; m < modes; m++) {
+                if (!deferrable[m] || !entered[m]) continue;
+                for (int r : itemRules.get(m)) {
+                    Effect e = effects[r];
+                    int next = e.mode() >= 0 ? e.mode() : m;
+                    if (e.pops() == 0 && deferrable[next] && !entered[next])
+                        grew = entered[next] = true;
+                }
+            }
+        }
+        boolean[] starts = new boolean[modes];
+        for (int m = 0; m < modes; m++) {
+            if (!deferrable[m]) continue;
+            boolean[] seen = new boolean[modes];
+            Deque<Integer> work = new ArrayDeque<>(List.of(m));
+            seen[m] = true;
+            boolean alone = true;
+            while (!work.isEmpty() && alone) {
+                int at = work.poll();
+                alone = !entered[at];
+                for (int r : itemRules.get(at)) {
+                    Effect e = effects[r];
+                    int next = e.mode() >= 0 ? e.mode() : at;
+                    if (e.pops() == 0 && deferrable[next] && !seen[next]) {
+                        seen[next] = true;
+                        work.add(next);
+                    }
+                }
+            }
+            starts[m] = alone;
+        }
+        return starts;
+    }
+
+    /** Whether a token of the rule (of the mode) reads or changes the call's required state. */
+    private boolean readsState(int mode, int rule) {
+        return switch (roles[rule]) {
+            case CALL_BEGIN, CALL_END, ARG_KEY, ARGS_JSON -> true;
+            default -> heldMode[mode] && !stays(mode, rule);
+        };
+    }
+
+    /** The modes of {@link #deferrable}, to a fixpoint from all. */
+    private boolean[] deferrals() {
+        int modes = mayEndCall.length;
+        // modes read through inside a frame pushed from a deferred one
+        boolean[] nested = new boolean[modes];
+        boolean[] deferred = new boolean[modes];
+        for (int m = 1; m < modes; m++) {
+            boolean reads = jsonArgs;
+            for (int r : itemRules.get(m)) reads |= readsState(m, r);
+            nested[m] = !reads;
+            boolean pops = false;
+            for (int r : itemRules.get(m)) pops |= effects[r].pops() > 0;
+            deferred[m] = !reads && !pops && !opaque[m] && !mayEndCall[m];
+        }
+        boolean shrank = true;
+        while (shrank) {
+            shrank = false;
+            for (int m = 1; m < modes; m++) {
+                if (!nested[m] && !deferred[m]) continue;
+                boolean inner = nested[m];
+                boolean frame = deferred[m];
+                for (int r : itemRules.get(m)) {
+                    Effect e = effects[r];
+                    boolean pushed = true;
+                    for (int p : e.pushes()) pushed &= nested[p];
+                    // a pop that sets the mode of the frame below may set a deferred frame's
+                    if (e.pops() > 0)
+                        inner &=
+                                pushed
+                                        && e.pops() == 1
+                                        && (e.mode() < 0 || nested[e.mode()] && deferred[e.mode()]);
+                    else inner &= pushed && nested[e.mode() >= 0 ? e.mode() : m];
+                    if (!e.pushes().isEmpty())
+                        frame &= pushed && deferred[e.mode() >= 0 ? e.mode() : m];
+                }
+                if (inner != nested[m] || frame != deferred[m]) {
+                    nested[m] = inner;
+                    deferred[m] = frame;
+                    shrank = true;
+                }
+            }
+        }
+        return deferred;
     }
 
     private boolean[] emptyValueEnds(int modes) {
