@@ -11,13 +11,13 @@ import dev.toolcalls.internal.json.Json;
 import org.antlr.v4.runtime.misc.IntervalSet;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * GBNF for JSON values that a tool's JSON schema allows: types, {@code enum} / {@code const},
@@ -37,6 +37,16 @@ final class JsonSchemaRules {
 
     /** The characters {@code String.strip()} takes from a value's ends (Java's whitespace). */
     static final IntervalSet STRIPPED = stripped();
+
+    /** The characters a JSON key may hold raw (less the quote and the backslash). */
+    private static final IntervalSet KEY_CHARS = keyChars();
+
+    private static final String OTHER_KEY_CHARS = Gbnf.charClass(KEY_CHARS);
+
+    /** The class of the raw characters of a key but {@code cs}, by {@code cs} as a string. */
+    private static final Map<String, String> OTHER_KEY_CLASSES = new ConcurrentHashMap<>();
+
+    private static final int MAX_OTHER_KEY_CLASSES = 4096;
 
     /**
      * An object's required properties as its rules follow them, in the order {@code required} gives
@@ -335,52 +345,103 @@ final class JsonSchemaRules {
         out.define(
                 "json_key_esc",
                 "\"\\\\\" ( [\"\\\\/bfnrt] | \"u\" [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] ) json_key_rest");
+        out.define("json_key_more", OTHER_KEY_CHARS + " json_key_rest | json_key_esc");
+        // the prefixes as a trie (each node's next characters in the order the words first give
+        // them), in breadth-first order, then their rules from the longest on
+        List<int[]> children = new ArrayList<>();
+        List<int[]> chars = new ArrayList<>();
+        List<Boolean> ends = new ArrayList<>();
+        children.add(new int[0]);
+        chars.add(new int[0]);
+        ends.add(false);
+        for (String w : words) {
+            int node = 0;
+            for (int i = 0; i < w.length(); ) {
+                int c = w.codePointAt(i);
+                i += Character.charCount(c);
+                int[] cs = chars.get(node);
+                int at = indexOf(cs, c);
+                if (at >= 0) node = children.get(node)[at];
+                else {
+                    int made = children.size();
+                    children.add(new int[0]);
+                    chars.add(new int[0]);
+                    ends.add(false);
+                    chars.set(node, append(cs, c));
+                    children.set(node, append(children.get(node), made));
+                    node = made;
+                }
+            }
+            ends.set(node, true);
+        }
+        int[] order = new int[children.size()];
+        int size = 1;
+        for (int q = 0; q < size; q++)
+            for (int child : children.get(order[q])) order[size++] = child;
+        String[] rules = new String[children.size()];
+        Map<String, String> byBody = new HashMap<>();
+        StringBuilder body = new StringBuilder();
+        for (int q = size - 1; q >= 0; q--) {
+            int node = order[q];
+            int[] cs = chars.get(node).clone();
+            int[] next = children.get(node);
+            String name;
+            if (ends.get(node) && cs.length == 0) name = "json_key_more";
+            else {
+                body.setLength(0);
+                if (!ends.get(node)) body.append("\"\\\"\"");
+                Arrays.sort(cs);
+                for (int c : cs) {
+                    if (body.length() > 0) body.append(" | ");
+                    body.append(Gbnf.literal(Character.toString(c)))
+                            .append(' ')
+                            .append(rules[next[indexOf(chars.get(node), c)]]);
+                }
+                body.append(" | ")
+                        .append(otherKeyChars(cs))
+                        .append(" json_key_rest | json_key_esc");
+                String text = body.toString();
+                name = byBody.get(text);
+                if (name == null) {
+                    name = out.define(base + "_k" + byBody.size(), text);
+                    byBody.put(text, name);
+                }
+            }
+            rules[node] = name;
+        }
+        return out.define(base + "_k", "\"\\\"\" " + rules[0]);
+    }
+
+    private static IntervalSet keyChars() {
         IntervalSet any = IntervalSet.of(0x20, Gbnf.MAX_CODE_POINT);
         any.remove('"');
         any.remove('\\');
-        out.define("json_key_more", Gbnf.charClass(any) + " json_key_rest | json_key_esc");
-        // the prefixes in breadth-first order, then their rules from the longest on
-        List<String> queue = new ArrayList<>();
-        Set<String> seen = new HashSet<>();
-        queue.add("");
-        for (int q = 0; q < queue.size(); q++) {
-            String p = queue.get(q);
-            for (String w : words)
-                if (w.length() > p.length() && w.startsWith(p)) {
-                    String np = p + new String(Character.toChars(w.codePointAt(p.length())));
-                    if (seen.add(np)) queue.add(np);
-                }
-        }
-        Map<String, String> rules = new HashMap<>();
-        Map<String, String> byBody = new HashMap<>();
-        for (int q = queue.size() - 1; q >= 0; q--) {
-            String p = queue.get(q);
-            List<String> alts = new ArrayList<>();
-            if (!words.contains(p)) alts.add("\"\\\"\"");
-            IntervalSet other = new IntervalSet(any);
-            Set<Integer> next = new TreeSet<>();
-            for (String w : words)
-                if (w.length() > p.length() && w.startsWith(p)) next.add(w.codePointAt(p.length()));
-            for (int c : next) {
-                other.remove(c);
-                String np = p + new String(Character.toChars(c));
-                alts.add(Gbnf.literal(new String(Character.toChars(c))) + " " + rules.get(np));
-            }
-            String name;
-            if (alts.isEmpty()) name = "json_key_more";
-            else {
-                alts.add(Gbnf.charClass(other) + " json_key_rest");
-                alts.add("json_key_esc");
-                String body = String.join(" | ", alts);
-                name = byBody.get(body);
-                if (name == null) {
-                    name = out.define(base + "_k" + byBody.size(), body);
-                    byBody.put(body, name);
-                }
-            }
-            rules.put(p, name);
-        }
-        return out.define(base + "_k", "\"\\\"\" " + rules.get(""));
+        any.setReadonly(true);
+        return any;
+    }
+
+    /** The class of a key's raw characters other than {@code cs} (sorted, none twice). */
+    private static String otherKeyChars(int[] cs) {
+        String key = new String(cs, 0, cs.length);
+        String known = OTHER_KEY_CLASSES.get(key);
+        if (known != null) return known;
+        IntervalSet other = new IntervalSet(KEY_CHARS);
+        for (int c : cs) other.remove(c);
+        String made = Gbnf.charClass(other);
+        if (OTHER_KEY_CLASSES.size() >= MAX_OTHER_KEY_CLASSES) OTHER_KEY_CLASSES.clear();
+        OTHER_KEY_CLASSES.put(key, made);
+        return made;
+    }
+
+    private static int[] append(int[] a, int v) {
+        int[] b = Arrays.copyOf(a, a.length + 1);
+        b[a.length] = v;
+        return b;
+    }
+
+    private static int indexOf(int[] a, int v) {
+        for (int i = 0; i < a.length; i++) if (a[i] == v) return i;
+        return -1;
     }
 
     /** The name as JSON writes it between the quotes. */
