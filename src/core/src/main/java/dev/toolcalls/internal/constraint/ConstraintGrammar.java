@@ -254,34 +254,28 @@ public final class ConstraintGrammar {
             SchemaText args) {}
 
     /**
-     * A schema's rules and expression as written with {@link #SCHEMA_PREFIX} for their prefix, cut
-     * where it stands: each name and body is its pieces, to be joined by the prefix of a tool.
+     * A schema's rules and expression as written with {@link #SCHEMA_PREFIX} for their prefix, to
+     * be replaced by the prefix of a tool.
      */
-    private record SchemaText(String[] expr, List<String[]> names, List<String[]> bodies) {
+    private record SchemaText(String expr, String[] names, String[] bodies) {
         static SchemaText of(String expr, Map<String, String> rules) {
-            List<String[]> names = new ArrayList<>(rules.size());
-            List<String[]> bodies = new ArrayList<>(rules.size());
+            String[] names = new String[rules.size()];
+            String[] bodies = new String[rules.size()];
+            int i = 0;
             for (Map.Entry<String, String> e : rules.entrySet()) {
-                names.add(e.getKey().split(SCHEMA_PREFIX, -1));
-                bodies.add(e.getValue().split(SCHEMA_PREFIX, -1));
+                names[i] = e.getKey();
+                bodies[i++] = e.getValue();
             }
-            return new SchemaText(expr.split(SCHEMA_PREFIX, -1), names, bodies);
+            return new SchemaText(expr, names, bodies);
         }
 
         /** Defines the rules in {@code g}, named with {@code prefix}; returns the expression. */
         String define(Gbnf g, String prefix) {
-            for (int i = 0; i < names.size(); i++)
-                g.define(join(names.get(i), prefix), join(bodies.get(i), prefix));
-            return join(expr, prefix);
-        }
-
-        private static String join(String[] pieces, String prefix) {
-            if (pieces.length == 1) return pieces[0];
-            int n = prefix.length() * (pieces.length - 1);
-            for (String p : pieces) n += p.length();
-            StringBuilder b = new StringBuilder(n).append(pieces[0]);
-            for (int i = 1; i < pieces.length; i++) b.append(prefix).append(pieces[i]);
-            return b.toString();
+            for (int i = 0; i < names.length; i++)
+                g.define(
+                        names[i].replace(SCHEMA_PREFIX, prefix),
+                        bodies[i].replace(SCHEMA_PREFIX, prefix));
+            return expr.replace(SCHEMA_PREFIX, prefix);
         }
     }
 

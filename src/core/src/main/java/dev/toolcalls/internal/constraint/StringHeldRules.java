@@ -44,6 +44,12 @@ final class StringHeldRules {
     /** The spelling of each class as the rules write it, so a class read again is not parsed. */
     private final Map<String, String> classTexts = new HashMap<>();
 
+    /** The same for literals. */
+    private final Map<String, String> literalTexts = new HashMap<>();
+
+    /** The rules whose held copies are defined. */
+    private final Set<String> copied = new HashSet<>();
+
     /**
      * @param raw the characters the string holds unescaped
      * @param letters the short escapes it reads (letters after the backslash)
@@ -63,18 +69,21 @@ final class StringHeldRules {
      * classes, rule names, grouping, alternation and {@code * + ?}).
      */
     String rule(String name) {
+        if (copied.contains(name)) return held(name);
         Deque<String> work = new ArrayDeque<>();
         Set<String> done = new HashSet<>();
         work.add(name);
         Map<String, String> rules = out.rules();
+        StringBuilder b = new StringBuilder(256);
         while (!work.isEmpty()) {
             String n = work.poll();
-            if (!done.add(n) || out.has(held(n))) continue;
+            if (copied.contains(n) || !done.add(n)) continue;
             String body = rules.get(n);
             if (body == null) return null;
-            String copy = copy(body, work);
-            if (copy == null) return null;
-            out.define(held(n), copy);
+            b.setLength(0);
+            if (!copy(body, work, b)) return null;
+            out.define(held(n), b.length() == 0 ? "\"\"" : b.toString());
+            copied.add(n);
         }
         return held(name);
     }
@@ -83,9 +92,11 @@ final class StringHeldRules {
         return prefix + "_" + name;
     }
 
-    /** The body with its terminals spelled as the string holds them; rule names to {@code work}. */
-    private String copy(String body, Deque<String> work) {
-        StringBuilder b = new StringBuilder();
+    /**
+     * Writes the body with its terminals spelled as the string holds them to {@code b}, its rule
+     * names to {@code work}; false where it is not in the part of GBNF that is read.
+     */
+    private boolean copy(String body, Deque<String> work, StringBuilder b) {
         int i = 0;
         int n = body.length();
         while (i < n) {
@@ -96,30 +107,30 @@ final class StringHeldRules {
             }
             if (b.length() > 0) b.append(' ');
             if (ch == '"') {
-                StringBuilder lit = new StringBuilder();
+                int start = i;
                 i++;
-                while (i < n && body.charAt(i) != '"') {
-                    int[] read = unescape(body, i);
-                    if (read == null) return null;
-                    lit.appendCodePoint(read[0]);
-                    i = read[1];
+                while (i < n && body.charAt(i) != '"') i += body.charAt(i) == '\\' ? 2 : 1;
+                if (i >= n) return false;
+                i++;
+                String text = body.substring(start, i);
+                String spelled = literalTexts.get(text);
+                if (spelled == null) {
+                    spelled = literalOf(text);
+                    if (spelled == null) return false;
+                    literalTexts.put(text, spelled);
                 }
-                if (i >= n) return null;
-                i++;
-                String spelled = literal(lit.toString());
-                if (spelled == null) return null;
                 b.append(spelled);
             } else if (ch == '[') {
                 int start = i;
                 i++;
                 while (i < n && body.charAt(i) != ']') i += body.charAt(i) == '\\' ? 2 : 1;
-                if (i >= n) return null;
+                if (i >= n) return false;
                 i++;
                 String text = body.substring(start, i);
                 String spelled = classTexts.get(text);
                 if (spelled == null) {
                     spelled = classOf(text);
-                    if (spelled == null) return null;
+                    if (spelled == null) return false;
                     classTexts.put(text, spelled);
                 }
                 b.append(spelled);
@@ -129,15 +140,28 @@ final class StringHeldRules {
                         && (Character.isLetterOrDigit(body.charAt(j)) || body.charAt(j) == '_'))
                     j++;
                 String ref = body.substring(i, j);
-                work.add(ref);
-                b.append(held(ref));
+                if (!copied.contains(ref)) work.add(ref);
+                b.append(prefix).append('_').append(ref);
                 i = j;
             } else if ("()|*+?".indexOf(ch) >= 0) {
                 b.append(ch);
                 i++;
-            } else return null;
+            } else return false;
         }
-        return b.length() == 0 ? "\"\"" : b.toString();
+        return true;
+    }
+
+    /** The spelling of the literal written {@code text} (quotes included), or null. */
+    private String literalOf(String text) {
+        StringBuilder lit = new StringBuilder();
+        int n = text.length() - 1;
+        for (int i = 1; i < n; ) {
+            int[] read = unescape(text, i);
+            if (read == null || read[1] > n) return null;
+            lit.appendCodePoint(read[0]);
+            i = read[1];
+        }
+        return literal(lit.toString());
     }
 
     /** The spelling of the class written {@code text} ({@code [...]}), or null. */
