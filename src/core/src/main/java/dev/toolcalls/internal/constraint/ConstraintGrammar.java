@@ -984,7 +984,11 @@ public final class ConstraintGrammar {
                 // the token that ends a string holding the arguments
                 int m = modeOfRule[rule];
                 boolean held = plan.heldMode[m] && !plan.stays(m, rule);
-                out.add(new Step(held ? argsWritten(c) : c, expr(rule), false));
+                Ctx next = held ? argsWritten(c) : c;
+                // the end of a value: a value after it, before another name, has no parameter
+                if (role == Role.ARG_END && next.call && next.tool > OPAQUE)
+                    next = withKey(next, -1);
+                out.add(new Step(next, expr(rule), false));
             }
         }
         return out;
@@ -1322,6 +1326,8 @@ public final class ConstraintGrammar {
         }
         if (plan.argsRun[mode] && c.call && plan.jsonArgs) return schema(c.tool, Set.of()) + "?";
         if (plan.valueRun[mode] && c.call) {
+            // a value read where no parameter is named has none to go to: the parser refuses it
+            if (c.key == -1 && c.tool > OPAQUE) return "\"\"";
             String typed = typedValue(c.tool, c.key);
             if (typed == null) typed = stringJsonValue(mode, c.tool, c.key);
             if (typed != null) return typed;

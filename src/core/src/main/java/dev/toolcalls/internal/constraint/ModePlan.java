@@ -565,7 +565,8 @@ final class ModePlan {
     private int sets(int rule) {
         return switch (roles[rule]) {
             case CALL_BEGIN, CALL_END -> ALL;
-            case ARG_KEY -> KEY;
+            // a parameter's end leaves no parameter whose value is read
+            case ARG_KEY, ARG_END -> KEY;
             default -> 0;
         };
     }
