@@ -930,7 +930,7 @@ public final class ConstraintGrammar {
                                     && e.pops == 0
                                     && e.pushes.isEmpty()
                                     && e.mode >= 0
-                                    && plan.deferFrom[e.mode];
+                                    && plan.deferrable[e.mode];
                     for (int k = 0; k < t.keys.size(); k++) {
                         int mask = defer ? deferredKey(k) : t.required.next(c.mask, t.keys.get(k));
                         out.add(

@@ -11,11 +11,9 @@ import org.antlr.v4.runtime.atn.LexerPopModeAction;
 import org.antlr.v4.runtime.atn.LexerPushModeAction;
 import org.antlr.v4.runtime.misc.IntervalSet;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.Deque;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -168,9 +166,6 @@ final class ModePlan {
      */
     final boolean[] deferrable;
 
-    /** Per mode: whether a parameter's name leading to it defers the required state. */
-    final boolean[] deferFrom;
-
     /**
      * Per rule: whether its token ends a raw value that no token has read, so that the value is
      * empty: a token that ends the value ({@code arg.end}), or leads to a mode whose every token
@@ -281,63 +276,6 @@ final class ModePlan {
         mayEndCall = new boolean[modes];
         endings(below);
         deferrable = deferrals();
-        deferFrom = deferralStarts();
-    }
-
-    /**
-     * Per mode: whether a parameter's name leading to it defers the required state: the mode is
-     * {@link #deferrable}, and so is every mode its frame reaches before one that is not, none of
-     * which a token of a mode that is not leads to (but a parameter's name). Frames of those modes
-     * are then made only deferred, never also for each state.
-     */
-    private boolean[] deferralStarts() {
-        int modes = deferrable.length;
-        boolean[] entered = new boolean[modes];
-        for (int m = 0; m < modes; m++) {
-            if (deferrable[m]) continue;
-            for (int r : itemRules.get(m)) {
-                if (roles[r] == Role.ARG_KEY) continue;
-                Effect e = effects[r];
-                if (e.mode() >= 0) entered[e.mode()] = true;
-                for (int p : e.pushes()) entered[p] = true;
-            }
-        }
-        // and the modes those lead to
-        boolean grew = true;
-        while (grew) {
-            grew = false;
-            for (int m = 0; m < modes; m++) {
-                if (!deferrable[m] || !entered[m]) continue;
-                for (int r : itemRules.get(m)) {
-                    Effect e = effects[r];
-                    int next = e.mode() >= 0 ? e.mode() : m;
-                    if (e.pops() == 0 && deferrable[next] && !entered[next])
-                        grew = entered[next] = true;
-                }
-            }
-        }
-        boolean[] starts = new boolean[modes];
-        for (int m = 0; m < modes; m++) {
-            if (!deferrable[m]) continue;
-            boolean[] seen = new boolean[modes];
-            Deque<Integer> work = new ArrayDeque<>(List.of(m));
-            seen[m] = true;
-            boolean alone = true;
-            while (!work.isEmpty() && alone) {
-                int at = work.poll();
-                alone = !entered[at];
-                for (int r : itemRules.get(at)) {
-                    Effect e = effects[r];
-                    int next = e.mode() >= 0 ? e.mode() : at;
-                    if (e.pops() == 0 && deferrable[next] && !seen[next]) {
-                        seen[next] = true;
-                        work.add(next);
-                    }
-                }
-            }
-            starts[m] = alone;
-        }
-        return starts;
     }
 
     /** Whether a token of the rule (of the mode) reads or changes the call's required state. */
