@@ -70,6 +70,9 @@ public final class ConstraintGrammar {
         int id = -1;
         Ctx[] stripped;
 
+        /** A deferred context resumed with each of the first required states (see resumed). */
+        Ctx[] resumed;
+
         Ctx(boolean call, int tool, int key, int mask, boolean called) {
             this.call = call;
             this.tool = tool;
@@ -330,6 +333,9 @@ public final class ConstraintGrammar {
      * (which leaves it as it is); below it, {@link #deferredKey} after one of them.
      */
     private static final int DEFERRED_OTHER = -2;
+
+    /** The required states a deferred context keeps its resumed contexts for. */
+    private static final int RESUMED_KEPT = 16;
 
     private final Ctx opaqueEnd;
     private final Ctx opaqueNoEnd;
@@ -1092,6 +1098,16 @@ public final class ConstraintGrammar {
      * its parameter's name was read, is set by that parameter.
      */
     private Ctx resumed(Ctx d, int mask) {
+        if (mask < RESUMED_KEPT) {
+            if (d.resumed == null) d.resumed = new Ctx[RESUMED_KEPT];
+            Ctx known = d.resumed[mask];
+            if (known == null) known = d.resumed[mask] = resumedNew(d, mask);
+            return known;
+        }
+        return resumedNew(d, mask);
+    }
+
+    private Ctx resumedNew(Ctx d, int mask) {
         int state = mask;
         if (d.mask != DEFERRED_OTHER) {
             Tool t = tools.get(d.tool);
@@ -2465,7 +2481,10 @@ public final class ConstraintGrammar {
 
         @Override
         public int hashCode() {
-            return Arrays.hashCode(items);
+            // spread over all bits: signatures of few small numbers collide under Arrays.hashCode
+            int h = items.length;
+            for (int v : items) h = mix(h, v);
+            return h;
         }
     }
 
