@@ -153,7 +153,7 @@ PY_K_CLOSE   : '}' -> popMode ;
 
 mode PY_DCOLON;
 PY_DC_WS     : PY_WS_F ;
-PY_DC_COLON  : ':' [ \t\r\n]* -> mode(PY_DVAL) ;
+PY_DC_COLON  : ':' -> mode(PY_DVAL) ;
 
 mode PY_DVAL;
 PY_D_WS      : PY_WS_F ;
