@@ -315,19 +315,8 @@ public final class FastRuns {
      * gets the command lists on the ways to the end after those characters.
      */
     static IntervalSet alone(ATN atn, int rule, List<List<LexerAction>> commands) {
-        Set<Config> c0 = new HashSet<>();
-        boolean[] accept = new boolean[1];
-        List<List<LexerAction>> none = new ArrayList<>();
-        if (!closure(
-                        atn,
-                        atn.ruleToStartState[rule],
-                        List.of(),
-                        c0,
-                        accept,
-                        new HashSet<>(),
-                        List.of(),
-                        none)
-                || accept[0]) return null;
+        Set<Config> c0 = startConfigs(atn, rule, new ArrayList<>());
+        if (c0 == null) return null;
         IntervalSet ends = new IntervalSet();
         IntervalSet goesOn = new IntervalSet();
         List<List<LexerAction>> endCommands = new ArrayList<>();
@@ -357,18 +346,8 @@ public final class FastRuns {
      * when the rule's token may be {@code c} alone, or the analysis does not follow the rule.
      */
     static boolean after(ATN atn, int rule, int c, IntervalSet ahead) {
-        Set<Config> c0 = new HashSet<>();
-        boolean[] accept = new boolean[1];
-        if (!closure(
-                        atn,
-                        atn.ruleToStartState[rule],
-                        List.of(),
-                        c0,
-                        accept,
-                        new HashSet<>(),
-                        List.of(),
-                        new ArrayList<>())
-                || accept[0]) return false;
+        Set<Config> c0 = startConfigs(atn, rule, new ArrayList<>());
+        if (c0 == null) return false;
         for (Config from : c0) {
             ATNState s = atn.states.get(from.state);
             for (int k = 0; k < s.getNumberOfTransitions(); k++) {
@@ -487,17 +466,10 @@ public final class FastRuns {
     }
 
     /**
-     * The set S when the rule's language is exactly S+, or exactly H S* ({@code first} gets H; S
-     * itself for S+), or exactly S ({@code single[0]} set: one character), else null; {@code
-     * commands} gets the distinct command lists on the ways to the rule's end (one, for a rule the
-     * fast path can take).
+     * The configurations with character transitions at the rule's start; null when the rule may
+     * match nothing or has something the analysis does not follow.
      */
-    static IntervalSet loopSet(
-            ATN atn,
-            int rule,
-            List<List<LexerAction>> commands,
-            boolean[] single,
-            IntervalSet first) {
+    private static Set<Config> startConfigs(ATN atn, int rule, List<List<LexerAction>> commands) {
         Set<Config> c0 = new HashSet<>();
         boolean[] accept = new boolean[1];
         if (!closure(
@@ -510,6 +482,23 @@ public final class FastRuns {
                         List.of(),
                         commands)
                 || accept[0]) return null;
+        return c0;
+    }
+
+    /**
+     * The set S when the rule's language is exactly S+, or exactly H S* ({@code first} gets H; S
+     * itself for S+), or exactly S ({@code single[0]} set: one character), else null; {@code
+     * commands} gets the distinct command lists on the ways to the rule's end (one, for a rule the
+     * fast path can take).
+     */
+    static IntervalSet loopSet(
+            ATN atn,
+            int rule,
+            List<List<LexerAction>> commands,
+            boolean[] single,
+            IntervalSet first) {
+        Set<Config> c0 = startConfigs(atn, rule, commands);
+        if (c0 == null) return null;
         IntervalSet again = new IntervalSet();
         Set<Config> c1 = step(atn, c0, null, first, commands); // after one character
         if (c1 != null && c1.isEmpty()) { // the rule's end, and nothing more to read
