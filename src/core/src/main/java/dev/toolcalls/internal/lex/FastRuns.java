@@ -199,9 +199,15 @@ public final class FastRuns {
         final Run[] runs;
         final byte[] asciiStart;
 
+        /** The runs that begin at a code point above 127 (most begin only at ASCII characters). */
+        final Run[] wide;
+
         Mode(Run[] runs, byte[] asciiStart) {
             this.runs = runs;
             this.asciiStart = asciiStart;
+            List<Run> w = new ArrayList<>();
+            for (Run r : runs) if (r.start.getMaxElement() > 127) w.add(r);
+            this.wide = w.toArray(new Run[0]);
         }
     }
 
@@ -402,7 +408,7 @@ public final class FastRuns {
             int k = table[cp];
             return k < 0 ? null : d.runs[k];
         }
-        for (Run r : d.runs) if (r.start.contains(cp)) return r;
+        for (Run r : d.wide) if (r.start.contains(cp)) return r;
         return null;
     }
 
