@@ -58,10 +58,10 @@ fragment PY_RTDQ_F  : [rR] '"""' ;
 mode PY_CALL_NAME;
 PY_NAME_WS   : PY_WS_F ;
 PY_NAME      : PY_ID_F ('.' PY_ID_F)* -> mode(PY_CALL_PAREN) ;
-PY_NO_NAME   : '(' -> mode(PY_KWARGS) ;
+PY_NO_NAME   : '(' [ \t\r\n]* -> mode(PY_KWARGS) ;
 
 mode PY_CALL_PAREN;
-PY_PAREN     : '(' -> mode(PY_KWARGS) ;
+PY_PAREN     : '(' [ \t\r\n]* -> mode(PY_KWARGS) ;
 
 mode PY_KWARGS;      // after '(' or a comma: a keyword or ')'
 PY_KW_WS     : PY_WS_F ;
@@ -70,11 +70,11 @@ PY_KW_CLOSE  : ')' -> popMode ;
 
 mode PY_EQ;
 PY_EQ_WS     : PY_WS_F ;
-PY_EQ_SIGN   : '=' -> mode(PY_KWNEXT), pushMode(PY_VALUE) ;
+PY_EQ_SIGN   : '=' [ \t\r\n]* -> mode(PY_KWNEXT), pushMode(PY_VALUE) ;
 
 mode PY_KWNEXT;      // after a value: a comma or ')'
 PY_KWN_WS    : PY_WS_F ;
-PY_KW_COMMA  : ',' -> mode(PY_KWARGS) ;
+PY_KW_COMMA  : ',' [ \t\r\n]* -> mode(PY_KWARGS) ;
 PY_KWN_CLOSE : ')' -> popMode ;
 
 // ---- a keyword argument's value; pops when complete -----------------------------------------
@@ -112,7 +112,7 @@ PY_L_CLOSE   : ']' -> popMode ;
 
 mode PY_LNEXT;
 PY_LN_WS     : PY_WS_F ;
-PY_LN_COMMA  : ',' -> mode(PY_LIST) ;
+PY_LN_COMMA  : ',' [ \t\r\n]* -> mode(PY_LIST) ;
 PY_LN_CLOSE  : ']' -> popMode ;
 
 // ---- tuple: after '(' or a comma, an item or ')' --------------------------------------------
@@ -134,7 +134,7 @@ PY_T_CLOSE   : ')' -> popMode ;
 
 mode PY_TNEXT;
 PY_TN_WS     : PY_WS_F ;
-PY_TN_COMMA  : ',' -> mode(PY_TUPLE) ;
+PY_TN_COMMA  : ',' [ \t\r\n]* -> mode(PY_TUPLE) ;
 PY_TN_CLOSE  : ')' -> popMode ;
 
 // ---- dict: after '{' or a comma, a key or '}'; then ':' and a value -------------------------
@@ -172,7 +172,7 @@ PY_D_DICT    : '{' -> mode(PY_DNEXT), pushMode(PY_DICT) ;
 
 mode PY_DNEXT;
 PY_DN_WS     : PY_WS_F ;
-PY_DN_COMMA  : ',' -> mode(PY_DICT) ;
+PY_DN_COMMA  : ',' [ \t\r\n]* -> mode(PY_DICT) ;
 PY_DN_CLOSE  : '}' -> popMode ;
 
 // ---- strings: characters stream as they arrive; the closing quote pops -----------------------

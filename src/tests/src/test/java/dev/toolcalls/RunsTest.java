@@ -225,6 +225,34 @@ class RunsTest {
     }
 
     /**
+     * A one-character token whose character also begins longer rules of its mode is taken from the
+     * table when the character after it goes on with none of them: a Python literal's opening quote
+     * (which also begins a triple quote) is not simulated, in one piece or in chunks, and the
+     * events are those of the lexer simulated everywhere, an empty string ({@code ''}, where the
+     * next character does go on with the triple quote) included.
+     */
+    @Test
+    void oneCharacterTokensDecidedByTheNextCharacter() {
+        String call = "[f(" + "a='xy', b=\"z\", ".repeat(100) + "e='', g=[\"\"])]";
+        Format f = Formats.get("pythonic");
+        for (List<String> chunks : List.of(List.of(call), chunks(call, new Random(5)))) {
+            StreamParser s = f.newStream();
+            for (String c : chunks) s.feed(c);
+            s.finish();
+            long simulated = s.lexerWork() - s.runWork();
+            // each of the 200 opening quotes simulated would be two characters or more (with the
+            // character after it); in chunks, a quote at a chunk's end waits for the simulator
+            assertTrue(
+                    simulated * 10 < call.length(),
+                    simulated + " of " + call.length() + " characters simulated, " + chunks.size());
+            ParseOptions o = ParseOptions.defaults().withIds(() -> IdGenerator.seeded(7));
+            assertEquals(
+                    trace(((GrammarFormat) f).newSimulatedStream(Tools.none(), o), chunks),
+                    trace(f.newStream(Tools.none(), o), chunks));
+        }
+    }
+
+    /**
      * Error offsets count code points, whether the text before was found by search or simulated, in
      * one piece or in chunks.
      */

@@ -53,10 +53,14 @@ public final class Json {
         return JsonParser.parseString(text);
     }
 
-    /** Text that is not strict JSON; the message says why and where. */
+    /**
+     * Text that is not strict JSON; the message says why and where. It carries no stack trace: it
+     * answers a question about the text (a raw value is tried as JSON, and read as a string when it
+     * is not), and filling in the thread's stack would cost more than reading the value.
+     */
     public static class NotJson extends Exception {
         public NotJson(String message) {
-            super(message);
+            super(message, null, false, false);
         }
     }
 

@@ -87,6 +87,16 @@ public final class FastRuns {
         private final IntervalSet set;
         private final IntervalSet start;
 
+        /**
+         * For a one-character token that begins other rules too: the characters that may follow it
+         * in those rules (the token is this character alone when the next one is none of them);
+         * null when no other rule begins with it.
+         */
+        private final IntervalSet ahead;
+
+        /** {@link #ahead}'s characters below 128. */
+        private final boolean[] aheadAscii;
+
         Run(
                 int type,
                 boolean streamable,
@@ -95,7 +105,8 @@ public final class FastRuns {
                 IntervalSet first,
                 IntervalSet set,
                 IntervalSet start,
-                List<LexerAction> commands) {
+                List<LexerAction> commands,
+                IntervalSet ahead) {
             // loops, not streams: a format's first load runs this in a cold JVM
             List<LexerAction> kept = new ArrayList<>(commands.size());
             int popping = 0;
@@ -112,6 +123,12 @@ public final class FastRuns {
             this.head = !single && !first.equals(set);
             this.set = set;
             this.start = start;
+            this.ahead = ahead;
+            this.aheadAscii = ahead == null ? null : new boolean[128];
+            if (ahead != null)
+                for (Interval iv : ahead.getIntervals())
+                    for (int c = Math.max(iv.a, 0); c <= Math.min(iv.b, 127); c++)
+                        aheadAscii[c] = true;
             for (Interval iv : set.getIntervals()) // by interval: cheaper than a test per character
             for (int c = Math.max(iv.a, 0); c <= Math.min(iv.b, 127); c++) ascii[c] = true;
             this.quoteless =
@@ -133,6 +150,22 @@ public final class FastRuns {
                 }
             }
             this.stops = s;
+        }
+
+        /**
+         * Whether the token is decided only by the character after it: false when no other rule
+         * begins with its character.
+         */
+        boolean looksAhead() {
+            return ahead != null;
+        }
+
+        /**
+         * Whether {@code next}, the code point after this one-character token, may continue another
+         * rule that begins with the token's character (the simulator decides then).
+         */
+        boolean rivalGoesOn(int next) {
+            return next < 128 ? aheadAscii[next] : ahead.contains(next);
         }
 
         /** Whether the run goes on over this code point. */
@@ -166,9 +199,15 @@ public final class FastRuns {
         final Run[] runs;
         final byte[] asciiStart;
 
+        /** The runs that begin at a code point above 127 (most begin only at ASCII characters). */
+        final Run[] wide;
+
         Mode(Run[] runs, byte[] asciiStart) {
             this.runs = runs;
             this.asciiStart = asciiStart;
+            List<Run> w = new ArrayList<>();
+            for (Run r : runs) if (r.start.getMaxElement() > 127) w.add(r);
+            this.wide = w.toArray(new Run[0]);
         }
     }
 
@@ -222,10 +261,126 @@ public final class FastRuns {
                             first,
                             set,
                             start,
-                            commands.get(0)));
+                            commands.get(0),
+                            null));
         }
+        oneCharacterTokens(rules, firsts, found);
         if (found.isEmpty()) return NONE;
         return mode(found.toArray(new Run[0]));
+    }
+
+    /**
+     * Adds, for each ASCII character at which a rule's token can only be that character alone (the
+     * rule takes nothing after it) and no run begins, a one-character token: final as it stands
+     * where no other rule of the mode begins with the character; otherwise decided by the character
+     * after it, which must be none of those the other rules can go on with (and no other rule may
+     * be that character alone, which would make the rule order decide).
+     */
+    private void oneCharacterTokens(int[] rules, List<IntervalSet> firsts, List<Run> found) {
+        IntervalSet taken = new IntervalSet();
+        for (Run r : found) taken.addAll(r.start);
+        for (int i = 0; i < rules.length; i++) {
+            int r = rules[i];
+            if (model.streamable(r)) continue;
+            List<List<LexerAction>> commands = new ArrayList<>();
+            IntervalSet one = alone(atn, r, commands);
+            if (one == null || one.isNil() || commands.size() != 1) continue;
+            for (Interval iv : one.getIntervals()) {
+                for (int c = Math.max(iv.a, 0); c <= Math.min(iv.b, 127); c++) {
+                    if (taken.contains(c) || found.size() == 127) continue;
+                    IntervalSet ahead = new IntervalSet();
+                    boolean rivals = false;
+                    boolean clash = false;
+                    for (int j = 0; j < rules.length && !clash; j++) {
+                        if (j == i || !firsts.get(j).contains(c)) continue;
+                        rivals = true;
+                        clash = !after(atn, rules[j], c, ahead);
+                    }
+                    if (clash) continue;
+                    IntervalSet at = IntervalSet.of(c);
+                    found.add(
+                            new Run(
+                                    model.typeOfRule(r),
+                                    false,
+                                    false,
+                                    true,
+                                    at,
+                                    at,
+                                    at,
+                                    commands.get(0),
+                                    rivals ? ahead : null));
+                    taken.add(c);
+                }
+            }
+        }
+    }
+
+    /**
+     * The characters at which the rule's token is that character alone: after it the rule ends and
+     * cannot go on. Null when the rule has something the analysis does not follow; {@code commands}
+     * gets the command lists on the ways to the end after those characters.
+     */
+    static IntervalSet alone(ATN atn, int rule, List<List<LexerAction>> commands) {
+        Set<Config> c0 = startConfigs(atn, rule, new ArrayList<>());
+        if (c0 == null) return null;
+        IntervalSet ends = new IntervalSet();
+        IntervalSet goesOn = new IntervalSet();
+        List<List<LexerAction>> endCommands = new ArrayList<>();
+        for (Config c : c0) {
+            ATNState s = atn.states.get(c.state);
+            for (int k = 0; k < s.getNumberOfTransitions(); k++) {
+                Transition t = s.transition(k);
+                if (t.isEpsilon()) continue;
+                Set<Config> to = new HashSet<>();
+                boolean[] acc = new boolean[1];
+                List<List<LexerAction>> cmds = new ArrayList<>();
+                if (!closure(atn, t.target, c.stack, to, acc, new HashSet<>(), List.of(), cmds))
+                    return null;
+                if (acc[0] && to.isEmpty()) {
+                    ends.addAll(label(t));
+                    for (List<LexerAction> l : cmds)
+                        if (!endCommands.contains(l)) endCommands.add(l);
+                } else goesOn.addAll(label(t));
+            }
+        }
+        commands.addAll(endCommands);
+        return ends.subtract(goesOn);
+    }
+
+    /**
+     * Adds to {@code ahead} the characters that may follow {@code c} in the rule's tokens; false
+     * when the rule's token may be {@code c} alone, or the analysis does not follow the rule.
+     */
+    static boolean after(ATN atn, int rule, int c, IntervalSet ahead) {
+        Set<Config> c0 = startConfigs(atn, rule, new ArrayList<>());
+        if (c0 == null) return false;
+        for (Config from : c0) {
+            ATNState s = atn.states.get(from.state);
+            for (int k = 0; k < s.getNumberOfTransitions(); k++) {
+                Transition t = s.transition(k);
+                if (t.isEpsilon() || !label(t).contains(c)) continue;
+                Set<Config> to = new HashSet<>();
+                boolean[] acc = new boolean[1];
+                if (!closure(
+                                atn,
+                                t.target,
+                                from.stack,
+                                to,
+                                acc,
+                                new HashSet<>(),
+                                List.of(),
+                                new ArrayList<>())
+                        || acc[0]) return false;
+                for (Config next : to) {
+                    ATNState n = atn.states.get(next.state);
+                    for (int m = 0; m < n.getNumberOfTransitions(); m++) {
+                        Transition u = n.transition(m);
+                        if (!u.isEpsilon()) ahead.addAll(label(u));
+                    }
+                }
+            }
+        }
+        return true;
     }
 
     private static Mode mode(Run[] runs) {
@@ -253,7 +408,7 @@ public final class FastRuns {
             int k = table[cp];
             return k < 0 ? null : d.runs[k];
         }
-        for (Run r : d.runs) if (r.start.contains(cp)) return r;
+        for (Run r : d.wide) if (r.start.contains(cp)) return r;
         return null;
     }
 
@@ -317,17 +472,10 @@ public final class FastRuns {
     }
 
     /**
-     * The set S when the rule's language is exactly S+, or exactly H S* ({@code first} gets H; S
-     * itself for S+), or exactly S ({@code single[0]} set: one character), else null; {@code
-     * commands} gets the distinct command lists on the ways to the rule's end (one, for a rule the
-     * fast path can take).
+     * The configurations with character transitions at the rule's start; null when the rule may
+     * match nothing or has something the analysis does not follow.
      */
-    static IntervalSet loopSet(
-            ATN atn,
-            int rule,
-            List<List<LexerAction>> commands,
-            boolean[] single,
-            IntervalSet first) {
+    private static Set<Config> startConfigs(ATN atn, int rule, List<List<LexerAction>> commands) {
         Set<Config> c0 = new HashSet<>();
         boolean[] accept = new boolean[1];
         if (!closure(
@@ -340,6 +488,23 @@ public final class FastRuns {
                         List.of(),
                         commands)
                 || accept[0]) return null;
+        return c0;
+    }
+
+    /**
+     * The set S when the rule's language is exactly S+, or exactly H S* ({@code first} gets H; S
+     * itself for S+), or exactly S ({@code single[0]} set: one character), else null; {@code
+     * commands} gets the distinct command lists on the ways to the rule's end (one, for a rule the
+     * fast path can take).
+     */
+    static IntervalSet loopSet(
+            ATN atn,
+            int rule,
+            List<List<LexerAction>> commands,
+            boolean[] single,
+            IntervalSet first) {
+        Set<Config> c0 = startConfigs(atn, rule, commands);
+        if (c0 == null) return null;
         IntervalSet again = new IntervalSet();
         Set<Config> c1 = step(atn, c0, null, first, commands); // after one character
         if (c1 != null && c1.isEmpty()) { // the rule's end, and nothing more to read

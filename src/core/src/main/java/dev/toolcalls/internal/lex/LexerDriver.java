@@ -195,6 +195,13 @@ public final class LexerDriver {
             int mode = lexer._mode;
             int cp = input.LA(1);
             FastRuns.Run run = runs.at(mode, cp);
+            if (run != null && run.looksAhead()) {
+                // a one-character token that begins other rules too: it stands alone when the
+                // character after it goes on with none of them (the simulator decides otherwise,
+                // and at the end of the data)
+                int after = input.peek(start + Character.charCount(cp));
+                if (after < 0 || run.rivalGoesOn(after)) run = null;
+            }
             if (run != null && !simulator.holding(start, mode)) {
                 // a one-character rule's token is final as it stands: nothing can extend it
                 int stop =
