@@ -538,13 +538,12 @@ public final class StreamParser {
                         && role == Role.ARGS_JSON
                         && pendingEnd - from >= CallAssembler.LONG_PIECE)
                     quoteless(from, pendingEnd);
-                if (implicitCallEnd) {
-                    if (!lexer.inDefaultMode()) leftDefaultMode = true;
-                    else if (leftDefaultMode) {
-                        flushText();
-                        endOpenCall();
-                        leftDefaultMode = false;
-                    }
+                if (implicitCallEnd) implicitEnd();
+                // the short tokens that follow and belong to the same arguments (brackets, quotes,
+                // keys, atoms) extend the range at once, without a turn of this loop each
+                if (calls.isOpen() && lexer.extendInherited(CallAssembler.LONG_PIECE)) {
+                    pendingEnd = lexer.tokenEnd();
+                    if (implicitCallEnd) implicitEnd();
                 }
                 continue;
             }
@@ -596,6 +595,19 @@ public final class StreamParser {
                 else if (leftDefaultMode) endOpenCall();
             }
             if (!calls.isOpen()) leftDefaultMode = false;
+        }
+    }
+
+    /**
+     * Without end markers, a call whose tokens took the lexer out of the default mode ends when the
+     * lexer is back there.
+     */
+    private void implicitEnd() {
+        if (!lexer.inDefaultMode()) leftDefaultMode = true;
+        else if (leftDefaultMode) {
+            flushText();
+            endOpenCall();
+            leftDefaultMode = false;
         }
     }
 

@@ -179,7 +179,9 @@ public final class HoldBackSimulator extends LexerATNSimulator {
     /** Whether the commands would pop more modes than the lexer's stack holds. */
     private boolean popsTooFar(LexerActionExecutor commands) {
         int depth = recog._modeStack.size();
-        for (LexerAction a : commands.getLexerActions()) {
+        LexerAction[] actions = commands.getLexerActions();
+        if (actions.length <= depth) return false; // each pops at most one
+        for (LexerAction a : actions) {
             if (a instanceof LexerPushModeAction) depth++;
             else if (a instanceof LexerPopModeAction && --depth < 0) return true;
         }
