@@ -133,7 +133,7 @@ public final class HoldBackSimulator extends LexerATNSimulator {
                 this.mode = mode;
                 if (!in.isComplete()) {
                     accepted = acc;
-                    if (mayGrow(s.configs)) {
+                    if (mayGrowAt(s, acc)) {
                         // leave prevAccept as ANTLR's own match would have, for a resume through
                         // execATN
                         in.seek(acc != null ? accAt : start);
@@ -261,6 +261,18 @@ public final class HoldBackSimulator extends LexerATNSimulator {
         for (int i = 0, n = all.size(); i < n; i++)
             if (!(all.get(i).state instanceof RuleStopState)) return true;
         return false;
+    }
+
+    /**
+     * {@link #mayGrow} of a DFA state's configurations, with {@code acc} the accepted state (the
+     * mode set): remembered per pair of states by the model.
+     */
+    private boolean mayGrowAt(DFAState s, DFAState acc) {
+        int known = model.mayGrow(mode, s, acc);
+        if (known >= 0) return known == 1;
+        boolean grows = mayGrow(s.configs);
+        model.rememberGrowth(mode, s, acc, grows);
+        return grows;
     }
 
     private boolean mayGrow(ATNConfigSet reach) {
