@@ -227,8 +227,10 @@ public final class StreamParser {
     public List<ParseEvent> feed(String text) {
         long me = enter();
         try {
-            if (specials != null || calls.isOpen()) appendOrdinary(text);
-            else if (lexer.appendText(text)) return textChunk(text);
+            if (specials != null || calls.isOpen()) {
+                calls.countBegin();
+                appendOrdinary(text);
+            } else if (lexer.appendText(text)) return textChunk(text);
             return run(false);
         } finally {
             leave(me);
@@ -265,7 +267,10 @@ public final class StreamParser {
         long me = enter();
         try {
             appendOrdinary(text);
-            if (specials != null) lexer.append(specials.flush());
+            if (specials != null) {
+                calls.countBegin();
+                lexer.append(specials.flush());
+            }
             lexer.complete();
             return run(true);
         } finally {
@@ -285,6 +290,7 @@ public final class StreamParser {
         long me = enter();
         try {
             if (specials == null) specials = new SpecialTokens(rules.specialTokens());
+            calls.countBegin();
             lexer.append(specials.flush());
             lexer.append(token);
             return run(false);
@@ -335,6 +341,7 @@ public final class StreamParser {
                 throw new IllegalStateException(
                         "this stream has no vocabulary: make it with Format.newStream(tools, options, vocabulary)");
             Objects.checkFromToIndex(from, to, ids.length);
+            calls.countBegin();
             try {
                 appendTokens(ids, from, to);
             } catch (IllegalArgumentException e) {
