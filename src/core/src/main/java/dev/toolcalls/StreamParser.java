@@ -227,8 +227,10 @@ public final class StreamParser {
     public List<ParseEvent> feed(String text) {
         long me = enter();
         try {
-            if (specials != null || calls.isOpen()) appendOrdinary(text);
-            else if (lexer.appendText(text)) return textChunk(text);
+            if (specials != null || calls.isOpen()) {
+                calls.countBegin();
+                appendOrdinary(text);
+            } else if (lexer.appendText(text)) return textChunk(text);
             return run(false);
         } finally {
             leave(me);
@@ -265,7 +267,10 @@ public final class StreamParser {
         long me = enter();
         try {
             appendOrdinary(text);
-            if (specials != null) lexer.append(specials.flush());
+            if (specials != null) {
+                calls.countBegin();
+                lexer.append(specials.flush());
+            }
             lexer.complete();
             return run(true);
         } finally {
@@ -285,6 +290,7 @@ public final class StreamParser {
         long me = enter();
         try {
             if (specials == null) specials = new SpecialTokens(rules.specialTokens());
+            calls.countBegin();
             lexer.append(specials.flush());
             lexer.append(token);
             return run(false);
@@ -335,6 +341,7 @@ public final class StreamParser {
                 throw new IllegalStateException(
                         "this stream has no vocabulary: make it with Format.newStream(tools, options, vocabulary)");
             Objects.checkFromToIndex(from, to, ids.length);
+            calls.countBegin();
             try {
                 appendTokens(ids, from, to);
             } catch (IllegalArgumentException e) {
@@ -538,13 +545,12 @@ public final class StreamParser {
                         && role == Role.ARGS_JSON
                         && pendingEnd - from >= CallAssembler.LONG_PIECE)
                     quoteless(from, pendingEnd);
-                if (implicitCallEnd) {
-                    if (!lexer.inDefaultMode()) leftDefaultMode = true;
-                    else if (leftDefaultMode) {
-                        flushText();
-                        endOpenCall();
-                        leftDefaultMode = false;
-                    }
+                if (implicitCallEnd) implicitEnd();
+                // the short tokens that follow and belong to the same arguments (brackets, quotes,
+                // keys, atoms) extend the range at once, without a turn of this loop each
+                if (calls.isOpen() && lexer.extendInherited(CallAssembler.LONG_PIECE)) {
+                    pendingEnd = lexer.tokenEnd();
+                    if (implicitCallEnd) implicitEnd();
                 }
                 continue;
             }
@@ -596,6 +602,19 @@ public final class StreamParser {
                 else if (leftDefaultMode) endOpenCall();
             }
             if (!calls.isOpen()) leftDefaultMode = false;
+        }
+    }
+
+    /**
+     * Without end markers, a call whose tokens took the lexer out of the default mode ends when the
+     * lexer is back there.
+     */
+    private void implicitEnd() {
+        if (!lexer.inDefaultMode()) leftDefaultMode = true;
+        else if (leftDefaultMode) {
+            flushText();
+            endOpenCall();
+            leftDefaultMode = false;
         }
     }
 

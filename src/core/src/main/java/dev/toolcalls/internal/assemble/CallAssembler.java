@@ -51,7 +51,13 @@ public final class CallAssembler {
 
     // the open call
     private boolean open;
+
+    /**
+     * Where the open call began, in code points, or -1 while not counted: counted when asked, or by
+     * {@link #countBegin()} before the output's text below the call may be let go.
+     */
     private int beginOffset;
+
     private int beginIndex;
     private String name;
     private String id;
@@ -165,7 +171,17 @@ public final class CallAssembler {
 
     /** Where the open call began, in code points (the offset errors report). */
     public int beginOffset() {
+        if (beginOffset < 0) beginOffset = offsets.applyAsInt(beginIndex);
         return beginOffset;
+    }
+
+    /**
+     * Counts the open call's offset in code points now, if it is not counted yet: the caller does
+     * this before it appends more output, while the text at the call's start is still held. A whole
+     * output, appended once, never counts the offset of a call that ends well.
+     */
+    public void countBegin() {
+        if (open && beginOffset < 0) beginOffset = offsets.applyAsInt(beginIndex);
     }
 
     /**
@@ -202,7 +218,7 @@ public final class CallAssembler {
         if (open) throw new IllegalStateException("begin while a call is open");
         open = true;
         beginIndex = offset;
-        beginOffset = offsets.applyAsInt(offset);
+        beginOffset = -1;
         clearCall();
     }
 
@@ -377,7 +393,7 @@ public final class CallAssembler {
         if (name == null)
             throw errorAtBegin(
                     ToolCallParseException.Kind.MISSING_NAME,
-                    "the call that began at offset " + beginOffset + " has no function name");
+                    "the call that began at offset " + beginOffset() + " has no function name");
         if (!argsStarted) {
             appendArgs("{}");
             lastPiece = "{}";
@@ -590,7 +606,7 @@ public final class CallAssembler {
     /** An error at the beginning of the open call. */
     public ToolCallParseException errorAtBegin(ToolCallParseException.Kind kind, String detail) {
         return new ToolCallParseException(
-                format, kind, beginOffset, excerpts.apply(beginIndex), detail);
+                format, kind, beginOffset(), excerpts.apply(beginIndex), detail);
     }
 
     private static String kind(JsonElement e) {

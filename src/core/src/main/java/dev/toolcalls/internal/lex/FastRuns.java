@@ -71,6 +71,12 @@ public final class FastRuns {
         /** The rule's role is text (content or reasoning) and it is streamable. */
         final boolean text;
 
+        /**
+         * The rule's role is {@code inherit}: its token belongs to whatever the tokens before it
+         * opened.
+         */
+        final boolean inherit;
+
         /** The rule's mode commands, in order, run after the token (none for a streamable rule). */
         final LexerAction[] commands;
 
@@ -101,6 +107,7 @@ public final class FastRuns {
                 int type,
                 boolean streamable,
                 boolean text,
+                boolean inherit,
                 boolean single,
                 IntervalSet first,
                 IntervalSet set,
@@ -119,6 +126,7 @@ public final class FastRuns {
             this.type = type;
             this.streamable = streamable;
             this.text = text && streamable && !single;
+            this.inherit = inherit;
             this.single = single;
             this.head = !single && !first.equals(set);
             this.set = set;
@@ -257,6 +265,7 @@ public final class FastRuns {
                             model.typeOfRule(r),
                             model.streamable(r),
                             role == Role.CONTENT || role == Role.REASONING,
+                            role == Role.INHERIT,
                             single[0],
                             first,
                             set,

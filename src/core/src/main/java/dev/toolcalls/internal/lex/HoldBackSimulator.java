@@ -133,7 +133,7 @@ public final class HoldBackSimulator extends LexerATNSimulator {
                 this.mode = mode;
                 if (!in.isComplete()) {
                     accepted = acc;
-                    if (mayGrow(s.configs)) {
+                    if (mayGrowAt(s, acc)) {
                         // leave prevAccept as ANTLR's own match would have, for a resume through
                         // execATN
                         in.seek(acc != null ? accAt : start);
@@ -179,7 +179,9 @@ public final class HoldBackSimulator extends LexerATNSimulator {
     /** Whether the commands would pop more modes than the lexer's stack holds. */
     private boolean popsTooFar(LexerActionExecutor commands) {
         int depth = recog._modeStack.size();
-        for (LexerAction a : commands.getLexerActions()) {
+        LexerAction[] actions = commands.getLexerActions();
+        if (actions.length <= depth) return false; // each pops at most one
+        for (LexerAction a : actions) {
             if (a instanceof LexerPushModeAction) depth++;
             else if (a instanceof LexerPopModeAction && --depth < 0) return true;
         }
@@ -259,6 +261,18 @@ public final class HoldBackSimulator extends LexerATNSimulator {
         for (int i = 0, n = all.size(); i < n; i++)
             if (!(all.get(i).state instanceof RuleStopState)) return true;
         return false;
+    }
+
+    /**
+     * {@link #mayGrow} of a DFA state's configurations, with {@code acc} the accepted state (the
+     * mode set): remembered per pair of states by the model.
+     */
+    private boolean mayGrowAt(DFAState s, DFAState acc) {
+        int known = model.mayGrow(mode, s, acc);
+        if (known >= 0) return known == 1;
+        boolean grows = mayGrow(s.configs);
+        model.rememberGrowth(mode, s, acc, grows);
+        return grows;
     }
 
     private boolean mayGrow(ATNConfigSet reach) {

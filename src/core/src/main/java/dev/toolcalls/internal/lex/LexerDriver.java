@@ -264,6 +264,51 @@ public final class LexerDriver {
         return Step.TOKEN;
     }
 
+    /**
+     * Extends the current token over the tokens that follow it, as long as each is one that the
+     * grammar's tables find without the simulator ({@link FastRuns}: a run or a one-character
+     * rule), has the role {@code inherit} (so it belongs to what the current token belongs to), is
+     * shorter than {@code longest} UTF-16 units, is decided as it stands (a run that reaches the
+     * end of data that is not complete is left for {@link #next()}), and the lexer is outside the
+     * base mode before it. The tokens taken are lexed exactly as {@link #next()} would lex them,
+     * one by one, without handing each back: a caller that uses only the range of such tokens (raw
+     * JSON arguments, a value being skipped) takes the whole range at once.
+     *
+     * @return whether the token grew (its end is then {@link #tokenEnd()}, and {@link #tokenRun()}
+     *     null)
+     */
+    public boolean extendInherited(int longest) {
+        if (runs == null) return false;
+        int end = input.end();
+        int g = input.index();
+        int from = g;
+        boolean complete = input.isComplete();
+        while (g < end) {
+            int mode = lexer._mode;
+            if (mode == baseMode && lexer._modeStack.isEmpty()) break;
+            if (plain != null && complete && end - g >= PLAIN_MIN && plain.of(mode) != null)
+                break; // next() would try the grammar's proof first
+            int cp = input.LA(1);
+            FastRuns.Run run = runs.at(mode, cp);
+            if (run == null || !run.inherit || simulator.holding(g, mode) || holdingRun(g, mode))
+                break;
+            int stop =
+                    run.single
+                            ? g + Character.charCount(cp)
+                            : input.scanRun(run.head ? g + Character.charCount(cp) : g, run);
+            if (stop - g >= longest || !run.single && stop >= end && !complete) break;
+            if (!run.command(lexer)) break;
+            input.skipTo(stop);
+            g = stop;
+        }
+        if (g == from) return false;
+        runWork += g - from;
+        lastWasRun = true;
+        lastRun = null;
+        tokenEnd = g;
+        return true;
+    }
+
     /** Whether a run waits at {@code start} in {@code mode} for more data. */
     private boolean holdingRun(int start, int mode) {
         return heldRun != null && start == heldRunStart && mode == heldRunMode;

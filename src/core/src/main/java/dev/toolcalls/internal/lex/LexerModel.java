@@ -88,6 +88,9 @@ public final class LexerModel {
 
     private final WideEdge[] wideCache = new WideEdge[1 << 13];
 
+    /** Whether a token held at the end of the data may still grow: see {@link #mayGrow}. */
+    private final Growth[] growthCache = new Growth[1 << 10];
+
     /**
      * @throws IllegalArgumentException naming the format and every problem found
      */
@@ -367,6 +370,41 @@ public final class LexerModel {
 
     /** Immutable, so a racing reader sees a whole entry or another one, never a torn one. */
     private record WideEdge(int mode, long key, DFAState target) {}
+
+    /**
+     * Whether a match in {@code mode} that ran into the end of the data in DFA state {@code state},
+     * with {@code accepted} its last accept state (null: none), may still grow: 1 or 0, remembered
+     * per pair of states (a lossy direct-mapped cache), since both are fixed parts of the mode's
+     * DFA and the answer depends on nothing else; -1 when not remembered.
+     */
+    int mayGrow(int mode, DFAState state, DFAState accepted) {
+        Growth g = growthCache[growthSlot(mode, state, accepted)];
+        return g != null && g.state == state && g.accepted == accepted ? g.grows : -1;
+    }
+
+    void rememberGrowth(int mode, DFAState state, DFAState accepted, boolean grows) {
+        growthCache[growthSlot(mode, state, accepted)] = new Growth(state, accepted, grows ? 1 : 0);
+    }
+
+    private static int growthSlot(int mode, DFAState state, DFAState accepted) {
+        long key =
+                ((long) state.stateNumber << 32 | (accepted == null ? 0 : accepted.stateNumber + 1))
+                        ^ mode * 0x9E3779B97F4A7C15L;
+        return (int) ((key * 0xBF58476D1CE4E5B9L) >>> 54); // 10 bits
+    }
+
+    /** Immutable, so a racing reader sees a whole entry or another one, never a torn one. */
+    private static final class Growth {
+        final DFAState state;
+        final DFAState accepted;
+        final int grows;
+
+        Growth(DFAState state, DFAState accepted, int grows) {
+            this.state = state;
+            this.accepted = accepted;
+            this.grows = grows;
+        }
+    }
 
     /**
      * The problems found (only when built with {@code strict = false}; a strict build throws on
