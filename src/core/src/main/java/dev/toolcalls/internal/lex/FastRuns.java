@@ -312,6 +312,7 @@ public final class FastRuns {
                                     model.typeOfRule(r),
                                     false,
                                     false,
+                                    model.roleOfRule(r) == Role.INHERIT,
                                     true,
                                     at,
                                     at,

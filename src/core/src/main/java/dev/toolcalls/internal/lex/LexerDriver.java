@@ -292,6 +292,11 @@ public final class LexerDriver {
             FastRuns.Run run = runs.at(mode, cp);
             if (run == null || !run.inherit || simulator.holding(g, mode) || holdingRun(g, mode))
                 break;
+            if (run.looksAhead()) {
+                // as in next(): alone only where the character after it goes on with no rival
+                int after = input.peek(g + Character.charCount(cp));
+                if (after < 0 || run.rivalGoesOn(after)) break;
+            }
             int stop =
                     run.single
                             ? g + Character.charCount(cp)
