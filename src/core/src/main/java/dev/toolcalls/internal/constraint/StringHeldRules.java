@@ -106,32 +106,21 @@ final class StringHeldRules {
                 continue;
             }
             if (b.length() > 0) b.append(' ');
-            if (ch == '"') {
+            if (ch == '"' || ch == '[') {
+                // a literal or a class, up to its unescaped close, spelled once per text
+                char close = ch == '"' ? '"' : ']';
                 int start = i;
                 i++;
-                while (i < n && body.charAt(i) != '"') i += body.charAt(i) == '\\' ? 2 : 1;
+                while (i < n && body.charAt(i) != close) i += body.charAt(i) == '\\' ? 2 : 1;
                 if (i >= n) return false;
                 i++;
                 String text = body.substring(start, i);
-                String spelled = literalTexts.get(text);
+                Map<String, String> known = ch == '"' ? literalTexts : classTexts;
+                String spelled = known.get(text);
                 if (spelled == null) {
-                    spelled = literalOf(text);
+                    spelled = ch == '"' ? literalOf(text) : classOf(text);
                     if (spelled == null) return false;
-                    literalTexts.put(text, spelled);
-                }
-                b.append(spelled);
-            } else if (ch == '[') {
-                int start = i;
-                i++;
-                while (i < n && body.charAt(i) != ']') i += body.charAt(i) == '\\' ? 2 : 1;
-                if (i >= n) return false;
-                i++;
-                String text = body.substring(start, i);
-                String spelled = classTexts.get(text);
-                if (spelled == null) {
-                    spelled = classOf(text);
-                    if (spelled == null) return false;
-                    classTexts.put(text, spelled);
+                    known.put(text, spelled);
                 }
                 b.append(spelled);
             } else if (Character.isLetterOrDigit(ch) || ch == '_') {
