@@ -378,6 +378,9 @@ public final class ConstraintGrammar {
     private final Map<Integer, String> thens = new HashMap<>();
     private final Map<Long, String> typedValues = new HashMap<>();
 
+    /** Per rule: its token's effect where it ends a deferred frame (see effectIn), once made. */
+    private final Effect[] resumingEffects;
+
     /** Per rule: the frames its token leaves, by mode and whether the innermost is swallowed. */
     private final List<Integer>[][] stacks;
 
@@ -536,6 +539,7 @@ public final class ConstraintGrammar {
         effects = plan.effects;
         roles = plan.roles;
         exprs = new String[model.ruleNames.length];
+        resumingEffects = new Effect[model.ruleNames.length];
         @SuppressWarnings("unchecked")
         List<Integer>[][] byRule = new List[model.ruleNames.length][];
         stacks = byRule;
@@ -1088,7 +1092,10 @@ public final class ConstraintGrammar {
         return key == c.key ? c : ctx(c.call, c.tool, key, c.mask, c.called);
     }
 
-    /** The mask of a context whose required state is deferred after the parameter {@code key}. */
+    /**
+     * The mask of a context whose required state is deferred after the parameter {@code key}, and
+     * back (the map is its own inverse).
+     */
     private static int deferredKey(int key) {
         return DEFERRED_OTHER - 1 - key;
     }
@@ -1111,7 +1118,8 @@ public final class ConstraintGrammar {
         int state = mask;
         if (d.mask != DEFERRED_OTHER) {
             Tool t = tools.get(d.tool);
-            state = t.required.next(mask, t.keys.get(DEFERRED_OTHER - 1 - d.mask));
+            // the inverse of deferredKey
+            state = t.required.next(mask, t.keys.get(deferredKey(d.mask)));
         }
         return ctx(true, d.tool, d.key, state, d.called);
     }
@@ -1128,7 +1136,9 @@ public final class ConstraintGrammar {
                 || !e.pushes.isEmpty()
                 || e.mode < 0
                 || plan.deferrable[e.mode]) return e;
-        return new Effect(1, e.mode, List.of(), e.command);
+        Effect pop = resumingEffects[rule];
+        if (pop == null) pop = resumingEffects[rule] = new Effect(1, e.mode, List.of(), e.command);
+        return pop;
     }
 
     /** A raw value typed by its parameter's schema; null when any text is a value. */
@@ -1272,7 +1282,7 @@ public final class ConstraintGrammar {
         String name = "vs_" + mode + "_" + tool + "_" + key;
         if (out.has(name)) return name;
         String blanks = Gbnf.charClass(JsonSchemaRules.STRIPPED) + "*";
-        String json = schemaText(t.name, t.parameters, prop).define(out, "k" + tool + "_" + key);
+        String json = written(schemaText(t.name, t.parameters, prop), "k" + tool + "_" + key);
         return out.define(name, blanks + " " + json + " " + blanks + " | " + text);
     }
 

@@ -294,10 +294,12 @@ final class ModePlan {
         boolean[] deferred = new boolean[modes];
         for (int m = 1; m < modes; m++) {
             boolean reads = jsonArgs;
-            for (int r : itemRules.get(m)) reads |= readsState(m, r);
-            nested[m] = !reads;
             boolean pops = false;
-            for (int r : itemRules.get(m)) pops |= effects[r].pops() > 0;
+            for (int r : itemRules.get(m)) {
+                reads |= readsState(m, r);
+                pops |= effects[r].pops() > 0;
+            }
+            nested[m] = !reads;
             deferred[m] = !reads && !pops && !opaque[m] && !mayEndCall[m];
         }
         boolean shrank = true;

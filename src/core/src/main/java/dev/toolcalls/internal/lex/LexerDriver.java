@@ -194,14 +194,7 @@ public final class LexerDriver {
         if (runs != null) {
             int mode = lexer._mode;
             int cp = input.LA(1);
-            FastRuns.Run run = runs.at(mode, cp);
-            if (run != null && run.looksAhead()) {
-                // a one-character token that begins other rules too: it stands alone when the
-                // character after it goes on with none of them (the simulator decides otherwise,
-                // and at the end of the data)
-                int after = input.peek(start + Character.charCount(cp));
-                if (after < 0 || run.rivalGoesOn(after)) run = null;
-            }
+            FastRuns.Run run = tableRun(mode, cp, start);
             if (run != null && !simulator.holding(start, mode)) {
                 // a one-character rule's token is final as it stands: nothing can extend it
                 int stop =
@@ -289,14 +282,9 @@ public final class LexerDriver {
             if (plain != null && complete && end - g >= PLAIN_MIN && plain.of(mode) != null)
                 break; // next() would try the grammar's proof first
             int cp = input.LA(1);
-            FastRuns.Run run = runs.at(mode, cp);
+            FastRuns.Run run = tableRun(mode, cp, g);
             if (run == null || !run.inherit || simulator.holding(g, mode) || holdingRun(g, mode))
                 break;
-            if (run.looksAhead()) {
-                // as in next(): alone only where the character after it goes on with no rival
-                int after = input.peek(g + Character.charCount(cp));
-                if (after < 0 || run.rivalGoesOn(after)) break;
-            }
             int stop =
                     run.single
                             ? g + Character.charCount(cp)
@@ -312,6 +300,21 @@ public final class LexerDriver {
         lastRun = null;
         tokenEnd = g;
         return true;
+    }
+
+    /**
+     * The table's run or one-character token for the code point {@code cp} at {@code at} in {@code
+     * mode}, or null. A one-character token that begins other rules too stands alone only where the
+     * character after it goes on with none of them (the simulator decides otherwise, and at the end
+     * of the data).
+     */
+    private FastRuns.Run tableRun(int mode, int cp, int at) {
+        FastRuns.Run run = runs.at(mode, cp);
+        if (run != null && run.looksAhead()) {
+            int after = input.peek(at + Character.charCount(cp));
+            if (after < 0 || run.rivalGoesOn(after)) return null;
+        }
+        return run;
     }
 
     /** Whether a run waits at {@code start} in {@code mode} for more data. */
