@@ -5,13 +5,17 @@ import dev.toolcalls.Format;
 import dev.toolcalls.Formats;
 import dev.toolcalls.Tools;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -25,22 +29,32 @@ import java.util.Set;
  *   dev.toolcalls.bench.ConstraintBuildTimes [format ...]
  * </pre>
  *
- * {@code -Dw} is each window in milliseconds (default 700).
+ * {@code -Dw} is each window in milliseconds (default 700), {@code -Dwarm} the warm-up window alone
+ * (default {@code w}). With {@code -Dforks=N} each format is built in N JVMs of its own, one after
+ * the other, each warmed up and measured as above (as JMH forks a JVM per benchmark), and its line
+ * gives the median of their medians, then the least and the most: {@code FORMAT MEDIAN_MS
+ * GRAMMAR_CHARS MIN_MS MAX_MS}.
  */
 public final class ConstraintBuildTimes {
     private ConstraintBuildTimes() {}
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws IOException, InterruptedException {
         Tools tools = Tools.parse(ConstraintBenchmark.tools(20));
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long window = Long.getLong("w", 700) * 1_000_000L;
+        long warmup = Long.getLong("warm", window / 1_000_000L) * 1_000_000L;
+        int forks = Integer.getInteger("forks", 0);
         Set<String> only = new HashSet<>(Arrays.asList(args));
         List<Format> formats = new ArrayList<>(Formats.all());
         formats.sort(Comparator.comparing(Format::name));
         for (Format format : formats) {
             if (!only.isEmpty() && !only.contains(format.name())) continue;
+            if (forks > 0) {
+                forked(format.name(), forks);
+                continue;
+            }
             ConstraintOptions options = ConstraintOptions.defaults();
-            long warm = threads.getCurrentThreadCpuTime() + window;
+            long warm = threads.getCurrentThreadCpuTime() + warmup;
             while (threads.getCurrentThreadCpuTime() < warm) format.constraint(tools, options);
             List<Long> times = new ArrayList<>();
             long end = threads.getCurrentThreadCpuTime() + window;
@@ -52,10 +66,47 @@ public final class ConstraintBuildTimes {
             }
             times.sort(null);
             System.out.printf(
+                    Locale.ROOT,
                     "%s %.2f %d%n",
                     format.name(),
                     times.get(times.size() / 2) / 1e6,
                     format.constraint(tools, options).length());
         }
+    }
+
+    /**
+     * Builds {@code format} in {@code forks} JVMs of its own; prints the median, least and most.
+     */
+    private static void forked(String format, int forks) throws IOException, InterruptedException {
+        List<Double> medians = new ArrayList<>();
+        String chars = "";
+        for (int f = 0; f < forks; f++) {
+            List<String> command = new ArrayList<>();
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            for (String p : List.of("w", "warm"))
+                if (System.getProperty(p) != null)
+                    command.add("-D" + p + "=" + System.getProperty(p));
+            command.addAll(
+                    List.of(
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            ConstraintBuildTimes.class.getName(),
+                            format));
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (p.waitFor() != 0) throw new IllegalStateException(format + ": " + out);
+            String[] line = out.trim().split(" ");
+            medians.add(Double.parseDouble(line[1]));
+            chars = line[2];
+        }
+        medians.sort(null);
+        System.out.printf(
+                Locale.ROOT,
+                "%s %.2f %s %.2f %.2f%n",
+                format,
+                medians.get(medians.size() / 2),
+                chars,
+                medians.get(0),
+                medians.get(medians.size() - 1));
     }
 }
