@@ -99,10 +99,19 @@ public class ConstraintBenchmark {
      * schemas share their rules, so a set of one schema would measure less than a real one).
      */
     public static String tools(int n) {
+        return tools(n, -1);
+    }
+
+    /**
+     * The {@link #tools(int)} of set {@code round} (none where negative): every parameter's name
+     * ends in the set's number too, so that no two sets share a schema and a build of one set can
+     * take nothing over from a build of another.
+     */
+    public static String tools(int n, int round) {
         StringBuilder b = new StringBuilder("[");
         for (int i = 0; i < n; i++) {
             if (i > 0) b.append(',');
-            String s = "_" + i;
+            String s = "_" + i + (round < 0 ? "" : "r" + round);
             b.append("{\"type\":\"function\",\"function\":{\"name\":\"tool_")
                     .append(i)
                     .append("\",\"parameters\":{\"type\":\"object\",\"properties\":{")

@@ -21,6 +21,8 @@ import java.util.Locale;
  * library's class folders (or jars, absolute paths), the seconds of CPU to warm up (then twice that
  * measured), and the formats; tools: {@link ConstraintBenchmark#tools}{@code (20)}; gson and
  * antlr4-runtime are taken from this JVM's class path. Each format's two outputs are compared too.
+ * With {@code -Dfresh=N} the builds take N sets of tools in turn, no two sharing a schema ({@link
+ * ConstraintBenchmark#tools(int, int)}), so that a cache kept across builds cannot help.
  *
  * <pre>
  * mvn -B -q -o -Pbench -DskipTests test-compile exec:exec -Dbench.main=dev.toolcalls.bench.ConstraintBuildCompare \
@@ -31,9 +33,14 @@ public final class ConstraintBuildCompare {
     private ConstraintBuildCompare() {}
 
     /** A build of one library for one format: the method and its arguments. */
-    private record Build(Method constraint, Object format, Object tools, Object options) {
+    private record Build(Method constraint, Object format, Object[] tools, Object options) {
         String run() throws ReflectiveOperationException {
-            return (String) constraint.invoke(format, tools, options);
+            return run(0);
+        }
+
+        /** Builds for the {@code i}-th tool set, in turn. */
+        String run(int i) throws ReflectiveOperationException {
+            return (String) constraint.invoke(format, tools[i % tools.length], options);
         }
     }
 
@@ -51,10 +58,16 @@ public final class ConstraintBuildCompare {
         Class<?> formats = l.loadClass("dev.toolcalls.Formats");
         Class<?> tools = l.loadClass("dev.toolcalls.Tools");
         Class<?> options = l.loadClass("dev.toolcalls.ConstraintOptions");
+        int fresh = Integer.getInteger("fresh", 0);
+        Object[] sets = new Object[Math.max(1, fresh)];
+        for (int r = 0; r < sets.length; r++)
+            sets[r] =
+                    tools.getMethod("parse", String.class)
+                            .invoke(null, ConstraintBenchmark.tools(20, fresh > 0 ? r : -1));
         return new Build(
                 l.loadClass("dev.toolcalls.Format").getMethod("constraint", tools, options),
                 formats.getMethod("get", String.class).invoke(null, format),
-                tools.getMethod("parse", String.class).invoke(null, ConstraintBenchmark.tools(20)),
+                sets,
                 options.getMethod("defaults").invoke(null));
     }
 
@@ -67,18 +80,19 @@ public final class ConstraintBuildCompare {
             Build second = load(args[1], args[i]);
             String same = first.run().equals(second.run()) ? "same output" : "OUTPUTS DIFFER";
             long end = threads.getCurrentThreadCpuTime() + (long) (warm * 1e9);
+            int built = 0;
             while (threads.getCurrentThreadCpuTime() < end) {
-                first.run();
-                second.run();
+                first.run(built);
+                second.run(built++);
             }
             List<Long> a = new ArrayList<>();
             List<Long> b = new ArrayList<>();
             end = threads.getCurrentThreadCpuTime() + (long) (2 * warm * 1e9);
             while (threads.getCurrentThreadCpuTime() < end) {
                 long t0 = threads.getCurrentThreadCpuTime();
-                first.run();
+                first.run(built);
                 long t1 = threads.getCurrentThreadCpuTime();
-                second.run();
+                second.run(built++);
                 a.add(t1 - t0);
                 b.add(threads.getCurrentThreadCpuTime() - t1);
             }

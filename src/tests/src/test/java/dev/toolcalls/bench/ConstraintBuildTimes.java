@@ -33,7 +33,10 @@ import java.util.Set;
  * (default {@code w}). With {@code -Dforks=N} each format is built in N JVMs of its own, one after
  * the other, each warmed up and measured as above (as JMH forks a JVM per benchmark), and its line
  * gives the median of their medians, then the least and the most: {@code FORMAT MEDIAN_MS
- * GRAMMAR_CHARS MIN_MS MAX_MS}.
+ * GRAMMAR_CHARS MIN_MS MAX_MS}. With {@code -Dfresh=N} the builds take N sets of 20 tools in turn,
+ * no two sharing a schema ({@link ConstraintBenchmark#tools(int, int)}): the time to build for a
+ * tool set the library has not seen, where a cache kept across builds cannot help (N = 64 passes
+ * any such cache's bound).
  */
 public final class ConstraintBuildTimes {
     private ConstraintBuildTimes() {}
@@ -44,6 +47,9 @@ public final class ConstraintBuildTimes {
         long window = Long.getLong("w", 700) * 1_000_000L;
         long warmup = Long.getLong("warm", window / 1_000_000L) * 1_000_000L;
         int forks = Integer.getInteger("forks", 0);
+        int fresh = Integer.getInteger("fresh", 0);
+        List<Tools> sets = new ArrayList<>();
+        for (int r = 0; r < fresh; r++) sets.add(Tools.parse(ConstraintBenchmark.tools(20, r)));
         Set<String> only = new HashSet<>(Arrays.asList(args));
         List<Format> formats = new ArrayList<>(Formats.all());
         formats.sort(Comparator.comparing(Format::name));
@@ -55,11 +61,13 @@ public final class ConstraintBuildTimes {
             }
             ConstraintOptions options = ConstraintOptions.defaults();
             long warm = threads.getCurrentThreadCpuTime() + warmup;
-            while (threads.getCurrentThreadCpuTime() < warm) format.constraint(tools, options);
+            int built = 0;
+            while (threads.getCurrentThreadCpuTime() < warm)
+                format.constraint(fresh > 0 ? sets.get(built++ % fresh) : tools, options);
             List<Long> times = new ArrayList<>();
             long end = threads.getCurrentThreadCpuTime() + window;
             for (long t = threads.getCurrentThreadCpuTime(); t < end; ) {
-                format.constraint(tools, options);
+                format.constraint(fresh > 0 ? sets.get(built++ % fresh) : tools, options);
                 long next = threads.getCurrentThreadCpuTime();
                 times.add(next - t);
                 t = next;
@@ -83,7 +91,7 @@ public final class ConstraintBuildTimes {
         for (int f = 0; f < forks; f++) {
             List<String> command = new ArrayList<>();
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            for (String p : List.of("w", "warm"))
+            for (String p : List.of("w", "warm", "fresh"))
                 if (System.getProperty(p) != null)
                     command.add("-D" + p + "=" + System.getProperty(p));
             command.addAll(
