@@ -258,10 +258,11 @@ public final class ConstraintGrammar {
 
     /**
      * A schema's rules and expression as written with {@link #SCHEMA_PREFIX} for their prefix, to
-     * be replaced by the prefix of a tool.
+     * be replaced by the prefix of a tool, and the outermost object of its value (null where none).
      */
-    private record SchemaText(String expr, String[] names, String[] bodies) {
-        static SchemaText of(String expr, Map<String, String> rules) {
+    private record SchemaText(
+            String expr, String[] names, String[] bodies, JsonSchemaRules.Outer outer) {
+        static SchemaText of(String expr, Map<String, String> rules, JsonSchemaRules.Outer outer) {
             String[] names = new String[rules.size()];
             String[] bodies = new String[rules.size()];
             int i = 0;
@@ -269,7 +270,7 @@ public final class ConstraintGrammar {
                 names[i] = e.getKey();
                 bodies[i++] = e.getValue();
             }
-            return new SchemaText(expr, names, bodies);
+            return new SchemaText(expr, names, bodies, outer);
         }
 
         /** Defines the rules in {@code g}, named with {@code prefix}; returns the expression. */
@@ -418,6 +419,10 @@ public final class ConstraintGrammar {
     private final Map<Integer, PopSplit> popSplits = new HashMap<>();
     private final Map<String, String> schemaCache = new HashMap<>();
     private final Map<Set<String>, Integer> notFirsts = new HashMap<>();
+
+    /** The values written by {@link #opening}, by schema's expression and suffix. */
+    private final Map<String, String> openings = new HashMap<>();
+
     private final Map<Integer, Set<String>> notFirstKeys = new HashMap<>();
 
     /** Whitespace probed around a key: none, each JSON whitespace character, and two. */
@@ -427,6 +432,9 @@ public final class ConstraintGrammar {
 
     /** The expressions of the schemas this build has written, by schema. */
     private final Map<SchemaText, String> writtenSchemas = new IdentityHashMap<>();
+
+    /** The prefixes the schemas this build has written are named with, by schema. */
+    private final Map<SchemaText, String> writtenPrefixes = new IdentityHashMap<>();
 
     /** The rules defined by {@link #shared}: their names by body. */
     private final Map<String, String> sharedRules = new HashMap<>();
@@ -702,24 +710,15 @@ public final class ConstraintGrammar {
      * once per build.
      */
     private SchemaText schemaText(String tool, JsonElement root, JsonElement schema) {
-        return schemaText(tool, root, schema, Set.of());
-    }
-
-    private SchemaText schemaText(
-            String tool, JsonElement root, JsonElement schema, Set<String> notFirst) {
         String part = schema == root ? "" : schema.toString();
         // the root is read only for the references the schema holds
         return schemaTexts.computeIfAbsent(
-                List.of(
-                        schema == root || part.contains("\"$ref\"") ? root.toString() : "",
-                        part,
-                        notFirst.toString()),
+                List.of(schema == root || part.contains("\"$ref\"") ? root.toString() : "", part),
                 k -> {
                     Gbnf made = new Gbnf();
-                    String expr =
-                            new JsonSchemaRules(made, tool, root, SCHEMA_PREFIX, notFirst)
-                                    .value(schema);
-                    return SchemaText.of(expr, made.rules());
+                    JsonSchemaRules rules = new JsonSchemaRules(made, tool, root, SCHEMA_PREFIX);
+                    String expr = rules.value(schema);
+                    return SchemaText.of(expr, made.rules(), rules.outer());
                 });
     }
 
@@ -1017,17 +1016,35 @@ public final class ConstraintGrammar {
                     Tool tl = tools.get(tool);
                     String name = "args_" + tool;
                     String prefix = "a" + tool;
-                    if (!notFirst.isEmpty()) {
-                        int n = notFirsts.computeIfAbsent(notFirst, x -> notFirsts.size());
-                        name += "_n" + n;
-                        prefix += "n" + n;
-                    }
-                    if (tl.args != null && notFirst.isEmpty())
-                        return shared(name, written(tl.args, prefix));
+                    if (!notFirst.isEmpty())
+                        name += "_n" + notFirsts.computeIfAbsent(notFirst, x -> notFirsts.size());
                     JsonElement p = tl.parameters;
-                    if (p.isJsonObject() && !p.getAsJsonObject().has("type"))
+                    if (tl.args == null && p.isJsonObject() && !p.getAsJsonObject().has("type"))
                         p.getAsJsonObject().addProperty("type", "object");
-                    return shared(name, written(schemaText(tl.name, p, p, notFirst), prefix));
+                    SchemaText args = tl.args != null ? tl.args : schemaText(tl.name, p, p);
+                    String expr = written(args, prefix);
+                    if (notFirst.isEmpty() || args.outer() == null) return shared(name, expr);
+                    return shared(name, opening(tl.name, args, notFirst));
+                });
+    }
+
+    /**
+     * The schema's value (written) whose outermost object does not begin with a key of {@code
+     * notFirst}: the rules of the schema but the object's beginning, which is written anew once per
+     * schema and set of keys.
+     */
+    private String opening(String tool, SchemaText schema, Set<String> notFirst) {
+        String written = writtenSchemas.get(schema);
+        String suffix = "_n" + notFirsts.computeIfAbsent(notFirst, x -> notFirsts.size());
+        return openings.computeIfAbsent(
+                written + " " + suffix,
+                k -> {
+                    Gbnf made = new Gbnf();
+                    String expr =
+                            new JsonSchemaRules(made, tool, null, SCHEMA_PREFIX)
+                                    .opening(schema.outer(), notFirst, suffix);
+                    return SchemaText.of(expr, made.rules(), null)
+                            .define(out, writtenPrefixes.get(schema));
                 });
     }
 
@@ -1040,6 +1057,7 @@ public final class ConstraintGrammar {
         if (known != null) return known;
         String expr = schema.define(out, prefix);
         writtenSchemas.put(schema, expr);
+        writtenPrefixes.put(schema, prefix);
         return expr;
     }
 

@@ -77,29 +77,47 @@ final class JsonSchemaRules {
         }
     }
 
+    /**
+     * The outermost object of a schema's value as its rules write it, from which {@link #opening}
+     * writes another beginning of it: the root value's alternatives and which of them is the
+     * object; the object's rule ({@code null} where it is {@code json_object}), its properties,
+     * their member rules and the state of the required ones after each, whether it may end at once,
+     * the value of other keys and their member rule ({@code null} where none is allowed).
+     */
+    record Outer(
+            List<String> alts,
+            int at,
+            String base,
+            List<String> names,
+            List<String> members,
+            int[] after,
+            boolean empty,
+            String extraValue,
+            String extraMember) {
+        Outer in(List<String> alts, int at) {
+            return new Outer(alts, at, base, names, members, after, empty, extraValue, extraMember);
+        }
+    }
+
     private final Gbnf out;
     private final String tool;
     private final JsonElement root;
     private final String prefix;
     private final Map<String, String> refs = new HashMap<>();
-    private final Set<String> notFirst;
+    private Outer outer;
     private int counter;
 
     JsonSchemaRules(Gbnf out, String tool, JsonElement root, String prefix) {
-        this(out, tool, root, prefix, Set.of());
-    }
-
-    /**
-     * Rules whose outermost object does not begin with a key of {@code notFirst} (as JSON writes
-     * it, between the quotes): where a longer token of the lexer reads that beginning.
-     */
-    JsonSchemaRules(Gbnf out, String tool, JsonElement root, String prefix, Set<String> notFirst) {
         this.out = out;
         this.tool = tool;
         this.root = root;
         this.prefix = prefix;
-        this.notFirst = notFirst;
         defineGeneric(out);
+    }
+
+    /** The outermost object of the value {@link #value(JsonElement)} wrote, or null where none. */
+    Outer outer() {
+        return outer;
     }
 
     static void defineGeneric(Gbnf out) {
@@ -195,7 +213,16 @@ final class JsonSchemaRules {
                 && s.get("nullable").getAsBoolean()) types.add("null");
         if (types.isEmpty()) return "json_value";
         List<String> alts = new ArrayList<>();
-        for (String t : new LinkedHashSet<>(types)) alts.add(typed(t, s, depth));
+        int at = -1;
+        for (String t : new LinkedHashSet<>(types)) {
+            if (depth == 0 && t.equals("object")) at = alts.size();
+            alts.add(typed(t, s, depth));
+        }
+        if (at >= 0) outer = outer.in(alts, at);
+        return either(alts);
+    }
+
+    private static String either(List<String> alts) {
         return alts.size() == 1 ? alts.get(0) : "(" + String.join(" | ", alts) + ")";
     }
 
@@ -269,10 +296,12 @@ final class JsonSchemaRules {
                                 && s.get("additionalProperties").isJsonObject()
                         ? value(s.get("additionalProperties"), depth + 1)
                         : "json_value";
-        Set<String> skip = depth == 0 ? notFirst : Set.of();
-        if (props.size() == 0 && extra && extraValue.equals("json_value") && skip.isEmpty())
-            return "json_object";
         List<String> names = new ArrayList<>(props.keySet());
+        if (names.isEmpty() && extra && extraValue.equals("json_value")) {
+            if (depth == 0)
+                outer = new Outer(null, -1, null, names, names, new int[0], true, extraValue, null);
+            return "json_object";
+        }
         Required required = required(s, names);
         String base = fresh("o");
         List<String> members = new ArrayList<>();
@@ -290,8 +319,37 @@ final class JsonSchemaRules {
                         ? out.define(
                                 base + "_x", otherKey(base, names) + " ws \":\" ws " + extraValue)
                         : null;
+        follow(base, names, members, required, extraMember);
+        int[] after = new int[names.size()];
+        for (int i = 0; i < after.length; i++) after[i] = required.next(0, names.get(i));
+        Outer o =
+                new Outer(
+                        null,
+                        -1,
+                        base,
+                        names,
+                        members,
+                        after,
+                        required.full() == 0,
+                        extra ? extraValue : null,
+                        extraMember);
+        if (depth == 0) outer = o;
+        List<String> first = new ArrayList<>();
+        if (o.empty) first.add("\"}\"");
+        for (int i = 0; i < names.size(); i++)
+            first.add(members.get(i) + " ws " + base + "_m" + after[i]);
+        if (extraMember != null) first.add(extraMember + " ws " + base + "_m0");
+        return out.define(base, "\"{\" ws ( " + String.join(" | ", first) + " )");
+    }
+
+    /** The rules {@code base_mN}: after the members seen so far (the required ones in state N). */
+    private void follow(
+            String base,
+            List<String> names,
+            List<String> members,
+            Required required,
+            String extraMember) {
         int full = required.full();
-        // base_mN: after the members seen so far (the required ones written in state N)
         for (int state = 0; state <= full; state++) {
             List<String> alts = new ArrayList<>();
             if (state == full) alts.add("\"}\"");
@@ -307,22 +365,44 @@ final class JsonSchemaRules {
                 alts.add("\",\" ws " + extraMember + " ws " + base + "_m" + state);
             out.define(base + "_m" + state, String.join(" | ", alts));
         }
+    }
+
+    /**
+     * The value of the schema whose outermost object is {@code o} (as these rules' prefix names
+     * it), the object not beginning with a key of {@code notFirst} (as JSON writes it, between the
+     * quotes): where a longer token of the lexer reads that beginning. The object's beginning is a
+     * rule of its own, named with {@code suffix} after the object's rule, that goes on into the
+     * object's other rules.
+     */
+    String opening(Outer o, Set<String> notFirst, String suffix) {
+        String base = o.base;
+        String extraMember = o.extraMember;
+        String name;
+        if (base == null) {
+            base = name = prefix + suffix;
+            extraMember =
+                    out.define(
+                            base + "_x", otherKey(base, o.names) + " ws \":\" ws " + o.extraValue);
+            follow(base, o.names, o.members, Required.NONE, extraMember);
+        } else name = base + suffix;
         List<String> first = new ArrayList<>();
-        if (full == 0) first.add("\"}\"");
-        for (int i = 0; i < names.size(); i++) {
-            if (skip.contains(written(names.get(i)))) continue;
-            first.add(members.get(i) + " ws " + base + "_m" + required.next(0, names.get(i)));
+        if (o.empty) first.add("\"}\"");
+        for (int i = 0; i < o.names.size(); i++) {
+            if (notFirst.contains(written(o.names.get(i)))) continue;
+            first.add(o.members.get(i) + " ws " + base + "_m" + o.after[i]);
         }
-        if (extraMember != null && !skip.isEmpty()) {
-            List<String> taken = new ArrayList<>(names);
-            taken.addAll(skip);
+        if (extraMember != null) {
+            List<String> taken = new ArrayList<>(o.names);
+            taken.addAll(notFirst);
             String firstExtra =
                     out.define(
-                            base + "_y",
-                            otherKey(base + "_f", taken) + " ws \":\" ws " + extraValue);
+                            name + "_y",
+                            otherKey(name + "_f", taken) + " ws \":\" ws " + o.extraValue);
             first.add(firstExtra + " ws " + base + "_m0");
-        } else if (extraMember != null) first.add(extraMember + " ws " + base + "_m0");
-        return out.define(base, "\"{\" ws ( " + String.join(" | ", first) + " )");
+        }
+        List<String> alts = new ArrayList<>(o.alts);
+        alts.set(o.at, out.define(name, "\"{\" ws ( " + String.join(" | ", first) + " )"));
+        return either(alts);
     }
 
     /**
