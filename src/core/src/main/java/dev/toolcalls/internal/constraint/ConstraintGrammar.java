@@ -36,6 +36,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The GBNF grammar of a format's complete outputs under a set of tools and options, derived from
@@ -258,30 +259,68 @@ public final class ConstraintGrammar {
 
     /**
      * A schema's rules and expression as written with {@link #SCHEMA_PREFIX} for their prefix, to
-     * be replaced by the prefix of a tool, and the outermost object of its value (null where none).
+     * be replaced by the prefix of a tool (each text held as its pieces between the prefixes), and
+     * the outermost object of its value (null where none). It is a function of the schema (and of
+     * the parameters it refers into) only, and so are the beginnings written from it ({@link
+     * #openings}, by the keys not first and the suffix of their rule): builds share them.
      */
-    private record SchemaText(
-            String expr, String[] names, String[] bodies, JsonSchemaRules.Outer outer) {
-        static SchemaText of(String expr, Map<String, String> rules, JsonSchemaRules.Outer outer) {
-            String[] names = new String[rules.size()];
-            String[] bodies = new String[rules.size()];
+    private static final class SchemaText {
+        private final String[] expr;
+        private final String[][] names;
+        private final String[][] bodies;
+        private final JsonSchemaRules.Outer outer;
+        private final Map<String, SchemaText> openings = new ConcurrentHashMap<>();
+
+        private SchemaText(String expr, Map<String, String> rules, JsonSchemaRules.Outer outer) {
+            this.expr = pieces(expr);
+            this.names = new String[rules.size()][];
+            this.bodies = new String[rules.size()][];
+            this.outer = outer;
             int i = 0;
             for (Map.Entry<String, String> e : rules.entrySet()) {
-                names[i] = e.getKey();
-                bodies[i++] = e.getValue();
+                names[i] = pieces(e.getKey());
+                bodies[i++] = pieces(e.getValue());
             }
-            return new SchemaText(expr, names, bodies, outer);
+        }
+
+        private static String[] pieces(String text) {
+            int at = text.indexOf(SCHEMA_PREFIX);
+            if (at < 0) return new String[] {text};
+            List<String> pieces = new ArrayList<>();
+            int from = 0;
+            for (; at >= 0; at = text.indexOf(SCHEMA_PREFIX, from)) {
+                pieces.add(text.substring(from, at));
+                from = at + SCHEMA_PREFIX.length();
+            }
+            pieces.add(text.substring(from));
+            return pieces.toArray(new String[0]);
+        }
+
+        private static String join(String[] pieces, String prefix, StringBuilder b) {
+            if (pieces.length == 1) return pieces[0];
+            b.setLength(0);
+            b.append(pieces[0]);
+            for (int i = 1; i < pieces.length; i++) b.append(prefix).append(pieces[i]);
+            return b.toString();
+        }
+
+        JsonSchemaRules.Outer outer() {
+            return outer;
         }
 
         /** Defines the rules in {@code g}, named with {@code prefix}; returns the expression. */
         String define(Gbnf g, String prefix) {
+            StringBuilder b = new StringBuilder(128);
             for (int i = 0; i < names.length; i++)
-                g.define(
-                        names[i].replace(SCHEMA_PREFIX, prefix),
-                        bodies[i].replace(SCHEMA_PREFIX, prefix));
-            return expr.replace(SCHEMA_PREFIX, prefix);
+                g.define(join(names[i], prefix, b), join(bodies[i], prefix, b));
+            return join(expr, prefix, b);
         }
     }
+
+    /** The schemas' rules of earlier builds, by the texts of {@link #schemaText}'s key. */
+    private static final Map<List<String>, SchemaText> SCHEMA_TEXTS = new ConcurrentHashMap<>();
+
+    private static final int MAX_SCHEMA_TEXTS = 256;
 
     /** The most one-character spellings of a popping token that are followed apart. */
     private static final int MAX_POP_SPELLINGS = 16;
@@ -715,10 +754,15 @@ public final class ConstraintGrammar {
         return schemaTexts.computeIfAbsent(
                 List.of(schema == root || part.contains("\"$ref\"") ? root.toString() : "", part),
                 k -> {
+                    SchemaText known = SCHEMA_TEXTS.get(k);
+                    if (known != null) return known;
                     Gbnf made = new Gbnf();
                     JsonSchemaRules rules = new JsonSchemaRules(made, tool, root, SCHEMA_PREFIX);
                     String expr = rules.value(schema);
-                    return SchemaText.of(expr, made.rules(), rules.outer());
+                    SchemaText text = new SchemaText(expr, made.rules(), rules.outer());
+                    if (SCHEMA_TEXTS.size() >= MAX_SCHEMA_TEXTS) SCHEMA_TEXTS.clear();
+                    SCHEMA_TEXTS.put(k, text);
+                    return text;
                 });
     }
 
@@ -1038,14 +1082,22 @@ public final class ConstraintGrammar {
         String suffix = "_n" + notFirsts.computeIfAbsent(notFirst, x -> notFirsts.size());
         return openings.computeIfAbsent(
                 written + " " + suffix,
-                k -> {
-                    Gbnf made = new Gbnf();
-                    String expr =
-                            new JsonSchemaRules(made, tool, null, SCHEMA_PREFIX)
-                                    .opening(schema.outer(), notFirst, suffix);
-                    return SchemaText.of(expr, made.rules(), null)
-                            .define(out, writtenPrefixes.get(schema));
-                });
+                k ->
+                        schema.openings
+                                .computeIfAbsent(
+                                        notFirst + suffix,
+                                        x -> {
+                                            Gbnf made = new Gbnf();
+                                            String expr =
+                                                    new JsonSchemaRules(
+                                                                    made, tool, null, SCHEMA_PREFIX)
+                                                            .opening(
+                                                                    schema.outer(),
+                                                                    notFirst,
+                                                                    suffix);
+                                            return new SchemaText(expr, made.rules(), null);
+                                        })
+                                .define(out, writtenPrefixes.get(schema)));
     }
 
     /**
