@@ -271,6 +271,9 @@ public final class ConstraintGrammar {
         private final JsonSchemaRules.Outer outer;
         private final Map<String, SchemaText> openings = new ConcurrentHashMap<>();
 
+        /** The texts as {@link #define} named them last. */
+        private volatile Named named;
+
         private SchemaText(String expr, Map<String, String> rules, JsonSchemaRules.Outer outer) {
             this.expr = pieces(expr);
             this.names = new String[rules.size()][];
@@ -308,13 +311,30 @@ public final class ConstraintGrammar {
             return outer;
         }
 
-        /** Defines the rules in {@code g}, named with {@code prefix}; returns the expression. */
+        /**
+         * Defines the rules in {@code g}, named with {@code prefix}; returns the expression. The
+         * texts of the prefix asked for last are kept (a tool's schema is asked for with the same
+         * prefix by every build of its tool set).
+         */
         String define(Gbnf g, String prefix) {
-            StringBuilder b = new StringBuilder(128);
-            for (int i = 0; i < names.length; i++)
-                g.define(join(names[i], prefix, b), join(bodies[i], prefix, b));
-            return join(expr, prefix, b);
+            Named known = named;
+            if (known == null || !known.prefix.equals(prefix)) {
+                StringBuilder b = new StringBuilder(128);
+                String[] n = new String[names.length];
+                String[] d = new String[names.length];
+                for (int i = 0; i < n.length; i++) {
+                    n[i] = join(names[i], prefix, b);
+                    d[i] = join(bodies[i], prefix, b);
+                }
+                known = new Named(prefix, n, d, join(expr, prefix, b));
+                named = known;
+            }
+            for (int i = 0; i < known.names.length; i++) g.define(known.names[i], known.bodies[i]);
+            return known.expr;
         }
+
+        /** The texts named with {@code prefix}. */
+        private record Named(String prefix, String[] names, String[] bodies, String expr) {}
     }
 
     /** The schemas' rules of earlier builds, by the texts of {@link #schemaText}'s key. */
@@ -390,7 +410,7 @@ public final class ConstraintGrammar {
     private final LexerModel model;
     private final FormatRules rules;
     private final ATN atn;
-    private final Gbnf out = new Gbnf();
+    private final Gbnf out = new Gbnf(4096);
     private final TokenLanguages languages;
     private final List<Tool> tools = new ArrayList<>();
     private final Set<Integer> allowedTools = new LinkedHashSet<>();

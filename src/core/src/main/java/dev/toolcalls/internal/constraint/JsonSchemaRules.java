@@ -48,6 +48,9 @@ final class JsonSchemaRules {
 
     private static final int MAX_OTHER_KEY_CLASSES = 4096;
 
+    /** The class of the raw characters of a key but one ASCII character, by that character. */
+    private static final String[] OTHER_KEY_CHAR = new String[128];
+
     /**
      * An object's required properties as its rules follow them, in the order {@code required} gives
      * them: which of {@code tracked} are written (a bit each), and how many writes of {@code
@@ -427,69 +430,103 @@ final class JsonSchemaRules {
                 "\"\\\\\" ( [\"\\\\/bfnrt] | \"u\" [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] ) json_key_rest");
         out.define("json_key_more", OTHER_KEY_CHARS + " json_key_rest | json_key_esc");
         // the prefixes as a trie (each node's next characters in the order the words first give
-        // them), in breadth-first order, then their rules from the longest on
-        List<int[]> children = new ArrayList<>();
-        List<int[]> chars = new ArrayList<>();
-        List<Boolean> ends = new ArrayList<>();
-        children.add(new int[0]);
-        chars.add(new int[0]);
-        ends.add(false);
+        // them: a first child and the next sibling), in breadth-first order, then their rules
+        // from the longest on
+        int most = 1;
+        for (String w : words) most += w.length();
+        int[] ch = new int[most];
+        int[] firstChild = new int[most];
+        int[] lastChild = new int[most];
+        int[] nextSibling = new int[most];
+        int[] childCount = new int[most];
+        boolean[] ends = new boolean[most];
+        Arrays.fill(firstChild, -1);
+        Arrays.fill(nextSibling, -1);
+        int nodes = 1;
         for (String w : words) {
             int node = 0;
             for (int i = 0; i < w.length(); ) {
                 int c = w.codePointAt(i);
                 i += Character.charCount(c);
-                int[] cs = chars.get(node);
-                int at = indexOf(cs, c);
-                if (at >= 0) node = children.get(node)[at];
-                else {
-                    int made = children.size();
-                    children.add(new int[0]);
-                    chars.add(new int[0]);
-                    ends.add(false);
-                    chars.set(node, append(cs, c));
-                    children.set(node, append(children.get(node), made));
-                    node = made;
+                int child = firstChild[node];
+                while (child >= 0 && ch[child] != c) child = nextSibling[child];
+                if (child < 0) {
+                    child = nodes++;
+                    ch[child] = c;
+                    if (firstChild[node] < 0) firstChild[node] = child;
+                    else nextSibling[lastChild[node]] = child;
+                    lastChild[node] = child;
+                    childCount[node]++;
                 }
+                node = child;
             }
-            ends.set(node, true);
+            ends[node] = true;
         }
-        int[] order = new int[children.size()];
+        int[] order = new int[nodes];
         int size = 1;
         for (int q = 0; q < size; q++)
-            for (int child : children.get(order[q])) order[size++] = child;
-        String[] rules = new String[children.size()];
-        Map<String, String> byBody = new HashMap<>();
+            for (int child = firstChild[order[q]]; child >= 0; child = nextSibling[child])
+                order[size++] = child;
+        // each node's rule: -1 for json_key_more, else its index in byBody
+        int[] rules = new int[nodes];
+        List<String> ruleNames = new ArrayList<>();
+        Map<String, Integer> byBody = new HashMap<>();
+        StringBuilder key = new StringBuilder();
         StringBuilder body = new StringBuilder();
+        int[] sorted = new int[8];
         for (int q = size - 1; q >= 0; q--) {
             int node = order[q];
-            int[] cs = chars.get(node).clone();
-            int[] next = children.get(node);
-            String name;
-            if (ends.get(node) && cs.length == 0) name = "json_key_more";
-            else {
-                body.setLength(0);
-                if (!ends.get(node)) body.append("\"\\\"\"");
-                Arrays.sort(cs);
-                for (int c : cs) {
-                    if (body.length() > 0) body.append(" | ");
-                    body.append(Gbnf.literal(Character.toString(c)))
-                            .append(' ')
-                            .append(rules[next[indexOf(chars.get(node), c)]]);
-                }
-                body.append(" | ")
-                        .append(otherKeyChars(cs))
-                        .append(" json_key_rest | json_key_esc");
-                String text = body.toString();
-                name = byBody.get(text);
-                if (name == null) {
-                    name = out.define(base + "_k" + byBody.size(), text);
-                    byBody.put(text, name);
-                }
+            int n = childCount[node];
+            if (ends[node] && n == 0) {
+                rules[node] = -1;
+                continue;
             }
-            rules[node] = name;
+            if (sorted.length < n) sorted = new int[Math.max(n, 2 * sorted.length)];
+            int k = 0;
+            for (int child = firstChild[node]; child >= 0; child = nextSibling[child])
+                sorted[k++] = child;
+            // by character (insertion sort: a node has few children)
+            for (int a = 1; a < n; a++) {
+                int x = sorted[a];
+                int b = a - 1;
+                for (; b >= 0 && ch[sorted[b]] > ch[x]; b--) sorted[b + 1] = sorted[b];
+                sorted[b + 1] = x;
+            }
+            // the body is a function of whether a name ends here and each next character's rule
+            key.setLength(0);
+            key.append(ends[node] ? '1' : '0');
+            for (int a = 0; a < n; a++) {
+                int c = ch[sorted[a]];
+                int r = rules[sorted[a]];
+                key.append((char) (c >>> 16))
+                        .append((char) c)
+                        .append((char) (r >>> 16))
+                        .append((char) r);
+            }
+            String text = key.toString();
+            Integer known = byBody.get(text);
+            if (known != null) {
+                rules[node] = known;
+                continue;
+            }
+            body.setLength(0);
+            if (!ends[node]) body.append("\"\\\"\"");
+            for (int a = 0; a < n; a++) {
+                if (body.length() > 0) body.append(" | ");
+                int r = rules[sorted[a]];
+                Gbnf.literal(body, ch[sorted[a]]);
+                body.append(' ').append(r < 0 ? "json_key_more" : ruleNames.get(r));
+            }
+            body.append(" | ")
+                    .append(otherKeyChars(ch, sorted, n))
+                    .append(" json_key_rest | json_key_esc");
+            int made = ruleNames.size();
+            ruleNames.add(out.define(base + "_k" + made, body.toString()));
+            byBody.put(text, made);
+            rules[node] = made;
         }
-        return out.define(base + "_k", "\"\\\"\" " + rules[0]);
+        String rootRule = rules[0] < 0 ? "json_key_more" : ruleNames.get(rules[0]);
+        return out.define(base + "_k", "\"\\\"\" " + rootRule);
     }
 
     private static IntervalSet keyChars() {
@@ -500,28 +537,32 @@ final class JsonSchemaRules {
         return any;
     }
 
-    /** The class of a key's raw characters other than {@code cs} (sorted, none twice). */
-    private static String otherKeyChars(int[] cs) {
-        String key = new String(cs, 0, cs.length);
+    /**
+     * The class of a key's raw characters other than those of the nodes {@code sorted[0..n)}
+     * (sorted by character, none twice).
+     */
+    private static String otherKeyChars(int[] ch, int[] sorted, int n) {
+        if (n == 1 && ch[sorted[0]] < OTHER_KEY_CHAR.length) {
+            int c = ch[sorted[0]];
+            String known = OTHER_KEY_CHAR[c];
+            if (known == null) OTHER_KEY_CHAR[c] = known = otherKeyCharsNew(new int[] {c});
+            return known;
+        }
+        int[] cs = new int[n];
+        for (int i = 0; i < n; i++) cs[i] = ch[sorted[i]];
+        String key = new String(cs, 0, n);
         String known = OTHER_KEY_CLASSES.get(key);
         if (known != null) return known;
-        IntervalSet other = new IntervalSet(KEY_CHARS);
-        for (int c : cs) other.remove(c);
-        String made = Gbnf.charClass(other);
+        String made = otherKeyCharsNew(cs);
         if (OTHER_KEY_CLASSES.size() >= MAX_OTHER_KEY_CLASSES) OTHER_KEY_CLASSES.clear();
         OTHER_KEY_CLASSES.put(key, made);
         return made;
     }
 
-    private static int[] append(int[] a, int v) {
-        int[] b = Arrays.copyOf(a, a.length + 1);
-        b[a.length] = v;
-        return b;
-    }
-
-    private static int indexOf(int[] a, int v) {
-        for (int i = 0; i < a.length; i++) if (a[i] == v) return i;
-        return -1;
+    private static String otherKeyCharsNew(int[] cs) {
+        IntervalSet other = new IntervalSet(KEY_CHARS);
+        for (int c : cs) other.remove(c);
+        return Gbnf.charClass(other);
     }
 
     /** The name as JSON writes it between the quotes. */
