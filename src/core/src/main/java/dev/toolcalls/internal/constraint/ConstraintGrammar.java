@@ -36,6 +36,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The GBNF grammar of a format's complete outputs under a set of tools and options, derived from
@@ -258,29 +259,88 @@ public final class ConstraintGrammar {
 
     /**
      * A schema's rules and expression as written with {@link #SCHEMA_PREFIX} for their prefix, to
-     * be replaced by the prefix of a tool.
+     * be replaced by the prefix of a tool (each text held as its pieces between the prefixes), and
+     * the outermost object of its value (null where none). It is a function of the schema (and of
+     * the parameters it refers into) only, and so are the beginnings written from it ({@link
+     * #openings}, by the keys not first and the suffix of their rule): builds share them.
      */
-    private record SchemaText(String expr, String[] names, String[] bodies) {
-        static SchemaText of(String expr, Map<String, String> rules) {
-            String[] names = new String[rules.size()];
-            String[] bodies = new String[rules.size()];
+    private static final class SchemaText {
+        private final String[] expr;
+        private final String[][] names;
+        private final String[][] bodies;
+        private final JsonSchemaRules.Outer outer;
+        private final Map<String, SchemaText> openings = new ConcurrentHashMap<>();
+
+        /** The texts as {@link #define} named them last. */
+        private volatile Named named;
+
+        private SchemaText(String expr, Map<String, String> rules, JsonSchemaRules.Outer outer) {
+            this.expr = pieces(expr);
+            this.names = new String[rules.size()][];
+            this.bodies = new String[rules.size()][];
+            this.outer = outer;
             int i = 0;
             for (Map.Entry<String, String> e : rules.entrySet()) {
-                names[i] = e.getKey();
-                bodies[i++] = e.getValue();
+                names[i] = pieces(e.getKey());
+                bodies[i++] = pieces(e.getValue());
             }
-            return new SchemaText(expr, names, bodies);
         }
 
-        /** Defines the rules in {@code g}, named with {@code prefix}; returns the expression. */
-        String define(Gbnf g, String prefix) {
-            for (int i = 0; i < names.length; i++)
-                g.define(
-                        names[i].replace(SCHEMA_PREFIX, prefix),
-                        bodies[i].replace(SCHEMA_PREFIX, prefix));
-            return expr.replace(SCHEMA_PREFIX, prefix);
+        private static String[] pieces(String text) {
+            int at = text.indexOf(SCHEMA_PREFIX);
+            if (at < 0) return new String[] {text};
+            List<String> pieces = new ArrayList<>();
+            int from = 0;
+            for (; at >= 0; at = text.indexOf(SCHEMA_PREFIX, from)) {
+                pieces.add(text.substring(from, at));
+                from = at + SCHEMA_PREFIX.length();
+            }
+            pieces.add(text.substring(from));
+            return pieces.toArray(new String[0]);
         }
+
+        private static String join(String[] pieces, String prefix, StringBuilder b) {
+            if (pieces.length == 1) return pieces[0];
+            b.setLength(0);
+            b.append(pieces[0]);
+            for (int i = 1; i < pieces.length; i++) b.append(prefix).append(pieces[i]);
+            return b.toString();
+        }
+
+        JsonSchemaRules.Outer outer() {
+            return outer;
+        }
+
+        /**
+         * Defines the rules in {@code g}, named with {@code prefix}; returns the expression. The
+         * texts of the prefix asked for last are kept (a tool's schema is asked for with the same
+         * prefix by every build of its tool set).
+         */
+        String define(Gbnf g, String prefix) {
+            Named known = named;
+            if (known == null || !known.prefix.equals(prefix)) {
+                StringBuilder b = new StringBuilder(128);
+                String[] n = new String[names.length];
+                String[] d = new String[names.length];
+                for (int i = 0; i < n.length; i++) {
+                    n[i] = join(names[i], prefix, b);
+                    d[i] = join(bodies[i], prefix, b);
+                }
+                known = new Named(prefix, n, d, join(expr, prefix, b));
+                named = known;
+            }
+            for (int i = 0; i < known.names.length; i++) g.define(known.names[i], known.bodies[i]);
+            return known.expr;
+        }
+
+        /** The texts named with {@code prefix}. */
+        private record Named(String prefix, String[] names, String[] bodies, String expr) {}
     }
+
+    /** The schemas' rules of earlier builds, by the texts of {@link #schemaText}'s key. */
+    private static final Map<List<String>, SchemaText> SCHEMA_TEXTS = new ConcurrentHashMap<>();
+
+    private static final int MAX_SCHEMA_TEXTS = 256;
 
     /** The most one-character spellings of a popping token that are followed apart. */
     private static final int MAX_POP_SPELLINGS = 16;
@@ -350,7 +410,7 @@ public final class ConstraintGrammar {
     private final LexerModel model;
     private final FormatRules rules;
     private final ATN atn;
-    private final Gbnf out = new Gbnf();
+    private final Gbnf out = new Gbnf(4096);
     private final TokenLanguages languages;
     private final List<Tool> tools = new ArrayList<>();
     private final Set<Integer> allowedTools = new LinkedHashSet<>();
@@ -418,6 +478,10 @@ public final class ConstraintGrammar {
     private final Map<Integer, PopSplit> popSplits = new HashMap<>();
     private final Map<String, String> schemaCache = new HashMap<>();
     private final Map<Set<String>, Integer> notFirsts = new HashMap<>();
+
+    /** The values written by {@link #opening}, by schema's expression and suffix. */
+    private final Map<String, String> openings = new HashMap<>();
+
     private final Map<Integer, Set<String>> notFirstKeys = new HashMap<>();
 
     /** Whitespace probed around a key: none, each JSON whitespace character, and two. */
@@ -427,6 +491,9 @@ public final class ConstraintGrammar {
 
     /** The expressions of the schemas this build has written, by schema. */
     private final Map<SchemaText, String> writtenSchemas = new IdentityHashMap<>();
+
+    /** The prefixes the schemas this build has written are named with, by schema. */
+    private final Map<SchemaText, String> writtenPrefixes = new IdentityHashMap<>();
 
     /** The rules defined by {@link #shared}: their names by body. */
     private final Map<String, String> sharedRules = new HashMap<>();
@@ -702,24 +769,20 @@ public final class ConstraintGrammar {
      * once per build.
      */
     private SchemaText schemaText(String tool, JsonElement root, JsonElement schema) {
-        return schemaText(tool, root, schema, Set.of());
-    }
-
-    private SchemaText schemaText(
-            String tool, JsonElement root, JsonElement schema, Set<String> notFirst) {
         String part = schema == root ? "" : schema.toString();
         // the root is read only for the references the schema holds
         return schemaTexts.computeIfAbsent(
-                List.of(
-                        schema == root || part.contains("\"$ref\"") ? root.toString() : "",
-                        part,
-                        notFirst.toString()),
+                List.of(schema == root || part.contains("\"$ref\"") ? root.toString() : "", part),
                 k -> {
+                    SchemaText known = SCHEMA_TEXTS.get(k);
+                    if (known != null) return known;
                     Gbnf made = new Gbnf();
-                    String expr =
-                            new JsonSchemaRules(made, tool, root, SCHEMA_PREFIX, notFirst)
-                                    .value(schema);
-                    return SchemaText.of(expr, made.rules());
+                    JsonSchemaRules rules = new JsonSchemaRules(made, tool, root, SCHEMA_PREFIX);
+                    String expr = rules.value(schema);
+                    SchemaText text = new SchemaText(expr, made.rules(), rules.outer());
+                    if (SCHEMA_TEXTS.size() >= MAX_SCHEMA_TEXTS) SCHEMA_TEXTS.clear();
+                    SCHEMA_TEXTS.put(k, text);
+                    return text;
                 });
     }
 
@@ -1017,18 +1080,44 @@ public final class ConstraintGrammar {
                     Tool tl = tools.get(tool);
                     String name = "args_" + tool;
                     String prefix = "a" + tool;
-                    if (!notFirst.isEmpty()) {
-                        int n = notFirsts.computeIfAbsent(notFirst, x -> notFirsts.size());
-                        name += "_n" + n;
-                        prefix += "n" + n;
-                    }
-                    if (tl.args != null && notFirst.isEmpty())
-                        return shared(name, written(tl.args, prefix));
+                    if (!notFirst.isEmpty())
+                        name += "_n" + notFirsts.computeIfAbsent(notFirst, x -> notFirsts.size());
                     JsonElement p = tl.parameters;
-                    if (p.isJsonObject() && !p.getAsJsonObject().has("type"))
+                    if (tl.args == null && p.isJsonObject() && !p.getAsJsonObject().has("type"))
                         p.getAsJsonObject().addProperty("type", "object");
-                    return shared(name, written(schemaText(tl.name, p, p, notFirst), prefix));
+                    SchemaText args = tl.args != null ? tl.args : schemaText(tl.name, p, p);
+                    String expr = written(args, prefix);
+                    if (notFirst.isEmpty() || args.outer() == null) return shared(name, expr);
+                    return shared(name, opening(tl.name, args, notFirst));
                 });
+    }
+
+    /**
+     * The schema's value (written) whose outermost object does not begin with a key of {@code
+     * notFirst}: the rules of the schema but the object's beginning, which is written anew once per
+     * schema and set of keys.
+     */
+    private String opening(String tool, SchemaText schema, Set<String> notFirst) {
+        String written = writtenSchemas.get(schema);
+        String suffix = "_n" + notFirsts.computeIfAbsent(notFirst, x -> notFirsts.size());
+        return openings.computeIfAbsent(
+                written + " " + suffix,
+                k ->
+                        schema.openings
+                                .computeIfAbsent(
+                                        notFirst + suffix,
+                                        x -> {
+                                            Gbnf made = new Gbnf();
+                                            String expr =
+                                                    new JsonSchemaRules(
+                                                                    made, tool, null, SCHEMA_PREFIX)
+                                                            .opening(
+                                                                    schema.outer(),
+                                                                    notFirst,
+                                                                    suffix);
+                                            return new SchemaText(expr, made.rules(), null);
+                                        })
+                                .define(out, writtenPrefixes.get(schema)));
     }
 
     /**
@@ -1040,6 +1129,7 @@ public final class ConstraintGrammar {
         if (known != null) return known;
         String expr = schema.define(out, prefix);
         writtenSchemas.put(schema, expr);
+        writtenPrefixes.put(schema, prefix);
         return expr;
     }
 

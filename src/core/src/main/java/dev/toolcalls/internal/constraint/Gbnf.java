@@ -30,7 +30,19 @@ public final class Gbnf {
 
     private static final int MAX_CLASSES = 4096;
 
-    private final Map<String, String> rules = new LinkedHashMap<>();
+    /** The rules of {@link #jsonString} by string, kept up to the same bound. */
+    private static final Map<String, String> JSON_STRINGS = new ConcurrentHashMap<>();
+
+    private final Map<String, String> rules;
+
+    public Gbnf() {
+        rules = new LinkedHashMap<>();
+    }
+
+    /** A rule set that holds about {@code expected} rules without growing. */
+    public Gbnf(int expected) {
+        rules = new LinkedHashMap<>(expected * 4 / 3 + 1);
+    }
 
     /** Defines a rule once; the name is returned for use in other rules. */
     public String define(String name, String body) {
@@ -59,9 +71,20 @@ public final class Gbnf {
 
     /** A string literal; the empty string is {@code ""}. */
     public static String literal(String s) {
-        StringBuilder b = new StringBuilder("\"");
-        s.codePoints().forEach(c -> escape(b, c, false));
+        StringBuilder b = new StringBuilder(s.length() + 8).append('"');
+        for (int i = 0; i < s.length(); ) {
+            int c = s.codePointAt(i);
+            i += Character.charCount(c);
+            escape(b, c, false);
+        }
         return b.append('"').toString();
+    }
+
+    /** Appends the string literal of the one character {@code c}. */
+    public static void literal(StringBuilder b, int c) {
+        b.append('"');
+        escape(b, c, false);
+        b.append('"');
     }
 
     /**
@@ -70,31 +93,42 @@ public final class Gbnf {
      * four hex digits of either case (two such escapes beyond the BMP).
      */
     public static String jsonString(String s) {
+        String known = JSON_STRINGS.get(s);
+        if (known != null) return known;
         StringBuilder b = new StringBuilder("\"\\\"\"");
-        s.codePoints()
-                .forEach(
-                        c -> {
-                            List<String> alts = new ArrayList<>();
-                            if (c >= 0x20 && c != '"' && c != '\\')
-                                alts.add(literal(Character.toString(c)));
-                            int at = "\"\\/\b\f\n\r\t".indexOf(c);
-                            if (at >= 0) alts.add(literal("\\" + "\"\\/bfnrt".charAt(at)));
-                            StringBuilder u = new StringBuilder();
-                            for (char unit : Character.toChars(c)) {
-                                u.append(" \"\\\\u");
-                                for (int shift = 12; shift >= 0; shift -= 4) {
-                                    char h = Character.forDigit((unit >> shift) & 0xf, 16);
-                                    u.append(
-                                            h < 'a'
-                                                    ? String.valueOf(h)
-                                                    : "\" [" + h + (char) (h - 32) + "] \"");
-                                }
-                                u.append('"');
-                            }
-                            alts.add(u.substring(1).replace(" \"\"", ""));
-                            b.append(" ( ").append(String.join(" | ", alts)).append(" )");
-                        });
-        return b.append(" \"\\\"\"").toString();
+        StringBuilder u = new StringBuilder();
+        for (int i = 0; i < s.length(); ) {
+            int c = s.codePointAt(i);
+            i += Character.charCount(c);
+            b.append(" ( ");
+            if (c >= 0x20 && c != '"' && c != '\\') {
+                b.append('"');
+                escape(b, c, false);
+                b.append("\" | ");
+            }
+            int at = "\"\\/\b\f\n\r\t".indexOf(c);
+            if (at >= 0) {
+                b.append("\"\\\\");
+                escape(b, "\"\\/bfnrt".charAt(at), false);
+                b.append("\" | ");
+            }
+            // each UTF-16 unit as a backslash, u and four hex digits, a letter of either case
+            u.setLength(0);
+            for (char unit : Character.toChars(c)) {
+                u.append(" \"\\\\u");
+                for (int shift = 12; shift >= 0; shift -= 4) {
+                    char h = Character.forDigit((unit >> shift) & 0xf, 16);
+                    if (h < 'a') u.append(h);
+                    else u.append("\" [").append(h).append((char) (h - 32)).append("] \"");
+                }
+                u.append('"');
+            }
+            b.append(u.substring(1).replace(" \"\"", "")).append(" )");
+        }
+        String made = b.append(" \"\\\"\"").toString();
+        if (JSON_STRINGS.size() >= MAX_CLASSES) JSON_STRINGS.clear();
+        JSON_STRINGS.put(s, made);
+        return made;
     }
 
     /** A character class for a set of code points (a literal for a single one). */

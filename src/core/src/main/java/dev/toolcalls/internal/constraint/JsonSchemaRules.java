@@ -48,6 +48,9 @@ final class JsonSchemaRules {
 
     private static final int MAX_OTHER_KEY_CLASSES = 4096;
 
+    /** The class of the raw characters of a key but one ASCII character, by that character. */
+    private static final String[] OTHER_KEY_CHAR = new String[128];
+
     /**
      * An object's required properties as its rules follow them, in the order {@code required} gives
      * them: which of {@code tracked} are written (a bit each), and how many writes of {@code
@@ -77,29 +80,47 @@ final class JsonSchemaRules {
         }
     }
 
+    /**
+     * The outermost object of a schema's value as its rules write it, from which {@link #opening}
+     * writes another beginning of it: the root value's alternatives and which of them is the
+     * object; the object's rule ({@code null} where it is {@code json_object}), its properties,
+     * their member rules and the state of the required ones after each, whether it may end at once,
+     * the value of other keys and their member rule ({@code null} where none is allowed).
+     */
+    record Outer(
+            List<String> alts,
+            int at,
+            String base,
+            List<String> names,
+            List<String> members,
+            int[] after,
+            boolean empty,
+            String extraValue,
+            String extraMember) {
+        Outer in(List<String> alts, int at) {
+            return new Outer(alts, at, base, names, members, after, empty, extraValue, extraMember);
+        }
+    }
+
     private final Gbnf out;
     private final String tool;
     private final JsonElement root;
     private final String prefix;
     private final Map<String, String> refs = new HashMap<>();
-    private final Set<String> notFirst;
+    private Outer outer;
     private int counter;
 
     JsonSchemaRules(Gbnf out, String tool, JsonElement root, String prefix) {
-        this(out, tool, root, prefix, Set.of());
-    }
-
-    /**
-     * Rules whose outermost object does not begin with a key of {@code notFirst} (as JSON writes
-     * it, between the quotes): where a longer token of the lexer reads that beginning.
-     */
-    JsonSchemaRules(Gbnf out, String tool, JsonElement root, String prefix, Set<String> notFirst) {
         this.out = out;
         this.tool = tool;
         this.root = root;
         this.prefix = prefix;
-        this.notFirst = notFirst;
         defineGeneric(out);
+    }
+
+    /** The outermost object of the value {@link #value(JsonElement)} wrote, or null where none. */
+    Outer outer() {
+        return outer;
     }
 
     static void defineGeneric(Gbnf out) {
@@ -195,7 +216,16 @@ final class JsonSchemaRules {
                 && s.get("nullable").getAsBoolean()) types.add("null");
         if (types.isEmpty()) return "json_value";
         List<String> alts = new ArrayList<>();
-        for (String t : new LinkedHashSet<>(types)) alts.add(typed(t, s, depth));
+        int at = -1;
+        for (String t : new LinkedHashSet<>(types)) {
+            if (depth == 0 && t.equals("object")) at = alts.size();
+            alts.add(typed(t, s, depth));
+        }
+        if (at >= 0) outer = outer.in(alts, at);
+        return either(alts);
+    }
+
+    private static String either(List<String> alts) {
         return alts.size() == 1 ? alts.get(0) : "(" + String.join(" | ", alts) + ")";
     }
 
@@ -269,10 +299,12 @@ final class JsonSchemaRules {
                                 && s.get("additionalProperties").isJsonObject()
                         ? value(s.get("additionalProperties"), depth + 1)
                         : "json_value";
-        Set<String> skip = depth == 0 ? notFirst : Set.of();
-        if (props.size() == 0 && extra && extraValue.equals("json_value") && skip.isEmpty())
-            return "json_object";
         List<String> names = new ArrayList<>(props.keySet());
+        if (names.isEmpty() && extra && extraValue.equals("json_value")) {
+            if (depth == 0)
+                outer = new Outer(null, -1, null, names, names, new int[0], true, extraValue, null);
+            return "json_object";
+        }
         Required required = required(s, names);
         String base = fresh("o");
         List<String> members = new ArrayList<>();
@@ -290,8 +322,37 @@ final class JsonSchemaRules {
                         ? out.define(
                                 base + "_x", otherKey(base, names) + " ws \":\" ws " + extraValue)
                         : null;
+        follow(base, names, members, required, extraMember);
+        int[] after = new int[names.size()];
+        for (int i = 0; i < after.length; i++) after[i] = required.next(0, names.get(i));
+        Outer o =
+                new Outer(
+                        null,
+                        -1,
+                        base,
+                        names,
+                        members,
+                        after,
+                        required.full() == 0,
+                        extra ? extraValue : null,
+                        extraMember);
+        if (depth == 0) outer = o;
+        List<String> first = new ArrayList<>();
+        if (o.empty) first.add("\"}\"");
+        for (int i = 0; i < names.size(); i++)
+            first.add(members.get(i) + " ws " + base + "_m" + after[i]);
+        if (extraMember != null) first.add(extraMember + " ws " + base + "_m0");
+        return out.define(base, "\"{\" ws ( " + String.join(" | ", first) + " )");
+    }
+
+    /** The rules {@code base_mN}: after the members seen so far (the required ones in state N). */
+    private void follow(
+            String base,
+            List<String> names,
+            List<String> members,
+            Required required,
+            String extraMember) {
         int full = required.full();
-        // base_mN: after the members seen so far (the required ones written in state N)
         for (int state = 0; state <= full; state++) {
             List<String> alts = new ArrayList<>();
             if (state == full) alts.add("\"}\"");
@@ -307,22 +368,44 @@ final class JsonSchemaRules {
                 alts.add("\",\" ws " + extraMember + " ws " + base + "_m" + state);
             out.define(base + "_m" + state, String.join(" | ", alts));
         }
+    }
+
+    /**
+     * The value of the schema whose outermost object is {@code o} (as these rules' prefix names
+     * it), the object not beginning with a key of {@code notFirst} (as JSON writes it, between the
+     * quotes): where a longer token of the lexer reads that beginning. The object's beginning is a
+     * rule of its own, named with {@code suffix} after the object's rule, that goes on into the
+     * object's other rules.
+     */
+    String opening(Outer o, Set<String> notFirst, String suffix) {
+        String base = o.base;
+        String extraMember = o.extraMember;
+        String name;
+        if (base == null) {
+            base = name = prefix + suffix;
+            extraMember =
+                    out.define(
+                            base + "_x", otherKey(base, o.names) + " ws \":\" ws " + o.extraValue);
+            follow(base, o.names, o.members, Required.NONE, extraMember);
+        } else name = base + suffix;
         List<String> first = new ArrayList<>();
-        if (full == 0) first.add("\"}\"");
-        for (int i = 0; i < names.size(); i++) {
-            if (skip.contains(written(names.get(i)))) continue;
-            first.add(members.get(i) + " ws " + base + "_m" + required.next(0, names.get(i)));
+        if (o.empty) first.add("\"}\"");
+        for (int i = 0; i < o.names.size(); i++) {
+            if (notFirst.contains(written(o.names.get(i)))) continue;
+            first.add(o.members.get(i) + " ws " + base + "_m" + o.after[i]);
         }
-        if (extraMember != null && !skip.isEmpty()) {
-            List<String> taken = new ArrayList<>(names);
-            taken.addAll(skip);
+        if (extraMember != null) {
+            List<String> taken = new ArrayList<>(o.names);
+            taken.addAll(notFirst);
             String firstExtra =
                     out.define(
-                            base + "_y",
-                            otherKey(base + "_f", taken) + " ws \":\" ws " + extraValue);
+                            name + "_y",
+                            otherKey(name + "_f", taken) + " ws \":\" ws " + o.extraValue);
             first.add(firstExtra + " ws " + base + "_m0");
-        } else if (extraMember != null) first.add(extraMember + " ws " + base + "_m0");
-        return out.define(base, "\"{\" ws ( " + String.join(" | ", first) + " )");
+        }
+        List<String> alts = new ArrayList<>(o.alts);
+        alts.set(o.at, out.define(name, "\"{\" ws ( " + String.join(" | ", first) + " )"));
+        return either(alts);
     }
 
     /**
@@ -347,69 +430,103 @@ final class JsonSchemaRules {
                 "\"\\\\\" ( [\"\\\\/bfnrt] | \"u\" [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] ) json_key_rest");
         out.define("json_key_more", OTHER_KEY_CHARS + " json_key_rest | json_key_esc");
         // the prefixes as a trie (each node's next characters in the order the words first give
-        // them), in breadth-first order, then their rules from the longest on
-        List<int[]> children = new ArrayList<>();
-        List<int[]> chars = new ArrayList<>();
-        List<Boolean> ends = new ArrayList<>();
-        children.add(new int[0]);
-        chars.add(new int[0]);
-        ends.add(false);
+        // them: a first child and the next sibling), in breadth-first order, then their rules
+        // from the longest on
+        int most = 1;
+        for (String w : words) most += w.length();
+        int[] ch = new int[most];
+        int[] firstChild = new int[most];
+        int[] lastChild = new int[most];
+        int[] nextSibling = new int[most];
+        int[] childCount = new int[most];
+        boolean[] ends = new boolean[most];
+        Arrays.fill(firstChild, -1);
+        Arrays.fill(nextSibling, -1);
+        int nodes = 1;
         for (String w : words) {
             int node = 0;
             for (int i = 0; i < w.length(); ) {
                 int c = w.codePointAt(i);
                 i += Character.charCount(c);
-                int[] cs = chars.get(node);
-                int at = indexOf(cs, c);
-                if (at >= 0) node = children.get(node)[at];
-                else {
-                    int made = children.size();
-                    children.add(new int[0]);
-                    chars.add(new int[0]);
-                    ends.add(false);
-                    chars.set(node, append(cs, c));
-                    children.set(node, append(children.get(node), made));
-                    node = made;
+                int child = firstChild[node];
+                while (child >= 0 && ch[child] != c) child = nextSibling[child];
+                if (child < 0) {
+                    child = nodes++;
+                    ch[child] = c;
+                    if (firstChild[node] < 0) firstChild[node] = child;
+                    else nextSibling[lastChild[node]] = child;
+                    lastChild[node] = child;
+                    childCount[node]++;
                 }
+                node = child;
             }
-            ends.set(node, true);
+            ends[node] = true;
         }
-        int[] order = new int[children.size()];
+        int[] order = new int[nodes];
         int size = 1;
         for (int q = 0; q < size; q++)
-            for (int child : children.get(order[q])) order[size++] = child;
-        String[] rules = new String[children.size()];
-        Map<String, String> byBody = new HashMap<>();
+            for (int child = firstChild[order[q]]; child >= 0; child = nextSibling[child])
+                order[size++] = child;
+        // each node's rule: -1 for json_key_more, else its index in byBody
+        int[] rules = new int[nodes];
+        List<String> ruleNames = new ArrayList<>();
+        Map<String, Integer> byBody = new HashMap<>();
+        StringBuilder key = new StringBuilder();
         StringBuilder body = new StringBuilder();
+        int[] sorted = new int[8];
         for (int q = size - 1; q >= 0; q--) {
             int node = order[q];
-            int[] cs = chars.get(node).clone();
-            int[] next = children.get(node);
-            String name;
-            if (ends.get(node) && cs.length == 0) name = "json_key_more";
-            else {
-                body.setLength(0);
-                if (!ends.get(node)) body.append("\"\\\"\"");
-                Arrays.sort(cs);
-                for (int c : cs) {
-                    if (body.length() > 0) body.append(" | ");
-                    body.append(Gbnf.literal(Character.toString(c)))
-                            .append(' ')
-                            .append(rules[next[indexOf(chars.get(node), c)]]);
-                }
-                body.append(" | ")
-                        .append(otherKeyChars(cs))
-                        .append(" json_key_rest | json_key_esc");
-                String text = body.toString();
-                name = byBody.get(text);
-                if (name == null) {
-                    name = out.define(base + "_k" + byBody.size(), text);
-                    byBody.put(text, name);
-                }
+            int n = childCount[node];
+            if (ends[node] && n == 0) {
+                rules[node] = -1;
+                continue;
             }
-            rules[node] = name;
+            if (sorted.length < n) sorted = new int[Math.max(n, 2 * sorted.length)];
+            int k = 0;
+            for (int child = firstChild[node]; child >= 0; child = nextSibling[child])
+                sorted[k++] = child;
+            // by character (insertion sort: a node has few children)
+            for (int a = 1; a < n; a++) {
+                int x = sorted[a];
+                int b = a - 1;
+                for (; b >= 0 && ch[sorted[b]] > ch[x]; b--) sorted[b + 1] = sorted[b];
+                sorted[b + 1] = x;
+            }
+            // the body is a function of whether a name ends here and each next character's rule
+            key.setLength(0);
+            key.append(ends[node] ? '1' : '0');
+            for (int a = 0; a < n; a++) {
+                int c = ch[sorted[a]];
+                int r = rules[sorted[a]];
+                key.append((char) (c >>> 16))
+                        .append((char) c)
+                        .append((char) (r >>> 16))
+                        .append((char) r);
+            }
+            String text = key.toString();
+            Integer known = byBody.get(text);
+            if (known != null) {
+                rules[node] = known;
+                continue;
+            }
+            body.setLength(0);
+            if (!ends[node]) body.append("\"\\\"\"");
+            for (int a = 0; a < n; a++) {
+                if (body.length() > 0) body.append(" | ");
+                int r = rules[sorted[a]];
+                Gbnf.literal(body, ch[sorted[a]]);
+                body.append(' ').append(r < 0 ? "json_key_more" : ruleNames.get(r));
+            }
+            body.append(" | ")
+                    .append(otherKeyChars(ch, sorted, n))
+                    .append(" json_key_rest | json_key_esc");
+            int made = ruleNames.size();
+            ruleNames.add(out.define(base + "_k" + made, body.toString()));
+            byBody.put(text, made);
+            rules[node] = made;
         }
-        return out.define(base + "_k", "\"\\\"\" " + rules[0]);
+        String rootRule = rules[0] < 0 ? "json_key_more" : ruleNames.get(rules[0]);
+        return out.define(base + "_k", "\"\\\"\" " + rootRule);
     }
 
     private static IntervalSet keyChars() {
@@ -420,28 +537,32 @@ final class JsonSchemaRules {
         return any;
     }
 
-    /** The class of a key's raw characters other than {@code cs} (sorted, none twice). */
-    private static String otherKeyChars(int[] cs) {
-        String key = new String(cs, 0, cs.length);
+    /**
+     * The class of a key's raw characters other than those of the nodes {@code sorted[0..n)}
+     * (sorted by character, none twice).
+     */
+    private static String otherKeyChars(int[] ch, int[] sorted, int n) {
+        if (n == 1 && ch[sorted[0]] < OTHER_KEY_CHAR.length) {
+            int c = ch[sorted[0]];
+            String known = OTHER_KEY_CHAR[c];
+            if (known == null) OTHER_KEY_CHAR[c] = known = otherKeyCharsNew(new int[] {c});
+            return known;
+        }
+        int[] cs = new int[n];
+        for (int i = 0; i < n; i++) cs[i] = ch[sorted[i]];
+        String key = new String(cs, 0, n);
         String known = OTHER_KEY_CLASSES.get(key);
         if (known != null) return known;
-        IntervalSet other = new IntervalSet(KEY_CHARS);
-        for (int c : cs) other.remove(c);
-        String made = Gbnf.charClass(other);
+        String made = otherKeyCharsNew(cs);
         if (OTHER_KEY_CLASSES.size() >= MAX_OTHER_KEY_CLASSES) OTHER_KEY_CLASSES.clear();
         OTHER_KEY_CLASSES.put(key, made);
         return made;
     }
 
-    private static int[] append(int[] a, int v) {
-        int[] b = Arrays.copyOf(a, a.length + 1);
-        b[a.length] = v;
-        return b;
-    }
-
-    private static int indexOf(int[] a, int v) {
-        for (int i = 0; i < a.length; i++) if (a[i] == v) return i;
-        return -1;
+    private static String otherKeyCharsNew(int[] cs) {
+        IntervalSet other = new IntervalSet(KEY_CHARS);
+        for (int c : cs) other.remove(c);
+        return Gbnf.charClass(other);
     }
 
     /** The name as JSON writes it between the quotes. */
