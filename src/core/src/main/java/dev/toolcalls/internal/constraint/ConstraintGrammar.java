@@ -560,7 +560,10 @@ public final class ConstraintGrammar {
     private final Ctx outsideNotCalled = ctx(false, -1, -1, 0, false);
 
     private final List<Nt> pending = new ArrayList<>();
-    private final Map<String, String> heldRules = new HashMap<>();
+
+    /** The held arguments' rule by mode (high half) and tool (low half). */
+    private final Map<Long, String> heldRules = new HashMap<>();
+
     private final Map<Integer, StringHeldRules> heldSpellings = new HashMap<>();
 
     /** The parameter names of tools, one id per list (tools alike share their rules). */
@@ -1490,7 +1493,7 @@ public final class ConstraintGrammar {
      */
     private String held(int mode, int tool) {
         return heldRules.computeIfAbsent(
-                mode + " " + tool,
+                (long) mode << 32 | (tool & 0xFFFFFFFFL),
                 k -> {
                     StringHeldRules h = spellings(mode);
                     if (h == null) return null;
