@@ -401,7 +401,34 @@ public final class ConstraintGrammar {
     private record SplitAt(int rule, TokenDifference.Rivals in, int next, Ctx c) {}
 
     private final Map<SplitAt, List<TokenDifference.TokenClass>> splits = new HashMap<>();
-    private final Map<Integer, List<Integer>> rivals = new HashMap<>();
+
+    /** Per rule: the other rules of its mode ({@link #rivalsOf}). */
+    private List<Integer>[] rivals;
+
+    /** The fields of a context that the run of a mode depends on ({@link #run}). */
+    private record RunAt(int mode, boolean call, int tool, int key) {}
+
+    private final Map<RunAt, String> runs = new HashMap<>();
+
+    /** Per mode: its plain run ({@link #plainRun}). */
+    private String[] plainRuns;
+
+    /** Per tool and parameter: 1 where its schema takes a string, -1 where not, 0 not yet known. */
+    private byte[][] takesStrings;
+
+    /** Per run after a token (an index in {@link #afterRuns}): the rivals it may end with. */
+    private final List<List<TokenDifference.Rivals>> afterEndsOf = new ArrayList<>();
+
+    /** A run after a token ending with some rivals partly read, or with none of them. */
+    private record EndingAt(int after, Set<TokenDifference.Rivals> ends, boolean within) {}
+
+    private final Map<EndingAt, String> endings = new HashMap<>();
+
+    /** Per rule: the spellings after which the run below a pop must not go on ({@link #popped}). */
+    private PopSplit[] popSplits;
+
+    /** Whether the ids of calls may name tools: no token names a tool itself (null: not known). */
+    private Boolean idsName;
 
     /** The whitespace the parser strips around a name or a parameter's name that a model writes. */
     private static final char[] STRIPPED = {' ', '\t', '\n', '\r'};
@@ -415,7 +442,6 @@ public final class ConstraintGrammar {
     private final Map<String, String> jsonNames = new HashMap<>();
 
     private final List<PopSpelling> popSpellings = new ArrayList<>();
-    private final Map<Integer, PopSplit> popSplits = new HashMap<>();
     private final Map<String, String> schemaCache = new HashMap<>();
     private final Map<Set<String>, Integer> notFirsts = new HashMap<>();
     private final Map<Integer, Set<String>> notFirstKeys = new HashMap<>();
@@ -431,7 +457,9 @@ public final class ConstraintGrammar {
     /** The rules defined by {@link #shared}: their names by body. */
     private final Map<String, String> sharedRules = new HashMap<>();
 
-    private final Map<String, String> idCache = new HashMap<>();
+    private record IdAt(int tool, IntervalSet chars) {}
+
+    private final Map<IdAt, String> idCache = new HashMap<>();
     private final Map<Integer, List<Step>> callSteps = new HashMap<>();
     private final int[] modeOfRule;
     private final ArrayDeque<Summary> work = new ArrayDeque<>();
@@ -510,7 +538,7 @@ public final class ConstraintGrammar {
         this.rules = format.rules();
         this.atn = model.atn;
         this.languages = new TokenLanguages(atn, model.ruleNames, out);
-        this.difference = new TokenDifference(atn);
+        this.difference = TokenDifference.forOneThread(atn);
         for (JsonObject f : functions) tools.add(tool(f));
         String choice = options.toolChoice();
         String lower = choice.toLowerCase(Locale.ROOT);
@@ -1146,7 +1174,8 @@ public final class ConstraintGrammar {
         if (tool < 0 || key < 0) return null;
         // spread: a Long hashes as its halves' exclusive or, the same for many tools and keys
         long k = ((long) tool << 32 | key) * 0x9E3779B97F4A7C15L;
-        if (typedValues.containsKey(k)) return typedValues.get(k);
+        String known = typedValues.get(k);
+        if (known != null || typedValues.containsKey(k)) return known;
         String typed = typedValueNew(tool, key);
         typedValues.put(k, typed);
         return typed;
@@ -1299,6 +1328,14 @@ public final class ConstraintGrammar {
     /** Whether the parameter's schema allows a string (or does not say its type). */
     private boolean takesString(int tool, int key) {
         key = keyOf(tool, key);
+        if (takesStrings == null) takesStrings = new byte[tools.size()][];
+        byte[] known = takesStrings[tool];
+        if (known == null) known = takesStrings[tool] = new byte[tools.get(tool).keys.size()];
+        if (known[key] == 0) known[key] = takesStringNew(tool, key) ? (byte) 1 : (byte) -1;
+        return known[key] > 0;
+    }
+
+    private boolean takesStringNew(int tool, int key) {
         Tool t = tools.get(tool);
         JsonElement prop =
                 t.parameters.getAsJsonObject().getAsJsonObject("properties").get(t.keys.get(key));
@@ -1332,9 +1369,14 @@ public final class ConstraintGrammar {
      */
     private String idName(Ctx c, IntervalSet chars) {
         if (!c.call || c.tool < 0 || rules.nameFromId() == null) return null;
-        for (Role r : roles) if (r == Role.NAME || r == Role.NAME_JSON) return null;
+        if (idsName == null) {
+            boolean named = true;
+            for (Role r : roles) named &= r != Role.NAME && r != Role.NAME_JSON;
+            idsName = named;
+        }
+        if (!idsName) return null;
         return idCache.computeIfAbsent(
-                c.tool + " " + chars,
+                new IdAt(c.tool, chars),
                 k -> {
                     String e = IdNames.expr(rules.nameFromId(), tools.get(c.tool).name, chars);
                     return e == null ? null : out.define("id_" + idCache.size(), e);
@@ -1343,6 +1385,15 @@ public final class ConstraintGrammar {
 
     /** The run of a mode in a context: text without the mode's markers, or what replaces it. */
     private String run(int mode, Ctx c) {
+        RunAt at = new RunAt(mode, c.call, c.tool, c.key);
+        String known = runs.get(at);
+        if (known != null || runs.containsKey(at)) return known;
+        String made = runNew(mode, c);
+        runs.put(at, made);
+        return made;
+    }
+
+    private String runNew(int mode, Ctx c) {
         List<Integer> run = runRules.get(mode);
         List<Integer> texts = textRules.get(mode);
         if (run.isEmpty() && texts.isEmpty()) return null;
@@ -1367,6 +1418,12 @@ public final class ConstraintGrammar {
 
     /** The run of a mode: text without the mode's markers. */
     private String plainRun(int mode) {
+        if (plainRuns == null) plainRuns = new String[runNames.length];
+        String known = plainRuns[mode];
+        return known != null ? known : (plainRuns[mode] = plainRunNew(mode));
+    }
+
+    private String plainRunNew(int mode) {
         List<Integer> texts = textRules.get(mode);
         String name = runNames[mode];
         return runCache.computeIfAbsent(
@@ -1454,7 +1511,8 @@ public final class ConstraintGrammar {
         Integer mode = avoidedRuns.get(run);
         if (mode == null || !token.equals(expr(rule))) return null;
         int key = mode * roles.length + rule;
-        if (thens.containsKey(key)) return thens.get(key);
+        String known = thens.get(key);
+        if (known != null || thens.containsKey(key)) return known;
         IntervalSet chars = plan.runChars[mode];
         String then =
                 difference.avoidThen(
@@ -1490,11 +1548,16 @@ public final class ConstraintGrammar {
 
     /** The other rules of the mode of {@code rule}: the longer tokens it may be the start of. */
     private List<Integer> rivalsOf(int mode, int rule) {
-        List<Integer> known = rivals.get(rule);
+        if (rivals == null) {
+            @SuppressWarnings("unchecked")
+            List<Integer>[] byRule = new List[roles.length];
+            rivals = byRule;
+        }
+        List<Integer> known = rivals[rule];
         if (known != null) return known;
         List<Integer> made = new ArrayList<>();
         for (int r : model.rulesOfMode(mode)) if (r != rule) made.add(r);
-        rivals.put(rule, made);
+        rivals[rule] = made;
         return made;
     }
 
@@ -1549,9 +1612,19 @@ public final class ConstraintGrammar {
      * read; empty when it ends only once they are done.
      */
     private List<TokenDifference.Rivals> afterEnds(int after) {
+        while (afterEndsOf.size() <= after) afterEndsOf.add(null);
+        List<TokenDifference.Rivals> known = afterEndsOf.get(after);
+        if (known != null) return known;
         Carry a = afterSources.get(after);
-        return difference.avoidAfterEnds(
-                a.run, plan.runChars[a.mode], textRules.get(a.mode), itemRules.get(a.mode), a.left);
+        List<TokenDifference.Rivals> made =
+                difference.avoidAfterEnds(
+                        a.run,
+                        plan.runChars[a.mode],
+                        textRules.get(a.mode),
+                        itemRules.get(a.mode),
+                        a.left);
+        afterEndsOf.set(after, made);
+        return made;
     }
 
     /**
@@ -1559,6 +1632,15 @@ public final class ConstraintGrammar {
      * or else with none of them; null when it cannot end so.
      */
     private String afterEnding(int after, Set<TokenDifference.Rivals> ends, boolean within) {
+        EndingAt at = new EndingAt(after, ends, within);
+        String known = endings.get(at);
+        if (known != null || endings.containsKey(at)) return known;
+        String made = afterEndingNew(after, ends, within);
+        endings.put(new EndingAt(after, Set.copyOf(ends), within), made);
+        return made;
+    }
+
+    private String afterEndingNew(int after, Set<TokenDifference.Rivals> ends, boolean within) {
         Carry a = afterSources.get(after);
         return difference.avoidAfterEnding(
                 out,
@@ -1597,7 +1679,8 @@ public final class ConstraintGrammar {
     private List<TokenDifference.TokenClass> split(
             int mode, int rule, TokenDifference.Rivals in, int next, Ctx c) {
         SplitAt at = new SplitAt(rule, in, next, c);
-        if (splits.containsKey(at)) return splits.get(at);
+        List<TokenDifference.TokenClass> known = splits.get(at);
+        if (known != null || splits.containsKey(at)) return known;
         List<TokenDifference.TokenClass> made = splitNew(mode, rule, in, next, c);
         splits.put(at, made);
         return made;
@@ -1777,46 +1860,45 @@ public final class ConstraintGrammar {
      */
     private PopSplit popped(int mode, int rule, Step s) {
         if (s.swallow || !s.expr.equals(expr(rule))) return new PopSplit(List.of(), s.expr);
-        return popSplits.computeIfAbsent(
-                rule,
-                r -> {
-                    List<Integer> rivals = new ArrayList<>();
-                    for (int o : model.rulesOfMode(mode)) if (o != r) rivals.add(o);
-                    List<String> lits = languages.literals(r);
-                    List<String> spelled = new ArrayList<>();
-                    String plain;
-                    if (lits != null) {
-                        List<String> rest = new ArrayList<>();
-                        for (String lit : lits)
-                            (difference.leavesPartlyRead(rivals, lit) ? spelled : rest).add(lit);
-                        List<String> parts = new ArrayList<>();
-                        for (String lit : rest) parts.add(Gbnf.literal(lit));
-                        plain =
-                                parts.isEmpty()
-                                        ? null
-                                        : parts.size() == 1
-                                                ? parts.get(0)
-                                                : "( " + String.join(" | ", parts) + " )";
-                    } else {
-                        IntervalSet one = languages.oneChar(r);
-                        IntervalSet partly =
-                                one == null
-                                        ? null
-                                        : difference.partlyReading(rivals, one, MAX_POP_SPELLINGS);
-                        if (partly == null || partly.isNil())
-                            return new PopSplit(List.of(), s.expr);
-                        for (int ch : partly.toList()) spelled.add(Character.toString(ch));
-                        IntervalSet rest = Gbnf.clip(one.subtract(partly));
-                        plain = rest.isNil() ? null : Gbnf.charClass(rest);
-                    }
-                    if (spelled.isEmpty()) return new PopSplit(List.of(), s.expr);
-                    List<Integer> ids = new ArrayList<>();
-                    for (String lit : spelled) {
-                        ids.add(popSpellings.size());
-                        popSpellings.add(new PopSpelling(mode, r, lit));
-                    }
-                    return new PopSplit(ids, plain);
-                });
+        if (popSplits == null) popSplits = new PopSplit[roles.length];
+        PopSplit known = popSplits[rule];
+        return known != null ? known : (popSplits[rule] = poppedNew(mode, rule, s));
+    }
+
+    private PopSplit poppedNew(int mode, int r, Step s) {
+        List<Integer> rivals = new ArrayList<>();
+        for (int o : model.rulesOfMode(mode)) if (o != r) rivals.add(o);
+        List<String> lits = languages.literals(r);
+        List<String> spelled = new ArrayList<>();
+        String plain;
+        if (lits != null) {
+            List<String> rest = new ArrayList<>();
+            for (String lit : lits)
+                (difference.leavesPartlyRead(rivals, lit) ? spelled : rest).add(lit);
+            List<String> parts = new ArrayList<>();
+            for (String lit : rest) parts.add(Gbnf.literal(lit));
+            plain =
+                    parts.isEmpty()
+                            ? null
+                            : parts.size() == 1
+                                    ? parts.get(0)
+                                    : "( " + String.join(" | ", parts) + " )";
+        } else {
+            IntervalSet one = languages.oneChar(r);
+            IntervalSet partly =
+                    one == null ? null : difference.partlyReading(rivals, one, MAX_POP_SPELLINGS);
+            if (partly == null || partly.isNil()) return new PopSplit(List.of(), s.expr);
+            for (int ch : partly.toList()) spelled.add(Character.toString(ch));
+            IntervalSet rest = Gbnf.clip(one.subtract(partly));
+            plain = rest.isNil() ? null : Gbnf.charClass(rest);
+        }
+        if (spelled.isEmpty()) return new PopSplit(List.of(), s.expr);
+        List<Integer> ids = new ArrayList<>();
+        for (String lit : spelled) {
+            ids.add(popSpellings.size());
+            popSpellings.add(new PopSpelling(mode, r, lit));
+        }
+        return new PopSplit(ids, plain);
     }
 
     /**
