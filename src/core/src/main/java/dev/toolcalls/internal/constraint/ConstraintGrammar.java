@@ -402,11 +402,41 @@ public final class ConstraintGrammar {
 
     private final Map<SplitAt, List<TokenDifference.TokenClass>> splits = new HashMap<>();
 
+    /** A token of {@code rule} after {@code in}: what its split depends on. */
+    private record SplitOf(int rule, TokenDifference.Rivals in) {
+        @Override
+        public int hashCode() {
+            return mix(rule, in == null ? 0 : in.hashCode());
+        }
+    }
+
+    /** A token's split, and its rules until they are defined in the build's grammar. */
+    private static final class SplitMade {
+        final TokenDifference.TokenSplit split;
+        Gbnf rules;
+
+        SplitMade(TokenDifference.TokenSplit split, Gbnf rules) {
+            this.split = split;
+            this.rules = rules;
+        }
+    }
+
+    private final Map<SplitOf, SplitMade> splitsMade = new HashMap<>();
+
     /** Per rule: the other rules of its mode ({@link #rivalsOf}). */
     private List<Integer>[] rivals;
 
     /** The fields of a context that the run of a mode depends on ({@link #run}). */
-    private record RunAt(int mode, boolean call, int tool, int key) {}
+    private record RunAt(int mode, boolean call, int tool, int key) {
+        @Override
+        public int hashCode() {
+            return mix(mix(mix(call ? 1 : 0, mode), tool), key);
+        }
+    }
+
+    /** In {@link #runs}: a run that is none (null); told apart from any run by identity. */
+    @SuppressWarnings("StringOperationCanBeSimplified")
+    private static final String NO_RUN = new String("no run");
 
     private final Map<RunAt, String> runs = new HashMap<>();
 
@@ -1387,9 +1417,9 @@ public final class ConstraintGrammar {
     private String run(int mode, Ctx c) {
         RunAt at = new RunAt(mode, c.call, c.tool, c.key);
         String known = runs.get(at);
-        if (known != null || runs.containsKey(at)) return known;
+        if (known != null) return known == NO_RUN ? null : known;
         String made = runNew(mode, c);
-        runs.put(at, made);
+        runs.put(at, made == null ? NO_RUN : made);
         return made;
     }
 
@@ -1688,15 +1718,22 @@ public final class ConstraintGrammar {
 
     private List<TokenDifference.TokenClass> splitNew(
             int mode, int rule, TokenDifference.Rivals in, int next, Ctx c) {
-        Gbnf g = new Gbnf();
-        TokenDifference.TokenSplit sp =
-                difference.split(
-                        g,
-                        "sp_" + TokenLanguages.sanitize(model.ruleNames[rule]),
-                        rule,
-                        earlier.get(rule),
-                        in,
-                        rivalsOf(mode, rule));
+        SplitOf of = new SplitOf(rule, in);
+        SplitMade made = splitsMade.get(of);
+        if (made == null) {
+            Gbnf g = new Gbnf();
+            TokenDifference.TokenSplit sp =
+                    difference.split(
+                            g,
+                            "sp_" + TokenLanguages.sanitize(model.ruleNames[rule]),
+                            rule,
+                            earlier.get(rule),
+                            in,
+                            rivalsOf(mode, rule));
+            made = new SplitMade(sp, g);
+            splitsMade.put(of, made);
+        }
+        TokenDifference.TokenSplit sp = made.split;
         if (sp == null) return null;
         if (!sp.narrows()) {
             String base = run(next, c);
@@ -1704,8 +1741,11 @@ public final class ConstraintGrammar {
                     || !avoidedRuns.containsKey(base) && !base.equals(runCache.get(runNames[next])))
                 return null;
         }
-        for (Map.Entry<String, String> e : g.rules().entrySet())
-            out.define(e.getKey(), e.getValue());
+        if (made.rules != null) {
+            for (Map.Entry<String, String> e : made.rules.rules().entrySet())
+                out.define(e.getKey(), e.getValue());
+            made.rules = null;
+        }
         return sp.classes();
     }
 

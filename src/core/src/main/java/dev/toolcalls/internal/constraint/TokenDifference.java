@@ -97,10 +97,34 @@ final class TokenDifference {
         final boolean kept;
         final Map<Integer, Read> next = new ConcurrentHashMap<>();
 
+        /**
+         * The reads of ASCII characters, by character (made when first asked; a read another thread
+         * puts at the same time is the same as this one's, all its fields final).
+         */
+        private volatile Read[] ascii;
+
         Read(Set<Cfg> cfgs, boolean kept) {
             this.cfgs = cfgs;
             this.accepts = TokenDifference.accepts(cfgs);
             this.kept = kept;
+        }
+
+        /** The read {@code ch} leads to, where known. */
+        Read after(int ch) {
+            if (ch >= 128) return next.get(ch);
+            Read[] a = ascii;
+            return a == null ? null : a[ch];
+        }
+
+        /** Keeps the read {@code ch} leads to. */
+        void keep(int ch, Read to) {
+            if (ch >= 128) {
+                next.put(ch, to);
+                return;
+            }
+            Read[] a = ascii;
+            if (a == null) ascii = a = new Read[128];
+            a[ch] = to;
         }
     }
 
@@ -305,11 +329,11 @@ final class TokenDifference {
         }
         for (int i = 0; i < s.length() && !at.cfgs.isEmpty(); ) {
             int ch = s.codePointAt(i);
-            Read next = at.next.get(ch);
+            Read next = at.after(ch);
             if (next == null) {
                 next = read(step(at.cfgs, ch));
                 // the reads kept per lexer are bounded; past the bound they are made each time
-                if (next.kept) at.next.put(ch, next);
+                if (next.kept) at.keep(ch, next);
             }
             at = next;
             i += Character.charCount(ch);
