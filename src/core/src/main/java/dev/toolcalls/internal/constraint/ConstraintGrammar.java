@@ -410,14 +410,13 @@ public final class ConstraintGrammar {
         }
     }
 
-    /** A token's split, and its rules until they are defined in the build's grammar. */
+    /** A token's split, and whether its rules are defined in the build's grammar. */
     private static final class SplitMade {
-        final TokenDifference.TokenSplit split;
-        Gbnf rules;
+        final TokenDifference.Split split;
+        boolean defined;
 
-        SplitMade(TokenDifference.TokenSplit split, Gbnf rules) {
+        SplitMade(TokenDifference.Split split) {
             this.split = split;
-            this.rules = rules;
         }
     }
 
@@ -1721,19 +1720,17 @@ public final class ConstraintGrammar {
         SplitOf of = new SplitOf(rule, in);
         SplitMade made = splitsMade.get(of);
         if (made == null) {
-            Gbnf g = new Gbnf();
-            TokenDifference.TokenSplit sp =
-                    difference.split(
-                            g,
-                            "sp_" + TokenLanguages.sanitize(model.ruleNames[rule]),
-                            rule,
-                            earlier.get(rule),
-                            in,
-                            rivalsOf(mode, rule));
-            made = new SplitMade(sp, g);
+            made =
+                    new SplitMade(
+                            difference.split(
+                                    "sp_" + TokenLanguages.sanitize(model.ruleNames[rule]),
+                                    rule,
+                                    earlier.get(rule),
+                                    in,
+                                    rivalsOf(mode, rule)));
             splitsMade.put(of, made);
         }
-        TokenDifference.TokenSplit sp = made.split;
+        TokenDifference.TokenSplit sp = made.split.split();
         if (sp == null) return null;
         if (!sp.narrows()) {
             String base = run(next, c);
@@ -1741,10 +1738,9 @@ public final class ConstraintGrammar {
                     || !avoidedRuns.containsKey(base) && !base.equals(runCache.get(runNames[next])))
                 return null;
         }
-        if (made.rules != null) {
-            for (Map.Entry<String, String> e : made.rules.rules().entrySet())
-                out.define(e.getKey(), e.getValue());
-            made.rules = null;
+        if (!made.defined) {
+            made.split.define(out);
+            made.defined = true;
         }
         return sp.classes();
     }

@@ -193,8 +193,24 @@ final class TokenDifference {
         return new TokenDifference(atn, true);
     }
 
-    /** Rules defined for an answer, and the answer. */
-    private record Answer(String start, Map<String, String> rules) {}
+    /** Rules defined for an answer ({@link #rulesOf}), and the answer. */
+    private record Answer(String start, String[] rules) {}
+
+    /** A rule set's rules as names and bodies, one after the other. */
+    private static String[] rulesOf(Map<String, String> rules) {
+        String[] out = new String[2 * rules.size()];
+        int i = 0;
+        for (Map.Entry<String, String> e : rules.entrySet()) {
+            out[i++] = e.getKey();
+            out[i++] = e.getValue();
+        }
+        return out;
+    }
+
+    /** Defines the rules of {@link #rulesOf} in {@code out}. */
+    private static void define(Gbnf out, String[] rules) {
+        for (int i = 0; i < rules.length; i += 2) out.define(rules[i], rules[i + 1]);
+    }
 
     /**
      * The answer to a question: known, or made by {@code make} and kept under the question as
@@ -210,9 +226,7 @@ final class TokenDifference {
     /** Defines an answer's rules in {@code out}, once per rule set. */
     private String replay(Gbnf out, Object cached) {
         Answer a = (Answer) cached;
-        if (replayed == null || replayed.put(a, out) != out)
-            for (Map.Entry<String, String> e : a.rules.entrySet())
-                out.define(e.getKey(), e.getValue());
+        if (replayed == null || replayed.put(a, out) != out) define(out, a.rules);
         return a.start;
     }
 
@@ -227,7 +241,7 @@ final class TokenDifference {
     private static Answer answer(Function<Gbnf, String> build) {
         Gbnf g = new Gbnf();
         String start = build.apply(g);
-        return new Answer(start, Collections.unmodifiableMap(new LinkedHashMap<>(g.rules())));
+        return new Answer(start, rulesOf(g.rules()));
     }
 
     /**
@@ -1293,11 +1307,10 @@ final class TokenDifference {
      * in} and none leaves a rival partly read (the token stays whole), or the automaton is too
      * large; empty when every token completes one.
      */
-    TokenSplit split(
-            Gbnf out, String name, int rule, List<Integer> earlier, Rivals in, List<Integer> own) {
+    Split split(String name, int rule, List<Integer> earlier, Rivals in, List<Integer> own) {
         Map<SplitKey, Split> splits = derived.splits;
         SplitKey key = new SplitKey(rule, earlier, in, own);
-        Object a = splits.get(key);
+        Split a = splits.get(key);
         if (a == null) {
             // named by what it says: splits alike (after rivals that behave alike) share rules
             Gbnf g = new Gbnf();
@@ -1317,20 +1330,20 @@ final class TokenDifference {
                 for (TokenClass c : made)
                     named.add(new TokenClass(c.expr.replace("\u0002", prefix), c.left));
             }
-            a =
-                    new Split(
-                            named == null ? null : new TokenSplit(named, narrows[0]),
-                            Collections.unmodifiableMap(rules));
-            Object raced = splits.putIfAbsent(key, (Split) a);
+            a = new Split(named == null ? null : new TokenSplit(named, narrows[0]), rulesOf(rules));
+            Split raced = splits.putIfAbsent(key, a);
             if (raced != null) a = raced;
         }
-        Split s = (Split) a;
-        for (Map.Entry<String, String> e : s.rules.entrySet()) out.define(e.getKey(), e.getValue());
-        return s.split;
+        return a;
     }
 
-    /** Rules defined for a split, and its classes. */
-    private record Split(TokenSplit split, Map<String, String> rules) {}
+    /** A token's split ({@link #split}; null: the token stays whole), and its rules. */
+    record Split(TokenSplit split, String[] rules) {
+        /** Defines the split's rules in {@code out}. */
+        void define(Gbnf out) {
+            TokenDifference.define(out, rules);
+        }
+    }
 
     private record SplitKey(int rule, List<Integer> earlier, Rivals in, List<Integer> own) {}
 
