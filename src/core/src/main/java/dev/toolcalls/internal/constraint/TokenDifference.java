@@ -281,17 +281,18 @@ final class TokenDifference {
         return true;
     }
 
-    /**
-     * Defines the rules of {@code rule}'s language less {@code earlier}'s and returns the start
-     * rule's name; null when no string is in both (nothing to take away) or the automaton is too
-     * large; the empty string when nothing is left.
-     */
+    /** The question of {@link #define}. */
     private record DefineKey(String prefix, int rule, List<Integer> earlier) {
         DefineKey kept() {
             return new DefineKey(prefix, rule, List.copyOf(earlier));
         }
     }
 
+    /**
+     * Defines the rules of {@code rule}'s language less {@code earlier}'s and returns the start
+     * rule's name; null when no string is in both (nothing to take away) or the automaton is too
+     * large; the empty string when nothing is left.
+     */
     String define(Gbnf out, String prefix, int rule, List<Integer> earlier) {
         Object a =
                 lookup(
@@ -868,7 +869,7 @@ final class TokenDifference {
 
     /** Whether {@code literal} leaves one of {@code rivals} partly read (it could go on to one). */
     boolean leavesPartlyRead(List<Integer> rivals, String literal) {
-        return !rivalsAfter(rivals, literal).isEmpty();
+        return rivalsLeft(rivals, literal) != null;
     }
 
     /** The configurations of {@code rivals} still reading after {@code literal}. */
@@ -893,6 +894,20 @@ final class TokenDifference {
      * more than {@code max} characters could.
      */
     IntervalSet partlyReading(List<Integer> rivals, IntervalSet chars, int max) {
+        Object known =
+                lookup(
+                        new PartlyKey(rivals, chars, max),
+                        k -> new PartlyKey(List.copyOf(rivals), frozen(chars), max),
+                        k -> {
+                            IntervalSet made = partlyReadingNew(rivals, chars, max);
+                            return made == null ? Boolean.FALSE : frozen(made);
+                        });
+        return known instanceof IntervalSet set ? set : null;
+    }
+
+    private record PartlyKey(List<Integer> rivals, IntervalSet chars, int max) {}
+
+    private IntervalSet partlyReadingNew(List<Integer> rivals, IntervalSet chars, int max) {
         Set<Cfg> left = rivalsStart(rivals);
         List<IntervalSet> labels = new ArrayList<>();
         for (Cfg c : left) addLabels(c, labels);
