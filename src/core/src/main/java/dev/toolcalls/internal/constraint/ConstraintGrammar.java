@@ -461,7 +461,63 @@ public final class ConstraintGrammar {
     private record SplitAt(int rule, TokenDifference.Rivals in, int next, Ctx c) {}
 
     private final Map<SplitAt, List<TokenDifference.TokenClass>> splits = new HashMap<>();
-    private final Map<Integer, List<Integer>> rivals = new HashMap<>();
+
+    /** A token of {@code rule} after {@code in}: what its split depends on. */
+    private record SplitOf(int rule, TokenDifference.Rivals in) {
+        @Override
+        public int hashCode() {
+            return mix(rule, in == null ? 0 : in.hashCode());
+        }
+    }
+
+    /** A token's split, and whether its rules are defined in the build's grammar. */
+    private static final class SplitMade {
+        final TokenDifference.Split split;
+        boolean defined;
+
+        SplitMade(TokenDifference.Split split) {
+            this.split = split;
+        }
+    }
+
+    private final Map<SplitOf, SplitMade> splitsMade = new HashMap<>();
+
+    /** Per rule: the other rules of its mode ({@link #rivalsOf}). */
+    private List<Integer>[] rivals;
+
+    /** The fields of a context that the run of a mode depends on ({@link #run}). */
+    private record RunAt(int mode, boolean call, int tool, int key) {
+        @Override
+        public int hashCode() {
+            return mix(mix(mix(call ? 1 : 0, mode), tool), key);
+        }
+    }
+
+    /** In {@link #runs}: a run that is none (null); told apart from any run by identity. */
+    @SuppressWarnings("StringOperationCanBeSimplified")
+    private static final String NO_RUN = new String("no run");
+
+    private final Map<RunAt, String> runs = new HashMap<>();
+
+    /** Per mode: its plain run ({@link #plainRun}). */
+    private String[] plainRuns;
+
+    /** Per tool and parameter: 1 where its schema takes a string, -1 where not, 0 not yet known. */
+    private byte[][] takesStrings;
+
+    /** Per run after a token (an index in {@link #afterRuns}): the rivals it may end with. */
+    private final List<List<TokenDifference.Rivals>> afterEndsOf = new ArrayList<>();
+
+    /** A run after a token ending with some rivals partly read, or with none of them. */
+    private record EndingAt(int after, Set<TokenDifference.Rivals> ends, boolean within) {}
+
+    private final Map<EndingAt, String> endings = new HashMap<>();
+
+    /** Per rule: the spellings after which the run below a pop must not go on ({@link #popped}). */
+    private PopSplit[] popSplits;
+
+    /** Whether the ids of calls may name tools: no token names a tool itself (null: not known). */
+    private Boolean idsName;
 
     /** The whitespace the parser strips around a name or a parameter's name that a model writes. */
     private static final char[] STRIPPED = {' ', '\t', '\n', '\r'};
@@ -475,7 +531,6 @@ public final class ConstraintGrammar {
     private final Map<String, String> jsonNames = new HashMap<>();
 
     private final List<PopSpelling> popSpellings = new ArrayList<>();
-    private final Map<Integer, PopSplit> popSplits = new HashMap<>();
     private final Map<String, String> schemaCache = new HashMap<>();
     private final Map<Set<String>, Integer> notFirsts = new HashMap<>();
 
@@ -498,7 +553,9 @@ public final class ConstraintGrammar {
     /** The rules defined by {@link #shared}: their names by body. */
     private final Map<String, String> sharedRules = new HashMap<>();
 
-    private final Map<String, String> idCache = new HashMap<>();
+    private record IdAt(int tool, IntervalSet chars) {}
+
+    private final Map<IdAt, String> idCache = new HashMap<>();
     private final Map<Integer, List<Step>> callSteps = new HashMap<>();
     private final int[] modeOfRule;
     private final ArrayDeque<Summary> work = new ArrayDeque<>();
@@ -580,7 +637,7 @@ public final class ConstraintGrammar {
         this.rules = format.rules();
         this.atn = model.atn;
         this.languages = new TokenLanguages(atn, model.ruleNames, out);
-        this.difference = new TokenDifference(atn);
+        this.difference = TokenDifference.forOneThread(atn);
         for (JsonObject f : functions) tools.add(tool(f));
         String choice = options.toolChoice();
         String lower = choice.toLowerCase(Locale.ROOT);
@@ -1239,7 +1296,8 @@ public final class ConstraintGrammar {
         if (tool < 0 || key < 0) return null;
         // spread: a Long hashes as its halves' exclusive or, the same for many tools and keys
         long k = ((long) tool << 32 | key) * 0x9E3779B97F4A7C15L;
-        if (typedValues.containsKey(k)) return typedValues.get(k);
+        String known = typedValues.get(k);
+        if (known != null || typedValues.containsKey(k)) return known;
         String typed = typedValueNew(tool, key);
         typedValues.put(k, typed);
         return typed;
@@ -1392,6 +1450,14 @@ public final class ConstraintGrammar {
     /** Whether the parameter's schema allows a string (or does not say its type). */
     private boolean takesString(int tool, int key) {
         key = keyOf(tool, key);
+        if (takesStrings == null) takesStrings = new byte[tools.size()][];
+        byte[] known = takesStrings[tool];
+        if (known == null) known = takesStrings[tool] = new byte[tools.get(tool).keys.size()];
+        if (known[key] == 0) known[key] = takesStringNew(tool, key) ? (byte) 1 : (byte) -1;
+        return known[key] > 0;
+    }
+
+    private boolean takesStringNew(int tool, int key) {
         Tool t = tools.get(tool);
         JsonElement prop =
                 t.parameters.getAsJsonObject().getAsJsonObject("properties").get(t.keys.get(key));
@@ -1425,9 +1491,14 @@ public final class ConstraintGrammar {
      */
     private String idName(Ctx c, IntervalSet chars) {
         if (!c.call || c.tool < 0 || rules.nameFromId() == null) return null;
-        for (Role r : roles) if (r == Role.NAME || r == Role.NAME_JSON) return null;
+        if (idsName == null) {
+            boolean named = true;
+            for (Role r : roles) named &= r != Role.NAME && r != Role.NAME_JSON;
+            idsName = named;
+        }
+        if (!idsName) return null;
         return idCache.computeIfAbsent(
-                c.tool + " " + chars,
+                new IdAt(c.tool, chars),
                 k -> {
                     String e = IdNames.expr(rules.nameFromId(), tools.get(c.tool).name, chars);
                     return e == null ? null : out.define("id_" + idCache.size(), e);
@@ -1436,6 +1507,15 @@ public final class ConstraintGrammar {
 
     /** The run of a mode in a context: text without the mode's markers, or what replaces it. */
     private String run(int mode, Ctx c) {
+        RunAt at = new RunAt(mode, c.call, c.tool, c.key);
+        String known = runs.get(at);
+        if (known != null) return known == NO_RUN ? null : known;
+        String made = runNew(mode, c);
+        runs.put(at, made == null ? NO_RUN : made);
+        return made;
+    }
+
+    private String runNew(int mode, Ctx c) {
         List<Integer> run = runRules.get(mode);
         List<Integer> texts = textRules.get(mode);
         if (run.isEmpty() && texts.isEmpty()) return null;
@@ -1460,6 +1540,12 @@ public final class ConstraintGrammar {
 
     /** The run of a mode: text without the mode's markers. */
     private String plainRun(int mode) {
+        if (plainRuns == null) plainRuns = new String[runNames.length];
+        String known = plainRuns[mode];
+        return known != null ? known : (plainRuns[mode] = plainRunNew(mode));
+    }
+
+    private String plainRunNew(int mode) {
         List<Integer> texts = textRules.get(mode);
         String name = runNames[mode];
         return runCache.computeIfAbsent(
@@ -1547,7 +1633,8 @@ public final class ConstraintGrammar {
         Integer mode = avoidedRuns.get(run);
         if (mode == null || !token.equals(expr(rule))) return null;
         int key = mode * roles.length + rule;
-        if (thens.containsKey(key)) return thens.get(key);
+        String known = thens.get(key);
+        if (known != null || thens.containsKey(key)) return known;
         IntervalSet chars = plan.runChars[mode];
         String then =
                 difference.avoidThen(
@@ -1583,11 +1670,16 @@ public final class ConstraintGrammar {
 
     /** The other rules of the mode of {@code rule}: the longer tokens it may be the start of. */
     private List<Integer> rivalsOf(int mode, int rule) {
-        List<Integer> known = rivals.get(rule);
+        if (rivals == null) {
+            @SuppressWarnings("unchecked")
+            List<Integer>[] byRule = new List[roles.length];
+            rivals = byRule;
+        }
+        List<Integer> known = rivals[rule];
         if (known != null) return known;
         List<Integer> made = new ArrayList<>();
         for (int r : model.rulesOfMode(mode)) if (r != rule) made.add(r);
-        rivals.put(rule, made);
+        rivals[rule] = made;
         return made;
     }
 
@@ -1642,9 +1734,19 @@ public final class ConstraintGrammar {
      * read; empty when it ends only once they are done.
      */
     private List<TokenDifference.Rivals> afterEnds(int after) {
+        while (afterEndsOf.size() <= after) afterEndsOf.add(null);
+        List<TokenDifference.Rivals> known = afterEndsOf.get(after);
+        if (known != null) return known;
         Carry a = afterSources.get(after);
-        return difference.avoidAfterEnds(
-                a.run, plan.runChars[a.mode], textRules.get(a.mode), itemRules.get(a.mode), a.left);
+        List<TokenDifference.Rivals> made =
+                difference.avoidAfterEnds(
+                        a.run,
+                        plan.runChars[a.mode],
+                        textRules.get(a.mode),
+                        itemRules.get(a.mode),
+                        a.left);
+        afterEndsOf.set(after, made);
+        return made;
     }
 
     /**
@@ -1652,6 +1754,15 @@ public final class ConstraintGrammar {
      * or else with none of them; null when it cannot end so.
      */
     private String afterEnding(int after, Set<TokenDifference.Rivals> ends, boolean within) {
+        EndingAt at = new EndingAt(after, ends, within);
+        String known = endings.get(at);
+        if (known != null || endings.containsKey(at)) return known;
+        String made = afterEndingNew(after, ends, within);
+        endings.put(new EndingAt(after, Set.copyOf(ends), within), made);
+        return made;
+    }
+
+    private String afterEndingNew(int after, Set<TokenDifference.Rivals> ends, boolean within) {
         Carry a = afterSources.get(after);
         return difference.avoidAfterEnding(
                 out,
@@ -1690,7 +1801,8 @@ public final class ConstraintGrammar {
     private List<TokenDifference.TokenClass> split(
             int mode, int rule, TokenDifference.Rivals in, int next, Ctx c) {
         SplitAt at = new SplitAt(rule, in, next, c);
-        if (splits.containsKey(at)) return splits.get(at);
+        List<TokenDifference.TokenClass> known = splits.get(at);
+        if (known != null || splits.containsKey(at)) return known;
         List<TokenDifference.TokenClass> made = splitNew(mode, rule, in, next, c);
         splits.put(at, made);
         return made;
@@ -1698,15 +1810,20 @@ public final class ConstraintGrammar {
 
     private List<TokenDifference.TokenClass> splitNew(
             int mode, int rule, TokenDifference.Rivals in, int next, Ctx c) {
-        Gbnf g = new Gbnf();
-        TokenDifference.TokenSplit sp =
-                difference.split(
-                        g,
-                        "sp_" + TokenLanguages.sanitize(model.ruleNames[rule]),
-                        rule,
-                        earlier.get(rule),
-                        in,
-                        rivalsOf(mode, rule));
+        SplitOf of = new SplitOf(rule, in);
+        SplitMade made = splitsMade.get(of);
+        if (made == null) {
+            made =
+                    new SplitMade(
+                            difference.split(
+                                    "sp_" + TokenLanguages.sanitize(model.ruleNames[rule]),
+                                    rule,
+                                    earlier.get(rule),
+                                    in,
+                                    rivalsOf(mode, rule)));
+            splitsMade.put(of, made);
+        }
+        TokenDifference.TokenSplit sp = made.split.split();
         if (sp == null) return null;
         if (!sp.narrows()) {
             String base = run(next, c);
@@ -1714,8 +1831,10 @@ public final class ConstraintGrammar {
                     || !avoidedRuns.containsKey(base) && !base.equals(runCache.get(runNames[next])))
                 return null;
         }
-        for (Map.Entry<String, String> e : g.rules().entrySet())
-            out.define(e.getKey(), e.getValue());
+        if (!made.defined) {
+            made.split.define(out);
+            made.defined = true;
+        }
         return sp.classes();
     }
 
@@ -1870,46 +1989,45 @@ public final class ConstraintGrammar {
      */
     private PopSplit popped(int mode, int rule, Step s) {
         if (s.swallow || !s.expr.equals(expr(rule))) return new PopSplit(List.of(), s.expr);
-        return popSplits.computeIfAbsent(
-                rule,
-                r -> {
-                    List<Integer> rivals = new ArrayList<>();
-                    for (int o : model.rulesOfMode(mode)) if (o != r) rivals.add(o);
-                    List<String> lits = languages.literals(r);
-                    List<String> spelled = new ArrayList<>();
-                    String plain;
-                    if (lits != null) {
-                        List<String> rest = new ArrayList<>();
-                        for (String lit : lits)
-                            (difference.leavesPartlyRead(rivals, lit) ? spelled : rest).add(lit);
-                        List<String> parts = new ArrayList<>();
-                        for (String lit : rest) parts.add(Gbnf.literal(lit));
-                        plain =
-                                parts.isEmpty()
-                                        ? null
-                                        : parts.size() == 1
-                                                ? parts.get(0)
-                                                : "( " + String.join(" | ", parts) + " )";
-                    } else {
-                        IntervalSet one = languages.oneChar(r);
-                        IntervalSet partly =
-                                one == null
-                                        ? null
-                                        : difference.partlyReading(rivals, one, MAX_POP_SPELLINGS);
-                        if (partly == null || partly.isNil())
-                            return new PopSplit(List.of(), s.expr);
-                        for (int ch : partly.toList()) spelled.add(Character.toString(ch));
-                        IntervalSet rest = Gbnf.clip(one.subtract(partly));
-                        plain = rest.isNil() ? null : Gbnf.charClass(rest);
-                    }
-                    if (spelled.isEmpty()) return new PopSplit(List.of(), s.expr);
-                    List<Integer> ids = new ArrayList<>();
-                    for (String lit : spelled) {
-                        ids.add(popSpellings.size());
-                        popSpellings.add(new PopSpelling(mode, r, lit));
-                    }
-                    return new PopSplit(ids, plain);
-                });
+        if (popSplits == null) popSplits = new PopSplit[roles.length];
+        PopSplit known = popSplits[rule];
+        return known != null ? known : (popSplits[rule] = poppedNew(mode, rule, s));
+    }
+
+    private PopSplit poppedNew(int mode, int r, Step s) {
+        List<Integer> rivals = new ArrayList<>();
+        for (int o : model.rulesOfMode(mode)) if (o != r) rivals.add(o);
+        List<String> lits = languages.literals(r);
+        List<String> spelled = new ArrayList<>();
+        String plain;
+        if (lits != null) {
+            List<String> rest = new ArrayList<>();
+            for (String lit : lits)
+                (difference.leavesPartlyRead(rivals, lit) ? spelled : rest).add(lit);
+            List<String> parts = new ArrayList<>();
+            for (String lit : rest) parts.add(Gbnf.literal(lit));
+            plain =
+                    parts.isEmpty()
+                            ? null
+                            : parts.size() == 1
+                                    ? parts.get(0)
+                                    : "( " + String.join(" | ", parts) + " )";
+        } else {
+            IntervalSet one = languages.oneChar(r);
+            IntervalSet partly =
+                    one == null ? null : difference.partlyReading(rivals, one, MAX_POP_SPELLINGS);
+            if (partly == null || partly.isNil()) return new PopSplit(List.of(), s.expr);
+            for (int ch : partly.toList()) spelled.add(Character.toString(ch));
+            IntervalSet rest = Gbnf.clip(one.subtract(partly));
+            plain = rest.isNil() ? null : Gbnf.charClass(rest);
+        }
+        if (spelled.isEmpty()) return new PopSplit(List.of(), s.expr);
+        List<Integer> ids = new ArrayList<>();
+        for (String lit : spelled) {
+            ids.add(popSpellings.size());
+            popSpellings.add(new PopSpelling(mode, r, lit));
+        }
+        return new PopSplit(ids, plain);
     }
 
     /**

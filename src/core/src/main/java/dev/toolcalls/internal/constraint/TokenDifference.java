@@ -17,6 +17,7 @@ import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -25,8 +26,10 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Function;
 import java.util.function.IntPredicate;
+import java.util.function.UnaryOperator;
 
 /**
  * The tokens a lexer rule can really produce in its mode: its language less the strings an earlier
@@ -44,9 +47,27 @@ final class TokenDifference {
     /** The most states of the product {@link #avoidNotJson} writes. */
     private static final int MAX_NOT_JSON_STATES = 4096;
 
-    /** What was derived from a lexer, by question: a pure function of the lexer, kept once. */
-    private static final Map<ATN, Map<String, Object>> CACHE =
-            Collections.synchronizedMap(new WeakHashMap<>());
+    /** What was derived from a lexer: a pure function of the lexer, kept once. */
+    private static final Map<ATN, Derived> CACHE = Collections.synchronizedMap(new WeakHashMap<>());
+
+    /**
+     * What was derived from one lexer: answers by question (each question a record of its
+     * arguments), the reads of {@link #matches}, the splits and the names given by {@link
+     * #stableId}.
+     */
+    private static final class Derived {
+        final Map<Object, Object> answers = new ConcurrentHashMap<>();
+        final Map<Set<Cfg>, Read> reads = new ConcurrentHashMap<>();
+        final AtomicReferenceArray<Read> starts;
+        final Map<SplitKey, Split> splits = new ConcurrentHashMap<>();
+        final Map<AfterKey, Object> pendings = new ConcurrentHashMap<>();
+        final Map<String, String> ids = new ConcurrentHashMap<>();
+        final Map<String, String> idOf = new ConcurrentHashMap<>();
+
+        Derived(ATN atn) {
+            starts = new AtomicReferenceArray<>(atn.ruleToStartState.length);
+        }
+    }
 
     /** Where fragment calls return to. */
     private record Ret(ATNState follow, Ret next, int depth) {}
@@ -76,10 +97,34 @@ final class TokenDifference {
         final boolean kept;
         final Map<Integer, Read> next = new ConcurrentHashMap<>();
 
+        /**
+         * The reads of ASCII characters, by character (made when first asked; a read another thread
+         * puts at the same time is the same as this one's, all its fields final).
+         */
+        private volatile Read[] ascii;
+
         Read(Set<Cfg> cfgs, boolean kept) {
             this.cfgs = cfgs;
             this.accepts = TokenDifference.accepts(cfgs);
             this.kept = kept;
+        }
+
+        /** The read {@code ch} leads to, where known. */
+        Read after(int ch) {
+            if (ch >= 128) return next.get(ch);
+            Read[] a = ascii;
+            return a == null ? null : a[ch];
+        }
+
+        /** Keeps the read {@code ch} leads to. */
+        void keep(int ch, Read to) {
+            if (ch >= 128) {
+                next.put(ch, to);
+                return;
+            }
+            Read[] a = ascii;
+            if (a == null) ascii = a = new Read[128];
+            a[ch] = to;
         }
     }
 
@@ -120,27 +165,83 @@ final class TokenDifference {
 
     private final ATN atn;
 
+    /** What was derived from this lexer, shared by every instance for it. */
+    private final Derived derived;
+
+    /**
+     * The answers replayed, each with the rule set it was last defined in; null in an instance that
+     * threads share.
+     */
+    private final Map<Object, Gbnf> replayed;
+
+    /** An instance that threads may share. */
     TokenDifference(ATN atn) {
+        this(atn, false);
+    }
+
+    private TokenDifference(ATN atn, boolean oneThread) {
         this.atn = atn;
+        this.derived = CACHE.computeIfAbsent(atn, Derived::new);
+        this.replayed = oneThread ? new IdentityHashMap<>() : null;
     }
 
-    /** Rules defined for an answer, and the answer. */
-    private record Answer(String start, Map<String, String> rules) {}
-
-    private Map<String, Object> cache() {
-        return CACHE.computeIfAbsent(atn, k -> new ConcurrentHashMap<>());
+    /**
+     * An instance for one thread (one build), which defines each answer in a rule set once however
+     * often it is asked.
+     */
+    static TokenDifference forOneThread(ATN atn) {
+        return new TokenDifference(atn, true);
     }
 
-    private static String replay(Gbnf out, Object cached) {
+    /** Rules defined for an answer ({@link #rulesOf}), and the answer. */
+    private record Answer(String start, String[] rules) {}
+
+    /** A rule set's rules as names and bodies, one after the other. */
+    private static String[] rulesOf(Map<String, String> rules) {
+        String[] out = new String[2 * rules.size()];
+        int i = 0;
+        for (Map.Entry<String, String> e : rules.entrySet()) {
+            out[i++] = e.getKey();
+            out[i++] = e.getValue();
+        }
+        return out;
+    }
+
+    /** Defines the rules of {@link #rulesOf} in {@code out}. */
+    private static void define(Gbnf out, String[] rules) {
+        for (int i = 0; i < rules.length; i += 2) out.define(rules[i], rules[i + 1]);
+    }
+
+    /**
+     * The answer to a question: known, or made by {@code make} and kept under the question as
+     * {@code kept} gives it (holding copies of what a caller may change).
+     */
+    private <K> Object lookup(K key, UnaryOperator<K> kept, Function<K, Object> make) {
+        Object known = derived.answers.get(key);
+        return known != null
+                ? known
+                : derived.answers.computeIfAbsent(kept.apply(key), k -> make.apply(key));
+    }
+
+    /** Defines an answer's rules in {@code out}, once per rule set. */
+    private String replay(Gbnf out, Object cached) {
         Answer a = (Answer) cached;
-        for (Map.Entry<String, String> e : a.rules.entrySet()) out.define(e.getKey(), e.getValue());
+        if (replayed == null || replayed.put(a, out) != out) define(out, a.rules);
         return a.start;
+    }
+
+    /** A copy of {@code set} no one changes. */
+    private static IntervalSet frozen(IntervalSet set) {
+        if (set.isReadonly()) return set;
+        IntervalSet copy = new IntervalSet(set);
+        copy.setReadonly(true);
+        return copy;
     }
 
     private static Answer answer(Function<Gbnf, String> build) {
         Gbnf g = new Gbnf();
         String start = build.apply(g);
-        return new Answer(start, Collections.unmodifiableMap(new LinkedHashMap<>(g.rules())));
+        return new Answer(start, rulesOf(g.rules()));
     }
 
     /**
@@ -180,6 +281,13 @@ final class TokenDifference {
         return true;
     }
 
+    /** The question of {@link #define}. */
+    private record DefineKey(String prefix, int rule, List<Integer> earlier) {
+        DefineKey kept() {
+            return new DefineKey(prefix, rule, List.copyOf(earlier));
+        }
+    }
+
     /**
      * Defines the rules of {@code rule}'s language less {@code earlier}'s and returns the start
      * rule's name; null when no string is in both (nothing to take away) or the automaton is too
@@ -187,9 +295,10 @@ final class TokenDifference {
      */
     String define(Gbnf out, String prefix, int rule, List<Integer> earlier) {
         Object a =
-                cache().computeIfAbsent(
-                                "d " + prefix + " " + rule + " " + earlier,
-                                k -> answer(g -> defineNew(g, prefix, rule, earlier)));
+                lookup(
+                        new DefineKey(prefix, rule, earlier),
+                        DefineKey::kept,
+                        k -> answer(g -> defineNew(g, prefix, rule, earlier)));
         return replay(out, a);
     }
 
@@ -200,33 +309,46 @@ final class TokenDifference {
     String avoid(
             Gbnf out, String name, IntervalSet chars, List<Integer> texts, List<Integer> markers) {
         Object a =
-                cache().computeIfAbsent(
-                                "a " + name + " " + chars + " " + texts + " " + markers,
-                                k -> answer(g -> avoidNew(g, name, chars, texts, markers)));
+                lookup(
+                        new RunKey(name, chars, texts, markers),
+                        RunKey::kept,
+                        k -> answer(g -> avoidNew(g, name, chars, texts, markers)));
         return replay(out, a);
+    }
+
+    /** A run's question: its name, characters, text tokens and markers. */
+    private record RunKey(
+            String name, IntervalSet chars, List<Integer> texts, List<Integer> markers) {
+        RunKey kept() {
+            return new RunKey(name, frozen(chars), List.copyOf(texts), List.copyOf(markers));
+        }
     }
 
     /** Whether some token of the rule holds a string of one of the markers. */
     boolean covers(int rule, List<Integer> markers) {
         return (Boolean)
-                cache().computeIfAbsent("c " + rule + " " + markers, k -> coversNew(rule, markers));
+                lookup(
+                        new CoversKey(rule, markers),
+                        k -> new CoversKey(rule, List.copyOf(markers)),
+                        k -> coversNew(rule, markers));
     }
+
+    private record CoversKey(int rule, List<Integer> markers) {}
 
     /** Whether {@code s} is in the rule's language. */
     boolean matches(int rule, String s) {
-        Map<String, Object> cache = cache();
-        Read at = (Read) cache.get("m " + rule);
+        Read at = derived.starts.get(rule);
         if (at == null) {
             at = read(closure(Set.of(new Cfg(atn.ruleToStartState[rule], null))));
-            cache.putIfAbsent("m " + rule, at);
+            derived.starts.compareAndSet(rule, null, at);
         }
         for (int i = 0; i < s.length() && !at.cfgs.isEmpty(); ) {
             int ch = s.codePointAt(i);
-            Read next = at.next.get(ch);
+            Read next = at.after(ch);
             if (next == null) {
                 next = read(step(at.cfgs, ch));
                 // the reads kept per lexer are bounded; past the bound they are made each time
-                if (next.kept) at.next.put(ch, next);
+                if (next.kept) at.keep(ch, next);
             }
             at = next;
             i += Character.charCount(ch);
@@ -241,10 +363,7 @@ final class TokenDifference {
      * {@link #MAX_READS} of them.
      */
     private Read read(Set<Cfg> cfgs) {
-        @SuppressWarnings("unchecked")
-        Map<Set<Cfg>, Read> reads =
-                (Map<Set<Cfg>, Read>)
-                        cache().computeIfAbsent("reads", k -> new ConcurrentHashMap<>());
+        Map<Set<Cfg>, Read> reads = derived.reads;
         Read known = reads.get(cfgs);
         if (known != null) return known;
         if (reads.size() >= MAX_READS) return new Read(cfgs, false);
@@ -429,22 +548,22 @@ final class TokenDifference {
             List<Integer> markers,
             int depth) {
         Object a =
-                cache().computeIfAbsent(
-                                "j " + name + " " + run + " " + chars + " " + texts + " " + markers
-                                        + " " + depth,
-                                k ->
-                                        answer(
-                                                g -> {
-                                                    RunDfa d = runDfa(chars, texts, markers);
-                                                    if (d == null
-                                                            || avoidNew(
-                                                                            g, run, chars, texts,
-                                                                            markers)
-                                                                    == null) return null;
-                                                    return notJson(g, name, run, d, depth);
-                                                }));
+                lookup(
+                        new NotJsonKey(name, new RunKey(run, chars, texts, markers), depth),
+                        k -> new NotJsonKey(name, k.run.kept(), depth),
+                        k ->
+                                answer(
+                                        g -> {
+                                            RunDfa d = runDfa(chars, texts, markers);
+                                            if (d == null
+                                                    || avoidNew(g, run, chars, texts, markers)
+                                                            == null) return null;
+                                            return notJson(g, name, run, d, depth);
+                                        }));
         return replay(out, a);
     }
+
+    private record NotJsonKey(String name, RunKey run, int depth) {}
 
     /** The rules of {@link #avoidNotJson} for the run {@code run} of the automaton {@code d}. */
     private static String notJson(Gbnf out, String name, String run, RunDfa d, int depth) {
@@ -643,17 +762,19 @@ final class TokenDifference {
             List<Integer> earlier,
             String token) {
         Object a =
-                cache().computeIfAbsent(
-                                "t " + name + " " + chars + " " + texts + " " + markers + " " + rule
-                                        + " " + earlier + " " + token,
-                                k ->
-                                        answer(
-                                                g ->
-                                                        avoidThenNew(
-                                                                g, name, chars, texts, markers,
-                                                                rule, earlier, token)));
+                lookup(
+                        new ThenKey(new RunKey(name, chars, texts, markers), rule, earlier, token),
+                        k -> new ThenKey(k.run.kept(), rule, List.copyOf(earlier), token),
+                        k ->
+                                answer(
+                                        g ->
+                                                avoidThenNew(
+                                                        g, name, chars, texts, markers, rule,
+                                                        earlier, token)));
         return replay(out, a);
     }
+
+    private record ThenKey(RunKey run, int rule, List<Integer> earlier, String token) {}
 
     private String avoidThenNew(
             Gbnf out,
@@ -748,7 +869,7 @@ final class TokenDifference {
 
     /** Whether {@code literal} leaves one of {@code rivals} partly read (it could go on to one). */
     boolean leavesPartlyRead(List<Integer> rivals, String literal) {
-        return !rivalsAfter(rivals, literal).isEmpty();
+        return rivalsLeft(rivals, literal) != null;
     }
 
     /** The configurations of {@code rivals} still reading after {@code literal}. */
@@ -773,6 +894,20 @@ final class TokenDifference {
      * more than {@code max} characters could.
      */
     IntervalSet partlyReading(List<Integer> rivals, IntervalSet chars, int max) {
+        Object known =
+                lookup(
+                        new PartlyKey(rivals, chars, max),
+                        k -> new PartlyKey(List.copyOf(rivals), frozen(chars), max),
+                        k -> {
+                            IntervalSet made = partlyReadingNew(rivals, chars, max);
+                            return made == null ? Boolean.FALSE : frozen(made);
+                        });
+        return known instanceof IntervalSet set ? set : null;
+    }
+
+    private record PartlyKey(List<Integer> rivals, IntervalSet chars, int max) {}
+
+    private IntervalSet partlyReadingNew(List<Integer> rivals, IntervalSet chars, int max) {
         Set<Cfg> left = rivalsStart(rivals);
         List<IntervalSet> labels = new ArrayList<>();
         for (Cfg c : left) addLabels(c, labels);
@@ -830,15 +965,18 @@ final class TokenDifference {
      */
     record TokenSplit(List<TokenClass> classes, boolean narrows) {}
 
+    private record LeftKey(List<Integer> rivals, String literal) {}
+
     /** The rivals that {@code literal} leaves partly read; null when it leaves none. */
     Rivals rivalsLeft(List<Integer> rivals, String literal) {
         Object left =
-                cache().computeIfAbsent(
-                                "l " + rivals + " " + literal,
-                                k -> {
-                                    Set<Cfg> rest = rivalsAfter(rivals, literal);
-                                    return rest.isEmpty() ? Boolean.FALSE : new Rivals(rest);
-                                });
+                lookup(
+                        new LeftKey(rivals, literal),
+                        k -> new LeftKey(List.copyOf(rivals), literal),
+                        k -> {
+                            Set<Cfg> rest = rivalsAfter(rivals, literal);
+                            return rest.isEmpty() ? Boolean.FALSE : new Rivals(rest);
+                        });
         return left instanceof Rivals r ? r : null;
     }
 
@@ -874,21 +1012,43 @@ final class TokenDifference {
             List<Integer> texts,
             List<Integer> markers,
             Rivals left) {
-        PendingDfa p = pendingDfa(name, chars, texts, markers, left);
+        AfterKey key = new AfterKey(new RunKey(name, chars, texts, markers), left);
         Object a =
-                cache().computeIfAbsent(
-                                afterKey(name, chars, texts, markers, left),
-                                k -> answer(g -> avoidAfterNew(g, name, chars, texts, markers, p)));
+                lookup(
+                        key,
+                        AfterKey::kept,
+                        k ->
+                                answer(
+                                        g ->
+                                                avoidAfterNew(
+                                                        g,
+                                                        name,
+                                                        chars,
+                                                        texts,
+                                                        markers,
+                                                        pendingDfa(k))));
         return replay(out, a);
     }
 
-    private static String afterKey(
-            String name,
-            IntervalSet chars,
-            List<Integer> texts,
-            List<Integer> markers,
-            Rivals left) {
-        return "r " + name + " " + chars + " " + texts + " " + markers + " " + left.key;
+    /** The question of a run after a token: the run's, and the rivals partly read before it. */
+    private record AfterKey(RunKey run, Rivals left) {
+        AfterKey kept() {
+            return new AfterKey(run.kept(), left);
+        }
+
+        /** The question as text, which names its rules. */
+        String text() {
+            return "r "
+                    + run.name
+                    + " "
+                    + run.chars
+                    + " "
+                    + run.texts
+                    + " "
+                    + run.markers
+                    + " "
+                    + left.key;
+        }
     }
 
     /**
@@ -901,7 +1061,7 @@ final class TokenDifference {
             List<Integer> texts,
             List<Integer> markers,
             Rivals left) {
-        PendingDfa p = pendingDfa(name, chars, texts, markers, left);
+        PendingDfa p = pendingDfa(new AfterKey(new RunKey(name, chars, texts, markers), left));
         return p == null ? List.of() : p.ends;
     }
 
@@ -919,21 +1079,21 @@ final class TokenDifference {
             Rivals left,
             Set<Rivals> ends,
             boolean within) {
-        PendingDfa p = pendingDfa(name, chars, texts, markers, left);
+        PendingDfa p = pendingDfa(new AfterKey(new RunKey(name, chars, texts, markers), left));
         if (p == null) return null;
-        Map<String, Object> cache = cache();
         String prefix = p.prefix;
-        List<Rivals> all = avoidAfterEnds(name, chars, texts, markers, left);
+        List<Rivals> all = p.ends;
         TreeSet<Integer> ids = new TreeSet<>();
         for (Rivals r : ends) ids.add(all.indexOf(r));
         // named by the ends, a few by their numbers, more by a digest of them
         StringBuilder rule = new StringBuilder(prefix).append(within ? "_k" : "_x");
-        if (ids.size() > 3) rule.append(stableId(cache, prefix + " " + ids)).append('_');
+        if (ids.size() > 3) rule.append(stableId(prefix + " " + ids)).append('_');
         else for (int i : ids) rule.append(i).append('_');
         String made = rule.substring(0, rule.length() - 1);
         Object a =
-                cache.computeIfAbsent(
-                        "e " + made,
+                lookup(
+                        new EndingKey(made),
+                        k -> k,
                         k ->
                                 answer(
                                         g -> {
@@ -944,6 +1104,8 @@ final class TokenDifference {
                                         }));
         return replay(out, a);
     }
+
+    private record EndingKey(String rule) {}
 
     /** A state of a run after a token: the run's state, and the rivals still partly read. */
     private record Pending(Run run, Set<Cfg> rivals) {
@@ -963,23 +1125,25 @@ final class TokenDifference {
             List<Rivals> rivals,
             List<Rivals> ends) {}
 
-    private PendingDfa pendingDfa(
-            String name,
-            IntervalSet chars,
-            List<Integer> texts,
-            List<Integer> markers,
-            Rivals left) {
-        String key = afterKey(name, chars, texts, markers, left);
-        Map<String, Object> cache = cache();
-        String prefix = name + "_a" + stableId(cache, key);
-        Object p =
-                cache.computeIfAbsent(
-                        "p " + key,
-                        k -> {
-                            PendingDfa made =
-                                    pendingDfaNew(name, chars, texts, markers, left.cfgs, prefix);
-                            return made == null ? Boolean.FALSE : made;
-                        });
+    private PendingDfa pendingDfa(AfterKey key) {
+        Object p = derived.pendings.get(key);
+        if (p == null)
+            p =
+                    derived.pendings.computeIfAbsent(
+                            key.kept(),
+                            k -> {
+                                RunKey r = k.run;
+                                String prefix = r.name + "_a" + stableId(k.text());
+                                PendingDfa made =
+                                        pendingDfaNew(
+                                                r.name,
+                                                r.chars,
+                                                r.texts,
+                                                r.markers,
+                                                k.left.cfgs,
+                                                prefix);
+                                return made == null ? Boolean.FALSE : made;
+                            });
         return p instanceof PendingDfa d ? d : null;
     }
 
@@ -1158,15 +1322,10 @@ final class TokenDifference {
      * in} and none leaves a rival partly read (the token stays whole), or the automaton is too
      * large; empty when every token completes one.
      */
-    TokenSplit split(
-            Gbnf out, String name, int rule, List<Integer> earlier, Rivals in, List<Integer> own) {
-        Map<String, Object> cache = cache();
-        @SuppressWarnings("unchecked")
-        Map<SplitKey, Split> splits =
-                (Map<SplitKey, Split>)
-                        cache.computeIfAbsent("splits", k -> new ConcurrentHashMap<>());
+    Split split(String name, int rule, List<Integer> earlier, Rivals in, List<Integer> own) {
+        Map<SplitKey, Split> splits = derived.splits;
         SplitKey key = new SplitKey(rule, earlier, in, own);
-        Object a = splits.get(key);
+        Split a = splits.get(key);
         if (a == null) {
             // named by what it says: splits alike (after rivals that behave alike) share rules
             Gbnf g = new Gbnf();
@@ -1174,7 +1333,7 @@ final class TokenDifference {
             List<TokenClass> made = splitNew(g, "\u0002", rule, earlier, in, own, narrows);
             List<String> exprs = new ArrayList<>();
             if (made != null) for (TokenClass c : made) exprs.add(c.expr);
-            String prefix = name + "_p" + stableId(cache, name + " " + g.rules() + " " + exprs);
+            String prefix = name + "_p" + stableId(name + " " + g.rules() + " " + exprs);
             Map<String, String> rules = new LinkedHashMap<>();
             for (Map.Entry<String, String> e : g.rules().entrySet())
                 rules.put(
@@ -1186,20 +1345,20 @@ final class TokenDifference {
                 for (TokenClass c : made)
                     named.add(new TokenClass(c.expr.replace("\u0002", prefix), c.left));
             }
-            a =
-                    new Split(
-                            named == null ? null : new TokenSplit(named, narrows[0]),
-                            Collections.unmodifiableMap(rules));
-            Object raced = splits.putIfAbsent(key, (Split) a);
+            a = new Split(named == null ? null : new TokenSplit(named, narrows[0]), rulesOf(rules));
+            Split raced = splits.putIfAbsent(key, a);
             if (raced != null) a = raced;
         }
-        Split s = (Split) a;
-        for (Map.Entry<String, String> e : s.rules.entrySet()) out.define(e.getKey(), e.getValue());
-        return s.split;
+        return a;
     }
 
-    /** Rules defined for a split, and its classes. */
-    private record Split(TokenSplit split, Map<String, String> rules) {}
+    /** A token's split ({@link #split}; null: the token stays whole), and its rules. */
+    record Split(TokenSplit split, String[] rules) {
+        /** Defines the split's rules in {@code out}. */
+        void define(Gbnf out) {
+            TokenDifference.define(out, rules);
+        }
+    }
 
     private record SplitKey(int rule, List<Integer> earlier, Rivals in, List<Integer> own) {}
 
@@ -1251,7 +1410,9 @@ final class TokenDifference {
      * that a grammar's text never depends on what was built before it; a second key with the same
      * name in one lexer's cache is an error, not a silent merge of two rules.
      */
-    private static String stableId(Map<String, Object> cache, String key) {
+    private String stableId(String key) {
+        String known = derived.idOf.get(key);
+        if (known != null) return known;
         byte[] digest;
         try {
             digest =
@@ -1263,9 +1424,10 @@ final class TokenDifference {
         long bits = 0;
         for (int i = 0; i < 8; i++) bits = bits << 8 | (digest[i] & 0xff);
         String id = Long.toUnsignedString(bits, 36);
-        Object held = cache.putIfAbsent("id " + id, key);
+        String held = derived.ids.putIfAbsent(id, key);
         if (held != null && !held.equals(key))
             throw new IllegalStateException("two runs named " + id + ": " + held + " and " + key);
+        derived.idOf.putIfAbsent(key, id);
         return id;
     }
 
@@ -1429,11 +1591,19 @@ final class TokenDifference {
      */
     String lessWords(Gbnf out, String prefix, int rule, List<Integer> earlier, Words words) {
         Object a =
-                cache().computeIfAbsent(
-                                "w " + prefix + " " + rule + " " + earlier + " " + words,
-                                k -> answer(g -> lessWordsNew(g, prefix, rule, earlier, words)));
+                lookup(
+                        new WordsKey(prefix, rule, earlier, words),
+                        k ->
+                                new WordsKey(
+                                        prefix,
+                                        rule,
+                                        List.copyOf(earlier),
+                                        new Words(List.copyOf(words.list()), words.stripped())),
+                        k -> answer(g -> lessWordsNew(g, prefix, rule, earlier, words)));
         return replay(out, a);
     }
+
+    private record WordsKey(String prefix, int rule, List<Integer> earlier, Words words) {}
 
     private String lessWordsNew(
             Gbnf out, String prefix, int rule, List<Integer> earlier, Words spelled) {

@@ -42,10 +42,18 @@ final class TokenLanguages {
     private final String[] ruleNames;
     private final Gbnf out;
 
+    /** The spellings of each rule of this lexer, shared by every instance for it. */
+    private final Map<Integer, Object> shared;
+
+    /** The spellings this instance has looked up, by rule ({@link #NONE}: none). */
+    private final Object[] known;
+
     TokenLanguages(ATN atn, String[] ruleNames, Gbnf out) {
         this.atn = atn;
         this.ruleNames = ruleNames;
         this.out = out;
+        this.shared = LITERALS.computeIfAbsent(atn, k -> new ConcurrentHashMap<>());
+        this.known = new Object[atn.ruleToStartState.length];
     }
 
     /** The label of a consuming transition as a set of code points. */
@@ -63,16 +71,18 @@ final class TokenLanguages {
 
     /** Every spelling of a rule with few of them, or null. */
     List<String> literals(int rule) {
-        Object known =
-                LITERALS.computeIfAbsent(atn, k -> new ConcurrentHashMap<>())
-                        .computeIfAbsent(
-                                rule,
-                                r -> {
-                                    List<String> l = literalsNew(r);
-                                    return l == null ? NONE : List.copyOf(l);
-                                });
+        Object found = known[rule];
+        if (found == null)
+            found =
+                    known[rule] =
+                            shared.computeIfAbsent(
+                                    rule,
+                                    r -> {
+                                        List<String> l = literalsNew(r);
+                                        return l == null ? NONE : List.copyOf(l);
+                                    });
         @SuppressWarnings("unchecked")
-        List<String> lits = known == NONE ? null : (List<String>) known;
+        List<String> lits = found == NONE ? null : (List<String>) found;
         return lits;
     }
 
