@@ -171,8 +171,8 @@ public final class ConstraintGrammar {
     private static final class Summary {
         final Key key;
 
-        /** The returns, in the order found (a few: a list, each once). */
-        final List<Exit> returns = new ArrayList<>(2);
+        /** The returns, in the order found, each once. */
+        final Exits returns = new Exits();
 
         final Set<Summary> readers = new HashSet<>();
 
@@ -188,6 +188,43 @@ public final class ConstraintGrammar {
         @Override
         public int hashCode() {
             return key.hash;
+        }
+    }
+
+    /**
+     * Exits in the order added, each once: a list, and a set of them once there are more than a few
+     * to look through.
+     */
+    private static final class Exits {
+        private static final int FEW = 8;
+
+        final List<Exit> list = new ArrayList<>(2);
+        private Set<Exit> set;
+
+        boolean contains(Exit x) {
+            return set != null ? set.contains(x) : list.contains(x);
+        }
+
+        /** Adds {@code x} unless held; whether it was added. */
+        boolean add(Exit x) {
+            if (set != null) {
+                if (!set.add(x)) return false;
+            } else if (list.contains(x)) return false;
+            list.add(x);
+            if (set == null && list.size() > FEW) set = new HashSet<>(list);
+            return true;
+        }
+
+        /** Adds each of {@code from} unless held; whether one was added. */
+        boolean addAll(List<Exit> from) {
+            boolean added = false;
+            for (int i = 0; i < from.size(); i++) added |= add(from.get(i));
+            return added;
+        }
+
+        void clear() {
+            list.clear();
+            set = null;
         }
     }
 
@@ -437,7 +474,7 @@ public final class ConstraintGrammar {
     private final ArrayDeque<Summary> work = new ArrayDeque<>();
 
     /** The returns found for the summary being read. */
-    private final List<Exit> found = new ArrayList<>();
+    private final Exits found = new Exits();
 
     private Summary reading;
 
@@ -1650,7 +1687,7 @@ public final class ConstraintGrammar {
             summary.readers.add(reading);
             summary.lastReader = reading;
         }
-        List<Exit> s = summary.returns;
+        List<Exit> s = summary.returns.list;
         if (!opaque) return s;
         // a frame that leaves the context alone ends in the context it began in
         List<Exit> in = new ArrayList<>(s.size());
@@ -1663,18 +1700,9 @@ public final class ConstraintGrammar {
         return c.summaries == null ? null : c.summaries[mode];
     }
 
-    /** Adds {@code x} to the few exits {@code to} unless it holds it; whether it was added. */
-    private static boolean addNew(List<Exit> to, Exit x) {
-        if (to.contains(x)) return false;
-        to.add(x);
-        return true;
-    }
-
-    /** Adds each of {@code from} to {@code to} unless it holds it; whether one was added. */
-    private static boolean addAllNew(List<Exit> to, List<Exit> from) {
-        boolean added = false;
-        for (int i = 0; i < from.size(); i++) added |= addNew(to, from.get(i));
-        return added;
+    /** Adds {@code x} to the few exits {@code to} unless it holds it. */
+    private static void addNew(List<Exit> to, Exit x) {
+        if (!to.contains(x)) to.add(x);
     }
 
     private void enqueue(Summary s) {
@@ -1694,7 +1722,7 @@ public final class ConstraintGrammar {
             summary.queued = false;
             reading = summary;
             Key k = summary.key;
-            List<Exit> found = this.found;
+            Exits found = this.found;
             found.clear();
             Ctx c = normalize(k.mode, k.ctx);
             if (c == null) continue;
@@ -1707,14 +1735,14 @@ public final class ConstraintGrammar {
                     Effect e = effectIn(k.mode, c, r);
                     for (Step s : steps(known, c, r)) {
                         if (s.swallow) {
-                            if (swallowEnds(e)) addNew(found, exit(k.mode, s.ctx, 1, -1, -1));
+                            if (swallowEnds(e)) found.add(exit(k.mode, s.ctx, 1, -1, -1));
                             else stackReturns(stackOf(k.mode, r, true), s.ctx, found);
                         } else if (e.pops > 0) {
                             PopSplit split = popped(k.mode, r, s);
                             for (int p : split.spelled)
-                                addNew(found, exit(k.mode, s.ctx, e.pops, e.mode, p));
+                                found.add(exit(k.mode, s.ctx, e.pops, e.mode, p));
                             if (split.plain != null)
-                                addNew(found, exit(k.mode, s.ctx, e.pops, e.mode, -1));
+                                found.add(exit(k.mode, s.ctx, e.pops, e.mode, -1));
                         } else if (defers(c, s))
                             for (Exit x : returnsOf(e.mode, s.ctx))
                                 stackReturns(List.of(x.mode), resumed(x.ctx, c.mask), found);
@@ -1722,7 +1750,7 @@ public final class ConstraintGrammar {
                     }
                 }
             }
-            if (addAllNew(summary.returns, found)) for (Summary d : summary.readers) enqueue(d);
+            if (summary.returns.addAll(found.list)) for (Summary d : summary.readers) enqueue(d);
         }
         reading = null;
     }
@@ -1841,13 +1869,13 @@ public final class ConstraintGrammar {
         return known[i];
     }
 
-    private void stackReturns(List<Integer> stack, Ctx c, List<Exit> found) {
+    private void stackReturns(List<Integer> stack, Ctx c, Exits found) {
         if (c.tool == CALLS) {
-            addAllNew(found, returnsOf(modeOfRule[c.key], c));
+            found.addAll(returnsOf(modeOfRule[c.key], c));
             return;
         }
         if (stack.size() == 1) {
-            addAllNew(found, returnsOf(stack.get(0), c));
+            found.addAll(returnsOf(stack.get(0), c));
             return;
         }
         int inner = stack.get(stack.size() - 1);
@@ -1859,7 +1887,7 @@ public final class ConstraintGrammar {
                 List<Integer> next = new ArrayList<>(rest.subList(0, rest.size() - more));
                 if (r.mode >= 0) next.set(next.size() - 1, r.mode);
                 stackReturns(next, r.ctx, found);
-            } else addNew(found, new Exit(false, r.ctx, r.pops - rest.size(), r.mode, r.popped));
+            } else found.add(new Exit(false, r.ctx, r.pops - rest.size(), r.mode, r.popped));
         }
     }
 
@@ -2409,92 +2437,48 @@ public final class ConstraintGrammar {
         // each frame's alternatives as numbers: a frame by its place in the order, a text by its
         // number (negative; equal texts one number)
         Map<String, Integer> strings = new HashMap<>();
-        int[][][] alts = new int[n][][];
         int[] p = pool;
+        int alts = 0;
+        int parts = 0;
         for (int i = 0; i < n; i++) {
             int id = order[i];
-            int count = 0;
             for (int a = prodStart[id]; a < prodEnd[id]; a += p[a] + 1)
-                if (allProductive(a, productive)) count++;
-            int[][] made = new int[count][];
-            int j = 0;
+                if (allProductive(a, productive)) {
+                    alts++;
+                    parts += p[a];
+                }
+        }
+        int[] altStart = new int[n + 1];
+        int[] itemStart = new int[alts + 1];
+        int[] items = new int[parts];
+        int alt = 0;
+        int item = 0;
+        for (int i = 0; i < n; i++) {
+            int id = order[i];
+            altStart[i] = alt;
             for (int a = prodStart[id]; a < prodEnd[id]; a += p[a] + 1) {
                 if (!allProductive(a, productive)) continue;
-                int[] items = new int[p[a]];
-                for (int k = 0; k < items.length; k++) {
-                    int part = p[a + 1 + k];
-                    if (part >= 0) items[k] = at[part];
+                itemStart[alt++] = item;
+                for (int k = a + 1; k <= a + p[a]; k++) {
+                    int part = p[k];
+                    if (part >= 0) items[item++] = at[part];
                     else {
                         Integer known =
                                 strings.putIfAbsent(texts.get(-1 - part), -strings.size() - 1);
-                        items[k] = known != null ? known : -strings.size();
+                        items[item++] = known != null ? known : -strings.size();
                     }
                 }
-                made[j++] = items;
             }
-            alts[i] = made;
         }
-        int[] cls = new int[n];
-        int classes = 1;
-        Map<Signature, Integer> ids = new HashMap<>(n * 2);
-        while (true) {
-            ids.clear();
-            int[] next = new int[n];
-            for (int i = 0; i < n; i++) {
-                Signature sig = Signature.of(alts[i], cls);
-                Integer known = ids.putIfAbsent(sig, ids.size());
-                next[i] = known != null ? known : ids.size() - 1;
-            }
-            cls = next;
-            if (ids.size() == classes) break;
-            classes = ids.size();
-        }
+        altStart[n] = alt;
+        itemStart[alts] = item;
+        int[] cls = FrameClasses.of(n, altStart, itemStart, items);
         merged = new int[frameList.size()];
-        int[] first = new int[classes];
+        int[] first = new int[n];
         Arrays.fill(first, -1);
         for (int i = 0; i < n; i++) {
             if (first[cls[i]] < 0) first[cls[i]] = order[i];
             merged[order[i]] = first[cls[i]];
-        }
-    }
-
-    /**
-     * A frame's alternatives with each frame named by its class: the distinct alternatives in
-     * order, each as its length and its items (a text by its number, a frame by its class).
-     */
-    private record Signature(int[] items) {
-        static Signature of(int[][] alts, int[] cls) {
-            int[][] mapped = new int[alts.length][];
-            int size = 0;
-            for (int j = 0; j < alts.length; j++) {
-                int[] a = alts[j].clone();
-                for (int k = 0; k < a.length; k++) if (a[k] >= 0) a[k] = cls[a[k]];
-                mapped[j] = a;
-                size += a.length + 1;
-            }
-            if (mapped.length > 1) Arrays.sort(mapped, Arrays::compare);
-            int[] items = new int[size];
-            int end = 0;
-            for (int j = 0; j < mapped.length; j++) {
-                if (j > 0 && Arrays.equals(mapped[j], mapped[j - 1])) continue;
-                items[end++] = mapped[j].length;
-                System.arraycopy(mapped[j], 0, items, end, mapped[j].length);
-                end += mapped[j].length;
-            }
-            return new Signature(end == size ? items : Arrays.copyOf(items, end));
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Signature s && Arrays.equals(items, s.items);
-        }
-
-        @Override
-        public int hashCode() {
-            // spread over all bits: signatures of few small numbers collide under Arrays.hashCode
-            int h = items.length;
-            for (int v : items) h = mix(h, v);
-            return h;
         }
     }
 
