@@ -73,6 +73,14 @@ public final class ConstraintGrammar {
         /** A deferred context resumed with each of the first required states (see resumed). */
         Ctx[] resumed;
 
+        /**
+         * A deferred context's {@link #KEYED} context (null before it is made), and the contexts
+         * its frames end in by the key they end with and the mode they set (see unkeyed).
+         */
+        Ctx keyed;
+
+        Ctx[] unkeyed;
+
         Ctx(boolean call, int tool, int key, int mask, boolean called) {
             this.call = call;
             this.tool = tool;
@@ -370,6 +378,17 @@ public final class ConstraintGrammar {
      * (which leaves it as it is); below it, {@link #deferredKey} after one of them.
      */
     private static final int DEFERRED_OTHER = -2;
+
+    /**
+     * The tool of a deferred context that stands for those whose frames read the tool and the
+     * parameter only by whether the parameter takes a string ({@link #KEY_STRING}) and whether its
+     * value is read as JSON ({@link #KEY_JSON}): its key holds these, or the key where it names no
+     * parameter of the tool (-1, -2), and it has no required state (see {@link #keyed}).
+     */
+    private static final int KEYED = -5;
+
+    private static final int KEY_JSON = 1;
+    private static final int KEY_STRING = 2;
 
     /** The required states a deferred context keeps its resumed contexts for. */
     private static final int RESUMED_KEPT = 16;
@@ -936,9 +955,10 @@ public final class ConstraintGrammar {
         // an empty raw value is the string "", which a parameter taking no string cannot hold
         if (plan.endsEmptyValue[rule]
                 && c.call
-                && c.tool >= 0
                 && c.key >= 0
-                && !takesString(c.tool, c.key)) return out;
+                && (c.tool == KEYED
+                        ? (c.key & KEY_STRING) == 0
+                        : c.tool >= 0 && !takesString(c.tool, c.key))) return out;
         switch (role) {
             case CALL_BEGIN -> {
                 if (noCalls || (c.called && !parallel)) return out;
@@ -1010,13 +1030,20 @@ public final class ConstraintGrammar {
             case ARG_AS_STRING -> {
                 // the value is then a string, which a parameter whose schema names no string
                 // type cannot hold
-                if (!c.call || c.tool < 0 || c.key < 0) out.add(new Step(c, expr(rule), false));
+                if (c.tool == KEYED && c.key >= 0) {
+                    if ((c.key & KEY_STRING) != 0)
+                        out.add(new Step(withKey(c, c.key & ~KEY_JSON), expr(rule), false));
+                } else if (!c.call || c.tool < 0 || c.key < 0)
+                    out.add(new Step(c, expr(rule), false));
                 else if (takesString(c.tool, c.key))
                     out.add(new Step(withKey(c, keyOf(c.tool, c.key)), expr(rule), false));
             }
             case ARG_AS_JSON -> {
                 // the value is then JSON where it is JSON, else a string: typed as such
-                if (!c.call || c.tool < 0 || c.key < 0) out.add(new Step(c, expr(rule), false));
+                if (c.tool == KEYED && c.key >= 0)
+                    out.add(new Step(withKey(c, c.key | KEY_JSON), expr(rule), false));
+                else if (!c.call || c.tool < 0 || c.key < 0)
+                    out.add(new Step(c, expr(rule), false));
                 else {
                     int k = keyOf(c.tool, c.key) + tools.get(c.tool).keys.size();
                     out.add(new Step(withKey(c, k), expr(rule), false));
@@ -1033,7 +1060,7 @@ public final class ConstraintGrammar {
                 boolean held = plan.heldMode[m] && !plan.stays(m, rule);
                 Ctx next = held ? argsWritten(c) : c;
                 // the end of a value: a value after it, before another name, has no parameter
-                if (role == Role.ARG_END && next.call && next.tool > OPAQUE)
+                if (role == Role.ARG_END && next.call && (next.tool > OPAQUE || next.tool == KEYED))
                     next = withKey(next, -1);
                 out.add(new Step(next, expr(rule), false));
             }
@@ -1159,6 +1186,46 @@ public final class ConstraintGrammar {
             state = t.required.next(mask, t.keys.get(deferredKey(d.mask)));
         }
         return ctx(true, d.tool, d.key, state, d.called);
+    }
+
+    /**
+     * The context the frames of {@code mode} deferred in {@code d} are made in: where they read the
+     * tool and parameter only by whether it takes a string and is read as JSON, the {@link #KEYED}
+     * context of these (one for every tool and parameter alike), else {@code d}.
+     */
+    private Ctx keyed(int mode, Ctx d) {
+        if (!plan.keyed[mode]) return d;
+        if (d.keyed != null) return d.keyed;
+        int key =
+                d.key < 0
+                        ? d.key
+                        : (takesString(d.tool, d.key) ? KEY_STRING : 0)
+                                | (d.key >= tools.get(d.tool).keys.size() ? KEY_JSON : 0);
+        return d.keyed = ctx(true, KEYED, key, DEFERRED_OTHER, d.called);
+    }
+
+    /**
+     * The context a frame deferred in {@code d} and made in {@link #keyed} context ends in, where
+     * it ends as {@code x}: {@code d} with the parameter {@code x} leaves, without the fields left
+     * unread after it (as {@link #exit} leaves them).
+     */
+    private Ctx unkeyed(Ctx d, Exit x) {
+        Ctx k = x.ctx;
+        if (k.tool != KEYED) return k;
+        // the keys a keyed context holds: -2, -1, and KEY_STRING | KEY_JSON
+        int at = (k.key + 2) * model.modeNames.length + x.mode;
+        if (d.unkeyed == null)
+            d.unkeyed = new Ctx[(KEY_STRING + KEY_JSON + 3) * model.modeNames.length];
+        if (d.unkeyed[at] != null) return d.unkeyed[at];
+        int key = k.key;
+        if (key >= 0)
+            key =
+                    keyOf(d.tool, d.key)
+                            + ((key & KEY_JSON) != 0 ? tools.get(d.tool).keys.size() : 0);
+        return d.unkeyed[at] =
+                strip(
+                        ctx(true, d.tool, key, d.mask, d.called),
+                        plan.live(x.mode, rules.implicitCallEnd()));
     }
 
     /**
@@ -1744,8 +1811,9 @@ public final class ConstraintGrammar {
                             if (split.plain != null)
                                 found.add(exit(k.mode, s.ctx, e.pops, e.mode, -1));
                         } else if (defers(c, s))
-                            for (Exit x : returnsOf(e.mode, s.ctx))
-                                stackReturns(List.of(x.mode), resumed(x.ctx, c.mask), found);
+                            for (Exit x : returnsOf(e.mode, keyed(e.mode, s.ctx)))
+                                stackReturns(
+                                        List.of(x.mode), resumed(unkeyed(s.ctx, x), c.mask), found);
                         else stackReturns(stackOf(k.mode, r, false), s.ctx, found);
                     }
                 }
@@ -1992,10 +2060,11 @@ public final class ConstraintGrammar {
      */
     private List<List<Object>> deferredAlts(int mode, Ctx d, int mask, Exit e) {
         List<List<Object>> out = new ArrayList<>();
-        for (Exit r : returnsOf(mode, d)) {
-            Nt head = nt(mode, d, r);
+        Ctx k = keyed(mode, d);
+        for (Exit r : returnsOf(mode, k)) {
+            Nt head = nt(mode, k, r);
             if (head == dead) continue;
-            Ctx c = resumed(r.ctx, mask);
+            Ctx c = resumed(unkeyed(d, r), mask);
             int below = -1;
             if (r.popped >= 0) {
                 PopSpelling p = popSpellings.get(r.popped);
@@ -2181,7 +2250,8 @@ public final class ConstraintGrammar {
         if (runEnds.isEmpty()) return out;
         List<Step>[] known = stepsIn(c);
         for (int r : itemRules.get(n.mode)) {
-            Effect e = effects[r];
+            // a token that ends a frame whose required state is deferred pops it
+            Effect e = effectIn(n.mode, c, r);
             if (e.pops > 0) continue;
             for (Step s : steps(known, c, r)) {
                 if (s.swallow || !s.expr.equals(expr(r))) continue;
