@@ -293,12 +293,7 @@ final class ModePlan {
     private boolean[] keyedModes() {
         int modes = deferrable.length;
         boolean[] keyed = new boolean[modes];
-        for (int m = 1; m < modes; m++) {
-            boolean ok = !heldMode[m];
-            for (int r : runRules.get(m)) ok &= !CONTEXT_RUNS.contains(roles[r]);
-            for (int r : itemRules.get(m)) ok &= !CONTEXT_ROLES.contains(roles[r]);
-            keyed[m] = ok;
-        }
+        for (int m = 1; m < modes; m++) keyed[m] = !heldMode[m] && readsNoCall(m);
         boolean shrank = true;
         while (shrank) {
             shrank = false;
@@ -666,13 +661,21 @@ final class ModePlan {
         }
     }
 
+    /**
+     * Whether no token of the mode reads or changes the call and no run of it is replaced by what
+     * the context allows.
+     */
+    private boolean readsNoCall(int m) {
+        for (int r : runRules.get(m)) if (CONTEXT_RUNS.contains(roles[r])) return false;
+        for (int r : itemRules.get(m)) if (CONTEXT_ROLES.contains(roles[r])) return false;
+        return true;
+    }
+
     private void opacity() {
         int modes = opaque.length;
         for (int m = 1; m < modes; m++) {
-            boolean neutral = true;
-            for (int r : runRules.get(m)) neutral &= !CONTEXT_RUNS.contains(roles[r]);
-            for (int r : itemRules.get(m))
-                neutral &= !CONTEXT_ROLES.contains(roles[r]) && effects[r].pops() <= 1;
+            boolean neutral = readsNoCall(m);
+            for (int r : itemRules.get(m)) neutral &= effects[r].pops() <= 1;
             opaque[m] = neutral;
         }
         boolean shrank = true;
