@@ -74,6 +74,14 @@ public final class ConstraintGrammar {
         /** A deferred context resumed with each of the first required states (see resumed). */
         Ctx[] resumed;
 
+        /**
+         * A deferred context's {@link #KEYED} context (null before it is made), and the contexts
+         * its frames end in by the key they end with and the mode they set (see unkeyed).
+         */
+        Ctx keyed;
+
+        Ctx[] unkeyed;
+
         Ctx(boolean call, int tool, int key, int mask, boolean called) {
             this.call = call;
             this.tool = tool;
@@ -172,8 +180,8 @@ public final class ConstraintGrammar {
     private static final class Summary {
         final Key key;
 
-        /** The returns, in the order found (a few: a list, each once). */
-        final List<Exit> returns = new ArrayList<>(2);
+        /** The returns, in the order found, each once. */
+        final Exits returns = new Exits();
 
         final Set<Summary> readers = new HashSet<>();
 
@@ -189,6 +197,43 @@ public final class ConstraintGrammar {
         @Override
         public int hashCode() {
             return key.hash;
+        }
+    }
+
+    /**
+     * Exits in the order added, each once: a list, and a set of them once there are more than a few
+     * to look through.
+     */
+    private static final class Exits {
+        private static final int FEW = 8;
+
+        final List<Exit> list = new ArrayList<>(2);
+        private Set<Exit> set;
+
+        boolean contains(Exit x) {
+            return set != null ? set.contains(x) : list.contains(x);
+        }
+
+        /** Adds {@code x} unless held; whether it was added. */
+        boolean add(Exit x) {
+            if (set != null) {
+                if (!set.add(x)) return false;
+            } else if (list.contains(x)) return false;
+            list.add(x);
+            if (set == null && list.size() > FEW) set = new HashSet<>(list);
+            return true;
+        }
+
+        /** Adds each of {@code from} unless held; whether one was added. */
+        boolean addAll(List<Exit> from) {
+            boolean added = false;
+            for (int i = 0; i < from.size(); i++) added |= add(from.get(i));
+            return added;
+        }
+
+        void clear() {
+            list.clear();
+            set = null;
         }
     }
 
@@ -394,6 +439,17 @@ public final class ConstraintGrammar {
      */
     private static final int DEFERRED_OTHER = -2;
 
+    /**
+     * The tool of a deferred context that stands for those whose frames read the tool and the
+     * parameter only by whether the parameter takes a string ({@link #KEY_STRING}) and whether its
+     * value is read as JSON ({@link #KEY_JSON}): its key holds these, or the key where it names no
+     * parameter of the tool (-1, -2), and it has no required state (see {@link #keyed}).
+     */
+    private static final int KEYED = -5;
+
+    private static final int KEY_JSON = 1;
+    private static final int KEY_STRING = 2;
+
     /** The required states a deferred context keeps its resumed contexts for. */
     private static final int RESUMED_KEPT = 16;
 
@@ -561,7 +617,7 @@ public final class ConstraintGrammar {
     private final ArrayDeque<Summary> work = new ArrayDeque<>();
 
     /** The returns found for the summary being read. */
-    private final List<Exit> found = new ArrayList<>();
+    private final Exits found = new Exits();
 
     private Summary reading;
 
@@ -1022,9 +1078,10 @@ public final class ConstraintGrammar {
         // an empty raw value is the string "", which a parameter taking no string cannot hold
         if (plan.endsEmptyValue[rule]
                 && c.call
-                && c.tool >= 0
                 && c.key >= 0
-                && !takesString(c.tool, c.key)) return out;
+                && (c.tool == KEYED
+                        ? (c.key & KEY_STRING) == 0
+                        : c.tool >= 0 && !takesString(c.tool, c.key))) return out;
         switch (role) {
             case CALL_BEGIN -> {
                 if (noCalls || (c.called && !parallel)) return out;
@@ -1096,13 +1153,20 @@ public final class ConstraintGrammar {
             case ARG_AS_STRING -> {
                 // the value is then a string, which a parameter whose schema names no string
                 // type cannot hold
-                if (!c.call || c.tool < 0 || c.key < 0) out.add(new Step(c, expr(rule), false));
+                if (c.tool == KEYED && c.key >= 0) {
+                    if ((c.key & KEY_STRING) != 0)
+                        out.add(new Step(withKey(c, c.key & ~KEY_JSON), expr(rule), false));
+                } else if (!c.call || c.tool < 0 || c.key < 0)
+                    out.add(new Step(c, expr(rule), false));
                 else if (takesString(c.tool, c.key))
                     out.add(new Step(withKey(c, keyOf(c.tool, c.key)), expr(rule), false));
             }
             case ARG_AS_JSON -> {
                 // the value is then JSON where it is JSON, else a string: typed as such
-                if (!c.call || c.tool < 0 || c.key < 0) out.add(new Step(c, expr(rule), false));
+                if (c.tool == KEYED && c.key >= 0)
+                    out.add(new Step(withKey(c, c.key | KEY_JSON), expr(rule), false));
+                else if (!c.call || c.tool < 0 || c.key < 0)
+                    out.add(new Step(c, expr(rule), false));
                 else {
                     int k = keyOf(c.tool, c.key) + tools.get(c.tool).keys.size();
                     out.add(new Step(withKey(c, k), expr(rule), false));
@@ -1119,7 +1183,7 @@ public final class ConstraintGrammar {
                 boolean held = plan.heldMode[m] && !plan.stays(m, rule);
                 Ctx next = held ? argsWritten(c) : c;
                 // the end of a value: a value after it, before another name, has no parameter
-                if (role == Role.ARG_END && next.call && next.tool > OPAQUE)
+                if (role == Role.ARG_END && next.call && (next.tool > OPAQUE || next.tool == KEYED))
                     next = withKey(next, -1);
                 out.add(new Step(next, expr(rule), false));
             }
@@ -1272,6 +1336,46 @@ public final class ConstraintGrammar {
             state = t.required.next(mask, t.keys.get(deferredKey(d.mask)));
         }
         return ctx(true, d.tool, d.key, state, d.called);
+    }
+
+    /**
+     * The context the frames of {@code mode} deferred in {@code d} are made in: where they read the
+     * tool and parameter only by whether it takes a string and is read as JSON, the {@link #KEYED}
+     * context of these (one for every tool and parameter alike), else {@code d}.
+     */
+    private Ctx keyed(int mode, Ctx d) {
+        if (!plan.keyed[mode]) return d;
+        if (d.keyed != null) return d.keyed;
+        int key =
+                d.key < 0
+                        ? d.key
+                        : (takesString(d.tool, d.key) ? KEY_STRING : 0)
+                                | (d.key >= tools.get(d.tool).keys.size() ? KEY_JSON : 0);
+        return d.keyed = ctx(true, KEYED, key, DEFERRED_OTHER, d.called);
+    }
+
+    /**
+     * The context a frame deferred in {@code d} and made in {@link #keyed} context ends in, where
+     * it ends as {@code x}: {@code d} with the parameter {@code x} leaves, without the fields left
+     * unread after it (as {@link #exit} leaves them).
+     */
+    private Ctx unkeyed(Ctx d, Exit x) {
+        Ctx k = x.ctx;
+        if (k.tool != KEYED) return k;
+        // the keys a keyed context holds: -2, -1, and KEY_STRING | KEY_JSON
+        int at = (k.key + 2) * model.modeNames.length + x.mode;
+        if (d.unkeyed == null)
+            d.unkeyed = new Ctx[(KEY_STRING + KEY_JSON + 3) * model.modeNames.length];
+        if (d.unkeyed[at] != null) return d.unkeyed[at];
+        int key = k.key;
+        if (key >= 0)
+            key =
+                    keyOf(d.tool, d.key)
+                            + ((key & KEY_JSON) != 0 ? tools.get(d.tool).keys.size() : 0);
+        return d.unkeyed[at] =
+                strip(
+                        ctx(true, d.tool, key, d.mask, d.called),
+                        plan.live(x.mode, rules.implicitCallEnd()));
     }
 
     /**
@@ -1862,7 +1966,7 @@ public final class ConstraintGrammar {
             summary.readers.add(reading);
             summary.lastReader = reading;
         }
-        List<Exit> s = summary.returns;
+        List<Exit> s = summary.returns.list;
         if (!opaque) return s;
         // a frame that leaves the context alone ends in the context it began in
         List<Exit> in = new ArrayList<>(s.size());
@@ -1875,18 +1979,9 @@ public final class ConstraintGrammar {
         return c.summaries == null ? null : c.summaries[mode];
     }
 
-    /** Adds {@code x} to the few exits {@code to} unless it holds it; whether it was added. */
-    private static boolean addNew(List<Exit> to, Exit x) {
-        if (to.contains(x)) return false;
-        to.add(x);
-        return true;
-    }
-
-    /** Adds each of {@code from} to {@code to} unless it holds it; whether one was added. */
-    private static boolean addAllNew(List<Exit> to, List<Exit> from) {
-        boolean added = false;
-        for (int i = 0; i < from.size(); i++) added |= addNew(to, from.get(i));
-        return added;
+    /** Adds {@code x} to the few exits {@code to} unless it holds it. */
+    private static void addNew(List<Exit> to, Exit x) {
+        if (!to.contains(x)) to.add(x);
     }
 
     private void enqueue(Summary s) {
@@ -1906,7 +2001,7 @@ public final class ConstraintGrammar {
             summary.queued = false;
             reading = summary;
             Key k = summary.key;
-            List<Exit> found = this.found;
+            Exits found = this.found;
             found.clear();
             Ctx c = normalize(k.mode, k.ctx);
             if (c == null) continue;
@@ -1919,22 +2014,23 @@ public final class ConstraintGrammar {
                     Effect e = effectIn(k.mode, c, r);
                     for (Step s : steps(known, c, r)) {
                         if (s.swallow) {
-                            if (swallowEnds(e)) addNew(found, exit(k.mode, s.ctx, 1, -1, -1));
+                            if (swallowEnds(e)) found.add(exit(k.mode, s.ctx, 1, -1, -1));
                             else stackReturns(stackOf(k.mode, r, true), s.ctx, found);
                         } else if (e.pops > 0) {
                             PopSplit split = popped(k.mode, r, s);
                             for (int p : split.spelled)
-                                addNew(found, exit(k.mode, s.ctx, e.pops, e.mode, p));
+                                found.add(exit(k.mode, s.ctx, e.pops, e.mode, p));
                             if (split.plain != null)
-                                addNew(found, exit(k.mode, s.ctx, e.pops, e.mode, -1));
+                                found.add(exit(k.mode, s.ctx, e.pops, e.mode, -1));
                         } else if (defers(c, s))
-                            for (Exit x : returnsOf(e.mode, s.ctx))
-                                stackReturns(List.of(x.mode), resumed(x.ctx, c.mask), found);
+                            for (Exit x : returnsOf(e.mode, keyed(e.mode, s.ctx)))
+                                stackReturns(
+                                        List.of(x.mode), resumed(unkeyed(s.ctx, x), c.mask), found);
                         else stackReturns(stackOf(k.mode, r, false), s.ctx, found);
                     }
                 }
             }
-            if (addAllNew(summary.returns, found)) for (Summary d : summary.readers) enqueue(d);
+            if (summary.returns.addAll(found.list)) for (Summary d : summary.readers) enqueue(d);
         }
         reading = null;
     }
@@ -2052,13 +2148,13 @@ public final class ConstraintGrammar {
         return known[i];
     }
 
-    private void stackReturns(List<Integer> stack, Ctx c, List<Exit> found) {
+    private void stackReturns(List<Integer> stack, Ctx c, Exits found) {
         if (c.tool == CALLS) {
-            addAllNew(found, returnsOf(modeOfRule[c.key], c));
+            found.addAll(returnsOf(modeOfRule[c.key], c));
             return;
         }
         if (stack.size() == 1) {
-            addAllNew(found, returnsOf(stack.get(0), c));
+            found.addAll(returnsOf(stack.get(0), c));
             return;
         }
         int inner = stack.get(stack.size() - 1);
@@ -2070,7 +2166,7 @@ public final class ConstraintGrammar {
                 List<Integer> next = new ArrayList<>(rest.subList(0, rest.size() - more));
                 if (r.mode >= 0) next.set(next.size() - 1, r.mode);
                 stackReturns(next, r.ctx, found);
-            } else addNew(found, new Exit(false, r.ctx, r.pops - rest.size(), r.mode, r.popped));
+            } else found.add(new Exit(false, r.ctx, r.pops - rest.size(), r.mode, r.popped));
         }
     }
 
@@ -2175,10 +2271,11 @@ public final class ConstraintGrammar {
      */
     private List<List<Object>> deferredAlts(int mode, Ctx d, int mask, Exit e) {
         List<List<Object>> out = new ArrayList<>();
-        for (Exit r : returnsOf(mode, d)) {
-            Nt head = nt(mode, d, r);
+        Ctx k = keyed(mode, d);
+        for (Exit r : returnsOf(mode, k)) {
+            Nt head = nt(mode, k, r);
             if (head == dead) continue;
-            Ctx c = resumed(r.ctx, mask);
+            Ctx c = resumed(unkeyed(d, r), mask);
             int below = -1;
             if (r.popped >= 0) {
                 PopSpelling p = popSpellings.get(r.popped);
@@ -2364,7 +2461,8 @@ public final class ConstraintGrammar {
         if (runEnds.isEmpty()) return out;
         List<Step>[] known = stepsIn(c);
         for (int r : itemRules.get(n.mode)) {
-            Effect e = effects[r];
+            // a token that ends a frame whose required state is deferred pops it
+            Effect e = effectIn(n.mode, c, r);
             if (e.pops > 0) continue;
             for (Step s : steps(known, c, r)) {
                 if (s.swallow || !s.expr.equals(expr(r))) continue;
@@ -2620,92 +2718,48 @@ public final class ConstraintGrammar {
         // each frame's alternatives as numbers: a frame by its place in the order, a text by its
         // number (negative; equal texts one number)
         Map<String, Integer> strings = new HashMap<>();
-        int[][][] alts = new int[n][][];
         int[] p = pool;
+        int alts = 0;
+        int parts = 0;
         for (int i = 0; i < n; i++) {
             int id = order[i];
-            int count = 0;
             for (int a = prodStart[id]; a < prodEnd[id]; a += p[a] + 1)
-                if (allProductive(a, productive)) count++;
-            int[][] made = new int[count][];
-            int j = 0;
+                if (allProductive(a, productive)) {
+                    alts++;
+                    parts += p[a];
+                }
+        }
+        int[] altStart = new int[n + 1];
+        int[] itemStart = new int[alts + 1];
+        int[] items = new int[parts];
+        int alt = 0;
+        int item = 0;
+        for (int i = 0; i < n; i++) {
+            int id = order[i];
+            altStart[i] = alt;
             for (int a = prodStart[id]; a < prodEnd[id]; a += p[a] + 1) {
                 if (!allProductive(a, productive)) continue;
-                int[] items = new int[p[a]];
-                for (int k = 0; k < items.length; k++) {
-                    int part = p[a + 1 + k];
-                    if (part >= 0) items[k] = at[part];
+                itemStart[alt++] = item;
+                for (int k = a + 1; k <= a + p[a]; k++) {
+                    int part = p[k];
+                    if (part >= 0) items[item++] = at[part];
                     else {
                         Integer known =
                                 strings.putIfAbsent(texts.get(-1 - part), -strings.size() - 1);
-                        items[k] = known != null ? known : -strings.size();
+                        items[item++] = known != null ? known : -strings.size();
                     }
                 }
-                made[j++] = items;
             }
-            alts[i] = made;
         }
-        int[] cls = new int[n];
-        int classes = 1;
-        Map<Signature, Integer> ids = new HashMap<>(n * 2);
-        while (true) {
-            ids.clear();
-            int[] next = new int[n];
-            for (int i = 0; i < n; i++) {
-                Signature sig = Signature.of(alts[i], cls);
-                Integer known = ids.putIfAbsent(sig, ids.size());
-                next[i] = known != null ? known : ids.size() - 1;
-            }
-            cls = next;
-            if (ids.size() == classes) break;
-            classes = ids.size();
-        }
+        altStart[n] = alt;
+        itemStart[alts] = item;
+        int[] cls = FrameClasses.of(n, altStart, itemStart, items);
         merged = new int[frameList.size()];
-        int[] first = new int[classes];
+        int[] first = new int[n];
         Arrays.fill(first, -1);
         for (int i = 0; i < n; i++) {
             if (first[cls[i]] < 0) first[cls[i]] = order[i];
             merged[order[i]] = first[cls[i]];
-        }
-    }
-
-    /**
-     * A frame's alternatives with each frame named by its class: the distinct alternatives in
-     * order, each as its length and its items (a text by its number, a frame by its class).
-     */
-    private record Signature(int[] items) {
-        static Signature of(int[][] alts, int[] cls) {
-            int[][] mapped = new int[alts.length][];
-            int size = 0;
-            for (int j = 0; j < alts.length; j++) {
-                int[] a = alts[j].clone();
-                for (int k = 0; k < a.length; k++) if (a[k] >= 0) a[k] = cls[a[k]];
-                mapped[j] = a;
-                size += a.length + 1;
-            }
-            if (mapped.length > 1) Arrays.sort(mapped, Arrays::compare);
-            int[] items = new int[size];
-            int end = 0;
-            for (int j = 0; j < mapped.length; j++) {
-                if (j > 0 && Arrays.equals(mapped[j], mapped[j - 1])) continue;
-                items[end++] = mapped[j].length;
-                System.arraycopy(mapped[j], 0, items, end, mapped[j].length);
-                end += mapped[j].length;
-            }
-            return new Signature(end == size ? items : Arrays.copyOf(items, end));
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Signature s && Arrays.equals(items, s.items);
-        }
-
-        @Override
-        public int hashCode() {
-            // spread over all bits: signatures of few small numbers collide under Arrays.hashCode
-            int h = items.length;
-            for (int v : items) h = mix(h, v);
-            return h;
         }
     }
 

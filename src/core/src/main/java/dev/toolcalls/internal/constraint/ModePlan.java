@@ -167,6 +167,16 @@ final class ModePlan {
     final boolean[] deferrable;
 
     /**
+     * Per mode: whether a frame in it whose required state is deferred, and every frame it leads to
+     * or pushes until it ends, reads the tool and the parameter only by whether the parameter takes
+     * a string and whether its value is read as JSON: no token of those modes reads or changes the
+     * call (a call's beginning or end, a name, a parameter's name, JSON arguments, an id) and no
+     * run of theirs is replaced by what the context allows. Such frames derive the same text for
+     * every tool and parameter alike in these two.
+     */
+    final boolean[] keyed;
+
+    /**
      * Per rule: whether its token ends a raw value that no token has read, so that the value is
      * empty: a token that ends the value ({@code arg.end}), or leads to a mode whose every token
      * does, read in a mode where a value begins (every value token of the mode leaves it, and no
@@ -276,6 +286,38 @@ final class ModePlan {
         mayEndCall = new boolean[modes];
         endings(below);
         deferrable = deferrals();
+        keyed = keyedModes();
+    }
+
+    /** The modes of {@link #keyed}, to a fixpoint from those whose own tokens and runs qualify. */
+    private boolean[] keyedModes() {
+        int modes = deferrable.length;
+        boolean[] keyed = new boolean[modes];
+        for (int m = 1; m < modes; m++) keyed[m] = !heldMode[m] && readsNoCall(m);
+        boolean shrank = true;
+        while (shrank) {
+            shrank = false;
+            for (int m = 1; m < modes; m++) {
+                if (!keyed[m]) continue;
+                boolean ok = true;
+                for (int r : itemRules.get(m)) {
+                    Effect e = effects[r];
+                    // a token of a deferred frame leading to a mode that reads the state ends it
+                    if (deferrable[m]
+                            && e.pops() == 0
+                            && e.pushes().isEmpty()
+                            && e.mode() >= 0
+                            && !deferrable[e.mode()]) continue;
+                    ok &= e.mode() < 0 || keyed[e.mode()];
+                    for (int p : e.pushes()) ok &= keyed[p] && !deferrable[p];
+                }
+                if (!ok) {
+                    keyed[m] = false;
+                    shrank = true;
+                }
+            }
+        }
+        return keyed;
     }
 
     /** Whether a token of the rule (of the mode) reads or changes the call's required state. */
@@ -619,13 +661,21 @@ final class ModePlan {
         }
     }
 
+    /**
+     * Whether no token of the mode reads or changes the call and no run of it is replaced by what
+     * the context allows.
+     */
+    private boolean readsNoCall(int m) {
+        for (int r : runRules.get(m)) if (CONTEXT_RUNS.contains(roles[r])) return false;
+        for (int r : itemRules.get(m)) if (CONTEXT_ROLES.contains(roles[r])) return false;
+        return true;
+    }
+
     private void opacity() {
         int modes = opaque.length;
         for (int m = 1; m < modes; m++) {
-            boolean neutral = true;
-            for (int r : runRules.get(m)) neutral &= !CONTEXT_RUNS.contains(roles[r]);
-            for (int r : itemRules.get(m))
-                neutral &= !CONTEXT_ROLES.contains(roles[r]) && effects[r].pops() <= 1;
+            boolean neutral = readsNoCall(m);
+            for (int r : itemRules.get(m)) neutral &= effects[r].pops() <= 1;
             opaque[m] = neutral;
         }
         boolean shrank = true;
