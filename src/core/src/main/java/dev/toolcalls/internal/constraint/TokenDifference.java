@@ -44,6 +44,9 @@ final class TokenDifference {
 
     private static final int MAX_STACK = 16;
 
+    /** The most answers kept per lexer that depend on the tools of a request. */
+    private static final int MAX_WORDS = 512;
+
     /** The most states of the product {@link #avoidNotJson} writes. */
     private static final int MAX_NOT_JSON_STATES = 4096;
 
@@ -57,6 +60,14 @@ final class TokenDifference {
      */
     private static final class Derived {
         final Map<Object, Object> answers = new ConcurrentHashMap<>();
+
+        /**
+         * The answers that depend on a request's tools (the words a token is spelled without),
+         * emptied when they reach {@link #MAX_WORDS}: the questions of a lexer are finitely many,
+         * the tools its requests bring are not.
+         */
+        final Map<Object, Object> words = new ConcurrentHashMap<>();
+
         final Map<Set<Cfg>, Read> reads = new ConcurrentHashMap<>();
         final AtomicReferenceArray<Read> starts;
         final Map<SplitKey, Split> splits = new ConcurrentHashMap<>();
@@ -217,10 +228,13 @@ final class TokenDifference {
      * {@code kept} gives it (holding copies of what a caller may change).
      */
     private <K> Object lookup(K key, UnaryOperator<K> kept, Function<K, Object> make) {
-        Object known = derived.answers.get(key);
-        return known != null
-                ? known
-                : derived.answers.computeIfAbsent(kept.apply(key), k -> make.apply(key));
+        return lookup(derived.answers, key, kept, make);
+    }
+
+    private static <K> Object lookup(
+            Map<Object, Object> in, K key, UnaryOperator<K> kept, Function<K, Object> make) {
+        Object known = in.get(key);
+        return known != null ? known : in.computeIfAbsent(kept.apply(key), k -> make.apply(key));
     }
 
     /** Defines an answer's rules in {@code out}, once per rule set. */
@@ -1590,8 +1604,10 @@ final class TokenDifference {
      * word is a token of the rule (nothing to take away) or the automaton is too large.
      */
     String lessWords(Gbnf out, String prefix, int rule, List<Integer> earlier, Words words) {
+        if (derived.words.size() >= MAX_WORDS) derived.words.clear();
         Object a =
                 lookup(
+                        derived.words,
                         new WordsKey(prefix, rule, earlier, words),
                         k ->
                                 new WordsKey(
