@@ -114,6 +114,9 @@ final class TokenDifference {
          */
         private volatile Read[] ascii;
 
+        /** The {@link #pieces} of the labels of its configurations; null before they are made. */
+        private volatile List<IntervalSet> pieces;
+
         Read(Set<Cfg> cfgs, boolean kept) {
             this.cfgs = cfgs;
             this.accepts = TokenDifference.accepts(cfgs);
@@ -1662,8 +1665,8 @@ final class TokenDifference {
             if (token && word) taken = true;
             Map<Integer, IntervalSet> e = new LinkedHashMap<>();
             edges.add(e);
-            List<IntervalSet> labels = new ArrayList<>();
-            for (Cfg c : p.rule) addLabels(c, labels);
+            // the classes the rule's transitions fall into (kept with the lexer), and the words'
+            List<IntervalSet> labels = new ArrayList<>(piecesOf(p.rule));
             for (Read r : p.read) {
                 if (r.behind) continue;
                 for (String w : prefixes)
@@ -1674,7 +1677,7 @@ final class TokenDifference {
             if (!p.read.isEmpty() && !after.isNil()) labels.add(after);
             for (IntervalSet piece : pieces(labels)) {
                 int ch = piece.getMinElement();
-                Set<Cfg> nr = step(p.rule, ch);
+                Set<Cfg> nr = stepRead(p.rule, ch);
                 if (nr.isEmpty()) continue;
                 Set<Read> read = new HashSet<>();
                 for (Read r : p.read) {
@@ -1686,7 +1689,7 @@ final class TokenDifference {
                         if (prefixes.contains(w)) read.add(new Read(w, false));
                     }
                 }
-                Triple next = new Triple(nr, step(p.earlier, ch), read);
+                Triple next = new Triple(nr, stepRead(p.earlier, ch), read);
                 int id = seen.id(next);
                 if (id < 0) return null;
                 e.computeIfAbsent(id, k -> new IntervalSet()).addAll(piece);
@@ -1785,6 +1788,40 @@ final class TokenDifference {
     private static boolean accepts(Set<Cfg> set) {
         for (Cfg c : set) if (c.state instanceof RuleStopState && c.ret == null) return true;
         return false;
+    }
+
+    /**
+     * {@link #step}, through this lexer's reads ({@link #read}): a set of configurations equal to
+     * it, kept with the lexer where the reads are within their bound. The product automata over
+     * words a request brings (the tools' parameter names) walk the same states of the lexer again
+     * and again.
+     */
+    private Set<Cfg> stepRead(Set<Cfg> from, int ch) {
+        Read at = read(from);
+        Read next = at.after(ch);
+        if (next == null) {
+            next = read(step(at.cfgs, ch));
+            if (next.kept) at.keep(ch, next);
+        }
+        return next.cfgs;
+    }
+
+    /**
+     * The classes of characters that each label of {@code cfgs}' transitions holds entirely or not
+     * at all, kept with the lexer's read of them: the pieces of those labels together with others
+     * are the pieces of these classes together with the others.
+     */
+    private List<IntervalSet> piecesOf(Set<Cfg> cfgs) {
+        Read at = read(cfgs);
+        List<IntervalSet> known = at.pieces;
+        if (known != null) return known;
+        List<IntervalSet> labels = new ArrayList<>();
+        for (Cfg c : at.cfgs) addLabels(c, labels);
+        List<IntervalSet> made = pieces(labels);
+        for (IntervalSet piece : made) piece.setReadonly(true);
+        made = List.copyOf(made);
+        if (at.kept) at.pieces = made;
+        return made;
     }
 
     private Set<Cfg> step(Set<Cfg> from, int ch) {
