@@ -13,6 +13,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
@@ -1752,35 +1753,47 @@ final class TokenDifference {
 
     /** The classes of characters that every label holds entirely or not at all. */
     private static List<IntervalSet> pieces(List<IntervalSet> labels) {
-        TreeSet<Integer> cuts = new TreeSet<>();
+        int n = 0;
+        for (IntervalSet l : labels) n += 2 * l.getIntervals().size();
+        int[] cuts = new int[n];
+        n = 0;
         for (IntervalSet l : labels)
             for (Interval iv : l.getIntervals()) {
-                cuts.add(iv.a);
-                cuts.add(iv.b + 1);
+                cuts[n++] = iv.a;
+                cuts[n++] = iv.b + 1;
             }
-        Map<List<Boolean>, IntervalSet> byMembership = new HashMap<>();
+        Arrays.sort(cuts, 0, n);
+        int m = 0;
+        for (int i = 0; i < n; i++) if (m == 0 || cuts[m - 1] != cuts[i]) cuts[m++] = cuts[i];
+        // the labels holding each stretch between two cuts, a bit per label (a list past 64)
+        int stretches = Math.max(0, m - 1);
+        long[] bits = new long[stretches];
+        List<List<Integer>> more = labels.size() > 64 ? new ArrayList<>() : null;
+        if (more != null) for (int i = 0; i < stretches; i++) more.add(new ArrayList<>());
+        for (int j = 0; j < labels.size(); j++) {
+            List<Interval> ivs = labels.get(j).getIntervals();
+            int k = 0;
+            for (int i = 0; i < stretches && k < ivs.size(); i++) {
+                int at = cuts[i];
+                while (k < ivs.size() && ivs.get(k).b < at) k++;
+                if (k < ivs.size() && ivs.get(k).a <= at) {
+                    if (more != null) more.get(i).add(j);
+                    else bits[i] |= 1L << j;
+                }
+            }
+        }
+        Map<Object, IntervalSet> byMembership = new HashMap<>();
         List<IntervalSet> out = new ArrayList<>();
-        Integer prev = null;
-        for (int cut : cuts) {
-            if (prev != null) {
-                List<Boolean> member = new ArrayList<>(labels.size());
-                boolean any = false;
-                for (IntervalSet l : labels) {
-                    boolean in = l.contains(prev);
-                    member.add(in);
-                    any |= in;
-                }
-                if (any) {
-                    IntervalSet s = byMembership.get(member);
-                    if (s == null) {
-                        s = new IntervalSet();
-                        byMembership.put(member, s);
-                        out.add(s);
-                    }
-                    s.add(prev, cut - 1);
-                }
+        for (int i = 0; i < stretches; i++) {
+            Object member = more != null ? more.get(i) : (Object) bits[i];
+            if (more != null ? more.get(i).isEmpty() : bits[i] == 0) continue;
+            IntervalSet s = byMembership.get(member);
+            if (s == null) {
+                s = new IntervalSet();
+                byMembership.put(member, s);
+                out.add(s);
             }
-            prev = cut;
+            s.add(cuts[i], cuts[i + 1] - 1);
         }
         return out;
     }
