@@ -107,6 +107,10 @@ final class TokenDifference {
         final Set<Cfg> cfgs;
         final boolean accepts;
         final boolean kept;
+
+        /** The hash of the configurations, made once. */
+        final int hash;
+
         final Map<Integer, Read> next = new ConcurrentHashMap<>();
 
         /**
@@ -120,6 +124,7 @@ final class TokenDifference {
 
         Read(Set<Cfg> cfgs, boolean kept) {
             this.cfgs = cfgs;
+            this.hash = cfgs.hashCode();
             this.accepts = TokenDifference.accepts(cfgs);
             this.kept = kept;
         }
@@ -1641,9 +1646,38 @@ final class TokenDifference {
             if (behind) after.add(c);
         }
         /** A word's prefix read, and whether the characters after a whole word are being read. */
-        record Read(String word, boolean behind) {}
-        /** Where the rule and the earlier rules are, and the ways the words are read. */
-        record Triple(Set<Cfg> rule, Set<Cfg> earlier, Set<Read> read) {}
+        record WordRead(String word, boolean behind) {}
+        /**
+         * Where the rule and the earlier rules are (the lexer's reads, told apart by their
+         * configurations) and the ways the words are read.
+         */
+        final class Triple {
+            final Read rule;
+            final Read earlier;
+            final Set<WordRead> read;
+            final int hash;
+
+            Triple(Read rule, Read earlier, Set<WordRead> read) {
+                this.rule = rule;
+                this.earlier = earlier;
+                this.read = read;
+                this.hash = (31 * rule.hash + earlier.hash) * 31 + read.hashCode();
+            }
+
+            @Override
+            public int hashCode() {
+                return hash;
+            }
+
+            @Override
+            public boolean equals(Object o) {
+                return o instanceof Triple t
+                        && hash == t.hash
+                        && (rule == t.rule || rule.cfgs.equals(t.rule.cfgs))
+                        && (earlier == t.earlier || earlier.cfgs.equals(t.earlier.cfgs))
+                        && read.equals(t.read);
+            }
+        }
         Set<String> prefixes = new HashSet<>();
         for (String w : words)
             for (int i = 0; i <= w.length(); i++) prefixes.add(w.substring(0, i));
@@ -1651,9 +1685,9 @@ final class TokenDifference {
         for (int e : earlier) seeds.add(new Cfg(atn.ruleToStartState[e], null));
         Triple start =
                 new Triple(
-                        closure(Set.of(new Cfg(atn.ruleToStartState[rule], null))),
-                        closure(seeds),
-                        Set.of(new Read("", false)));
+                        read(closure(Set.of(new Cfg(atn.ruleToStartState[rule], null)))),
+                        read(closure(seeds)),
+                        Set.of(new WordRead("", false)));
         List<Map<Integer, IntervalSet>> edges = new ArrayList<>();
         Numbered<Triple> seen = new Numbered<>(start);
         List<Triple> states = seen.states;
@@ -1661,14 +1695,14 @@ final class TokenDifference {
         for (int i = 0; i < states.size(); i++) {
             Triple p = states.get(i);
             boolean word = false;
-            for (Read r : p.read) word |= words.contains(r.word);
-            boolean token = accepts(p.rule) && !accepts(p.earlier);
+            for (WordRead r : p.read) word |= words.contains(r.word);
+            boolean token = p.rule.accepts && !p.earlier.accepts;
             if (token && word) taken = true;
             Map<Integer, IntervalSet> e = new LinkedHashMap<>();
             edges.add(e);
             // the classes the rule's transitions fall into (kept with the lexer), and the words'
             List<IntervalSet> labels = new ArrayList<>(piecesOf(p.rule));
-            for (Read r : p.read) {
+            for (WordRead r : p.read) {
                 if (r.behind) continue;
                 for (String w : prefixes)
                     if (w.length() == r.word.length() + 1 && w.startsWith(r.word))
@@ -1678,16 +1712,16 @@ final class TokenDifference {
             if (!p.read.isEmpty() && !after.isNil()) labels.add(after);
             for (IntervalSet piece : pieces(labels)) {
                 int ch = piece.getMinElement();
-                Set<Cfg> nr = stepRead(p.rule, ch);
-                if (nr.isEmpty()) continue;
-                Set<Read> read = new HashSet<>();
-                for (Read r : p.read) {
+                Read nr = stepRead(p.rule, ch);
+                if (nr.cfgs.isEmpty()) continue;
+                Set<WordRead> read = new HashSet<>();
+                for (WordRead r : p.read) {
                     if (r.word.isEmpty() && before.contains(ch)) read.add(r);
                     if (words.contains(r.word) && after.contains(ch))
-                        read.add(new Read(r.word, true));
+                        read.add(new WordRead(r.word, true));
                     if (!r.behind && ch < Character.MIN_SUPPLEMENTARY_CODE_POINT) {
                         String w = r.word + (char) ch;
-                        if (prefixes.contains(w)) read.add(new Read(w, false));
+                        if (prefixes.contains(w)) read.add(new WordRead(w, false));
                     }
                 }
                 Triple next = new Triple(nr, stepRead(p.earlier, ch), read);
@@ -1703,8 +1737,8 @@ final class TokenDifference {
                 edges,
                 i -> {
                     Triple p = states.get(i);
-                    if (!accepts(p.rule) || accepts(p.earlier)) return false;
-                    for (Read r : p.read) if (words.contains(r.word)) return false;
+                    if (!p.rule.accepts || p.earlier.accepts) return false;
+                    for (WordRead r : p.read) if (words.contains(r.word)) return false;
                     return true;
                 },
                 "");
@@ -1804,28 +1838,26 @@ final class TokenDifference {
     }
 
     /**
-     * {@link #step}, through this lexer's reads ({@link #read}): a set of configurations equal to
-     * it, kept with the lexer where the reads are within their bound. The product automata over
-     * words a request brings (the tools' parameter names) walk the same states of the lexer again
-     * and again.
+     * The read {@code ch} leads to from {@code at} ({@link #step} of its configurations, through
+     * this lexer's reads, {@link #read}): kept with the lexer where the reads are within their
+     * bound. The product automata over words a request brings (the tools' parameter names) walk the
+     * same states of the lexer again and again.
      */
-    private Set<Cfg> stepRead(Set<Cfg> from, int ch) {
-        Read at = read(from);
+    private Read stepRead(Read at, int ch) {
         Read next = at.after(ch);
         if (next == null) {
             next = read(step(at.cfgs, ch));
             if (next.kept) at.keep(ch, next);
         }
-        return next.cfgs;
+        return next;
     }
 
     /**
-     * The classes of characters that each label of {@code cfgs}' transitions holds entirely or not
-     * at all, kept with the lexer's read of them: the pieces of those labels together with others
-     * are the pieces of these classes together with the others.
+     * The classes of characters that each label of the transitions of {@code at}'s configurations
+     * holds entirely or not at all, kept with the read: the pieces of those labels together with
+     * others are the pieces of these classes together with the others.
      */
-    private List<IntervalSet> piecesOf(Set<Cfg> cfgs) {
-        Read at = read(cfgs);
+    private List<IntervalSet> piecesOf(Read at) {
         List<IntervalSet> known = at.pieces;
         if (known != null) return known;
         List<IntervalSet> labels = new ArrayList<>();
