@@ -360,23 +360,23 @@ final class TokenDifference {
 
     /** Whether {@code s} is in the rule's language. */
     boolean matches(int rule, String s) {
+        Read at = start(rule);
+        for (int i = 0; i < s.length() && !at.cfgs.isEmpty(); ) {
+            int ch = s.codePointAt(i);
+            at = stepRead(at, ch);
+            i += Character.charCount(ch);
+        }
+        return at.accepts;
+    }
+
+    /** The read of {@code rule}'s start, kept per lexer. */
+    private Read start(int rule) {
         Read at = derived.starts.get(rule);
         if (at == null) {
             at = read(closure(Set.of(new Cfg(atn.ruleToStartState[rule], null))));
             derived.starts.compareAndSet(rule, null, at);
         }
-        for (int i = 0; i < s.length() && !at.cfgs.isEmpty(); ) {
-            int ch = s.codePointAt(i);
-            Read next = at.after(ch);
-            if (next == null) {
-                next = read(step(at.cfgs, ch));
-                // the reads kept per lexer are bounded; past the bound they are made each time
-                if (next.kept) at.keep(ch, next);
-            }
-            at = next;
-            i += Character.charCount(ch);
-        }
-        return at.accepts;
+        return at;
     }
 
     /**
@@ -1684,10 +1684,7 @@ final class TokenDifference {
         Set<Cfg> seeds = new HashSet<>();
         for (int e : earlier) seeds.add(new Cfg(atn.ruleToStartState[e], null));
         Triple start =
-                new Triple(
-                        read(closure(Set.of(new Cfg(atn.ruleToStartState[rule], null)))),
-                        read(closure(seeds)),
-                        Set.of(new WordRead("", false)));
+                new Triple(start(rule), read(closure(seeds)), Set.of(new WordRead("", false)));
         List<Map<Integer, IntervalSet>> edges = new ArrayList<>();
         Numbered<Triple> seen = new Numbered<>(start);
         List<Triple> states = seen.states;
@@ -1847,6 +1844,7 @@ final class TokenDifference {
         Read next = at.after(ch);
         if (next == null) {
             next = read(step(at.cfgs, ch));
+            // the reads kept per lexer are bounded; past the bound they are made each time
             if (next.kept) at.keep(ch, next);
         }
         return next;
