@@ -933,10 +933,12 @@ public final class ConstraintGrammar {
         int id = otherKeys.computeIfAbsent(keys, k -> otherKeys.size());
         long key = (long) rule << 32 | id;
         if (otherKeyExprs.containsKey(key)) return otherKeyExprs.get(key);
+        String base = "xk_" + TokenLanguages.sanitize(model.ruleNames[rule]);
         String other =
                 difference.lessWords(
                         out,
-                        "xk_" + TokenLanguages.sanitize(model.ruleNames[rule]) + "_" + id,
+                        base + "_" + id,
+                        base + "_f",
                         rule,
                         earlier.get(rule),
                         new TokenDifference.Words(keys, new String(STRIPPED)));

@@ -14,6 +14,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
@@ -29,6 +30,7 @@ import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.function.IntPredicate;
 import java.util.function.UnaryOperator;
 
@@ -47,6 +49,9 @@ final class TokenDifference {
 
     /** The most answers kept per lexer that depend on the tools of a request. */
     private static final int MAX_WORDS = 512;
+
+    /** The most classes {@link Tokens#rest} keeps per automaton. */
+    private static final int MAX_RESTS = 4096;
 
     /** The most states of the product {@link #avoidNotJson} writes. */
     private static final int MAX_NOT_JSON_STATES = 4096;
@@ -1610,28 +1615,427 @@ final class TokenDifference {
     /**
      * Defines the tokens of {@code rule}, less the strings of {@code earlier} and less the {@code
      * words} as spelled with what is around them, and returns the start rule's name; null when no
-     * word is a token of the rule (nothing to take away) or the automaton is too large.
+     * word is a token of the rule (nothing to take away) or the automaton is too large. The rules
+     * {@code prefix_i} read while a word may still be spelled; once none can, they go on in the
+     * rules {@code shared_i} of the rule's tokens less {@code earlier}'s ({@link #tokens}), which
+     * are the same for every set of words.
      */
-    String lessWords(Gbnf out, String prefix, int rule, List<Integer> earlier, Words words) {
+    String lessWords(
+            Gbnf out, String prefix, String shared, int rule, List<Integer> earlier, Words words) {
         if (derived.words.size() >= MAX_WORDS) derived.words.clear();
         Object a =
                 lookup(
                         derived.words,
-                        new WordsKey(prefix, rule, earlier, words),
+                        new WordsKey(prefix, shared, rule, earlier, words),
                         k ->
                                 new WordsKey(
                                         prefix,
+                                        shared,
                                         rule,
                                         List.copyOf(earlier),
                                         new Words(List.copyOf(words.list()), words.stripped())),
-                        k -> answer(g -> lessWordsNew(g, prefix, rule, earlier, words)));
+                        k -> answer(g -> lessWordsNew(g, prefix, shared, rule, earlier, words)));
         return replay(out, a);
     }
 
-    private record WordsKey(String prefix, int rule, List<Integer> earlier, Words words) {}
+    private record WordsKey(
+            String prefix, String shared, int rule, List<Integer> earlier, Words words) {}
+
+    /** The question of {@link #tokens}. */
+    private record TokensKey(String name, int rule, List<Integer> earlier) {}
+
+    /**
+     * The tokens of a rule less the strings of the earlier rules, as a deterministic automaton over
+     * numbered states (the lexer's reads of the rule and of the earlier rules, paired; state 0 the
+     * start): each state's classes of characters and the state each leads to, whether it ends a
+     * token, whether an end can be reached, and the body of its rule {@code name_i} (null where no
+     * end can be reached). A pure function of the lexer, kept with it; {@code classes} is null
+     * where the automaton is too large.
+     */
+    private static final class Tokens {
+        final String name;
+        final IntervalSet[][] classes;
+        final int[][] targets;
+        final boolean[] accepting;
+        final String[] bodies;
+
+        /** Each state's edges to states that can reach an end: one class per target. */
+        final IntervalSet[][] toLive;
+
+        final int[][] liveTargets;
+
+        /** The classes of {@link #rest}, by state, edge and characters taken away; bounded. */
+        private final Map<RestKey, String> rests = new ConcurrentHashMap<>();
+
+        Tokens(
+                String name,
+                IntervalSet[][] classes,
+                int[][] targets,
+                boolean[] accepting,
+                String[] bodies) {
+            this.name = name;
+            this.classes = classes;
+            this.targets = targets;
+            this.accepting = accepting;
+            this.bodies = bodies;
+            int n = bodies == null ? 0 : bodies.length;
+            this.toLive = new IntervalSet[n][];
+            this.liveTargets = new int[n][];
+        }
+
+        boolean live(int state) {
+            return bodies[state] != null;
+        }
+
+        /**
+         * The class of the {@code edge}-th edge to a live state of {@code state} less {@code taken}
+         * (read-only), as written; null where nothing is left.
+         */
+        String rest(int state, int edge, IntervalSet taken) {
+            RestKey key = new RestKey(state, edge, taken);
+            String known = rests.get(key);
+            if (known != null) return known.isEmpty() ? null : known;
+            IntervalSet c = toLive[state][edge];
+            IntervalSet left = overlaps(c, taken) ? c.subtract(taken) : c;
+            String made = left.isNil() ? "" : Gbnf.charClass(left);
+            if (rests.size() >= MAX_RESTS) rests.clear();
+            rests.put(key, made);
+            return made.isEmpty() ? null : made;
+        }
+
+        String rule(int state) {
+            return name + "_" + state;
+        }
+
+        /** Defines the rules of the states reachable from {@code from}, each once per rule set. */
+        void define(Gbnf out, Collection<Integer> from) {
+            Deque<Integer> work = new ArrayDeque<>(from);
+            while (!work.isEmpty()) {
+                int q = work.pop();
+                String name = rule(q);
+                if (out.has(name)) continue;
+                out.define(name, bodies[q]);
+                for (int t : targets[q]) if (live(t)) work.push(t);
+            }
+        }
+    }
+
+    private record RestKey(int state, int edge, IntervalSet taken) {}
+
+    /** A pair of the lexer's reads, told apart by their configurations. */
+    private static final class ReadPair {
+        final Read rule;
+        final Read earlier;
+        final int hash;
+
+        ReadPair(Read rule, Read earlier) {
+            this.rule = rule;
+            this.earlier = earlier;
+            this.hash = 31 * rule.hash + earlier.hash;
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ReadPair t
+                    && hash == t.hash
+                    && (rule == t.rule || rule.cfgs.equals(t.rule.cfgs))
+                    && (earlier == t.earlier || earlier.cfgs.equals(t.earlier.cfgs));
+        }
+    }
+
+    /** The tokens of {@code rule} less those of {@code earlier}, with rules under {@code name}. */
+    private Tokens tokens(String name, int rule, List<Integer> earlier) {
+        return (Tokens)
+                lookup(
+                        new TokensKey(name, rule, earlier),
+                        k -> new TokensKey(name, rule, List.copyOf(earlier)),
+                        k -> tokensNew(name, rule, earlier));
+    }
+
+    private Tokens tokensNew(String name, int rule, List<Integer> earlier) {
+        Set<Cfg> seeds = new HashSet<>();
+        for (int e : earlier) seeds.add(new Cfg(atn.ruleToStartState[e], null));
+        Numbered<ReadPair> seen = new Numbered<>(new ReadPair(start(rule), read(closure(seeds))));
+        List<ReadPair> states = seen.states;
+        List<IntervalSet[]> classes = new ArrayList<>();
+        List<int[]> targets = new ArrayList<>();
+        for (int i = 0; i < states.size(); i++) {
+            ReadPair p = states.get(i);
+            // the classes both the rule's and the earlier rules' transitions fall into
+            List<IntervalSet> labels = new ArrayList<>(piecesOf(p.rule));
+            labels.addAll(piecesOf(p.earlier));
+            List<IntervalSet> pieces = pieces(labels);
+            IntervalSet[] cs = new IntervalSet[pieces.size()];
+            int[] ts = new int[pieces.size()];
+            int n = 0;
+            for (IntervalSet piece : pieces) {
+                int ch = piece.getMinElement();
+                Read nr = stepRead(p.rule, ch);
+                if (nr.cfgs.isEmpty()) continue;
+                int id = seen.id(new ReadPair(nr, stepRead(p.earlier, ch)));
+                if (id < 0) return new Tokens(name, null, null, null, null);
+                piece.setReadonly(true);
+                cs[n] = piece;
+                ts[n++] = id;
+            }
+            classes.add(Arrays.copyOf(cs, n));
+            targets.add(Arrays.copyOf(ts, n));
+        }
+        int size = states.size();
+        boolean[] accepting = new boolean[size];
+        boolean[] live = new boolean[size];
+        for (int i = 0; i < size; i++)
+            live[i] = accepting[i] = states.get(i).rule.accepts && !states.get(i).earlier.accepts;
+        for (boolean grew = true; grew; ) {
+            grew = false;
+            for (int i = 0; i < size; i++)
+                if (!live[i])
+                    for (int t : targets.get(i))
+                        if (live[t]) {
+                            live[i] = grew = true;
+                            break;
+                        }
+        }
+        Tokens made =
+                new Tokens(
+                        name,
+                        classes.toArray(new IntervalSet[0][]),
+                        targets.toArray(new int[0][]),
+                        accepting,
+                        new String[size]);
+        for (int i = 0; i < size; i++) {
+            if (!live[i]) continue;
+            Map<Integer, IntervalSet> edges = new LinkedHashMap<>();
+            IntervalSet[] cs = made.classes[i];
+            int[] ts = made.targets[i];
+            for (int k = 0; k < cs.length; k++)
+                if (live[ts[k]]) edges.computeIfAbsent(ts[k], t -> new IntervalSet()).addAll(cs[k]);
+            made.bodies[i] = body(edges, made::rule, accepting[i]);
+            made.toLive[i] = new IntervalSet[edges.size()];
+            made.liveTargets[i] = new int[edges.size()];
+            int k = 0;
+            for (Map.Entry<Integer, IntervalSet> e : edges.entrySet()) {
+                e.getValue().setReadonly(true);
+                made.toLive[i][k] = e.getValue();
+                made.liveTargets[i][k++] = e.getKey();
+            }
+        }
+        return made;
+    }
+
+    /** A rule's body: an alternative per edge (its class, then its target's rule), then the end. */
+    private static String body(
+            Map<Integer, IntervalSet> edges, IntFunction<String> rule, boolean accepting) {
+        StringBuilder b = new StringBuilder();
+        for (Map.Entry<Integer, IntervalSet> e : edges.entrySet()) {
+            if (b.length() > 0) b.append(" | ");
+            b.append(Gbnf.charClass(e.getValue())).append(' ').append(rule.apply(e.getKey()));
+        }
+        if (accepting) b.append(b.length() > 0 ? " | \"\"" : "\"\"");
+        return b.toString();
+    }
+
+    /**
+     * The automaton of a token spelled as one of the words, with characters of {@code before} ahead
+     * of it and of {@code after} behind it: a trie of the words, and its states as sets of reads
+     * (each a node of the trie, and whether the characters after a whole word are being read:
+     * {@code node << 1 | behind}), numbered as they are first met. Each state's moves are grouped
+     * by the state they lead to.
+     */
+    private static final class WordAutomaton {
+        /** Per trie node: the characters going on and the nodes they lead to, and word ends. */
+        private int[][] chars = new int[16][];
+
+        private int[][] children = new int[16][];
+        private boolean[] end = new boolean[16];
+        private int nodes = 1;
+        private final IntervalSet before;
+        private final IntervalSet after;
+        private final List<int[]> states = new ArrayList<>();
+        private final Map<ReadSet, Integer> ids = new HashMap<>();
+
+        /** Per state, made when first asked: its classes, their targets, all their characters. */
+        final List<IntervalSet[]> classes = new ArrayList<>();
+
+        final List<int[]> to = new ArrayList<>();
+        final List<IntervalSet> any = new ArrayList<>();
+        final List<Boolean> whole = new ArrayList<>();
+
+        WordAutomaton(List<String> words, IntervalSet before, IntervalSet after) {
+            this.before = before;
+            this.after = after;
+            chars[0] = new int[0];
+            children[0] = new int[0];
+            for (String w : words) {
+                int node = 0;
+                for (int i = 0; i < w.length(); i++) node = child(node, w.charAt(i));
+                end[node] = true;
+            }
+            id(new int[] {0});
+        }
+
+        private int child(int node, int ch) {
+            int[] cs = chars[node];
+            for (int i = 0; i < cs.length; i++) if (cs[i] == ch) return children[node][i];
+            if (nodes == end.length) {
+                chars = Arrays.copyOf(chars, 2 * nodes);
+                children = Arrays.copyOf(children, 2 * nodes);
+                end = Arrays.copyOf(end, 2 * nodes);
+            }
+            int made = nodes++;
+            chars[made] = new int[0];
+            children[made] = new int[0];
+            chars[node] = Arrays.copyOf(cs, cs.length + 1);
+            chars[node][cs.length] = ch;
+            children[node] = Arrays.copyOf(children[node], cs.length + 1);
+            children[node][cs.length] = made;
+            return made;
+        }
+
+        /**
+         * The number of a set of reads (sorted, no repeats), numbered if new; -1 past the bound.
+         */
+        private int id(int[] reads) {
+            ReadSet key = new ReadSet(reads);
+            Integer known = ids.get(key);
+            if (known != null) return known;
+            if (states.size() >= MAX_STATES) return -1;
+            ids.put(key, states.size());
+            states.add(reads);
+            return states.size() - 1;
+        }
+
+        /** Makes the moves of state {@code w}; false where the automaton passes its bound. */
+        boolean move(int w) {
+            int[] at = states.get(w);
+            boolean ends = false;
+            IntervalSet chs = new IntervalSet();
+            for (int r : at) {
+                ends |= end[r >> 1];
+                if ((r & 1) == 0) for (int c : chars[r >> 1]) chs.add(c);
+            }
+            chs.addAll(before);
+            chs.addAll(after);
+            Map<Integer, IntervalSet> by = new LinkedHashMap<>();
+            IntervalSet all = new IntervalSet();
+            int[] next = new int[2 * at.length];
+            for (Interval iv : chs.getIntervals())
+                for (int ch = iv.a; ch <= iv.b; ch++) {
+                    int n = 0;
+                    for (int r : at) {
+                        int node = r >> 1;
+                        if (node == 0 && before.contains(ch)) next[n++] = r;
+                        if (end[node] && after.contains(ch)) next[n++] = node << 1 | 1;
+                        if ((r & 1) == 0)
+                            for (int i = 0; i < chars[node].length; i++)
+                                if (chars[node][i] == ch) next[n++] = children[node][i] << 1;
+                    }
+                    if (n == 0) continue;
+                    int[] set = Arrays.copyOf(next, n);
+                    Arrays.sort(set);
+                    int m = 0;
+                    for (int i = 0; i < n; i++)
+                        if (m == 0 || set[m - 1] != set[i]) set[m++] = set[i];
+                    int id = id(m == n ? set : Arrays.copyOf(set, m));
+                    if (id < 0) return false;
+                    by.computeIfAbsent(id, k -> new IntervalSet()).add(ch);
+                    all.add(ch);
+                }
+            IntervalSet[] cs = new IntervalSet[by.size()];
+            int[] ts = new int[by.size()];
+            int k = 0;
+            for (Map.Entry<Integer, IntervalSet> e : by.entrySet()) {
+                cs[k] = e.getValue();
+                ts[k++] = e.getKey();
+            }
+            all.setReadonly(true);
+            classes.add(cs);
+            to.add(ts);
+            any.add(all);
+            whole.add(ends);
+            return true;
+        }
+    }
+
+    /** A set of reads of the {@link WordAutomaton}, compared by its members. */
+    private static final class ReadSet {
+        final int[] reads;
+        final int hash;
+
+        ReadSet(int[] reads) {
+            this.reads = reads;
+            this.hash = Arrays.hashCode(reads);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ReadSet r && hash == r.hash && Arrays.equals(reads, r.reads);
+        }
+    }
+
+    /**
+     * The edges of a state of {@link #lessWordsNew} being made: to states by number, each target
+     * once with the union of its classes.
+     */
+    private static final class Edges {
+        int[] targets = new int[4];
+        IntervalSet[] classes = new IntervalSet[4];
+        String[] texts;
+        int size;
+
+        /** Adds an edge whose class is written already, to a target no other edge has. */
+        void add(int target, String text) {
+            if (texts == null) texts = new String[targets.length];
+            add(target, (IntervalSet) null);
+            if (texts.length < targets.length) texts = Arrays.copyOf(texts, targets.length);
+            texts[size - 1] = text;
+        }
+
+        void add(int target, IntervalSet chars) {
+            for (int i = 0; chars != null && i < size; i++)
+                if (targets[i] == target) {
+                    classes[i] = classes[i].or(chars);
+                    return;
+                }
+            if (size == targets.length) {
+                targets = Arrays.copyOf(targets, 2 * size);
+                classes = Arrays.copyOf(classes, 2 * size);
+            }
+            targets[size] = target;
+            classes[size++] = chars;
+        }
+
+        /** Appends {@code | class rule} per edge whose target {@code keep} holds. */
+        void write(StringBuilder b, IntPredicate keep, IntFunction<String> rule) {
+            for (int i = 0; i < size; i++) {
+                if (!keep.test(targets[i])) continue;
+                if (b.length() > 0) b.append(" | ");
+                b.append(texts != null ? texts[i] : Gbnf.charClass(classes[i]))
+                        .append(' ')
+                        .append(rule.apply(targets[i]));
+            }
+        }
+    }
 
     private String lessWordsNew(
-            Gbnf out, String prefix, int rule, List<Integer> earlier, Words spelled) {
+            Gbnf out,
+            String prefix,
+            String shared,
+            int rule,
+            List<Integer> earlier,
+            Words spelled) {
+        Tokens free = tokens(shared, rule, earlier);
+        if (free.classes == null) return null;
         List<String> words = spelled.list();
         IntervalSet before = new IntervalSet();
         IntervalSet after = new IntervalSet();
@@ -1645,100 +2049,100 @@ final class TokenDifference {
             if (ahead) before.add(c);
             if (behind) after.add(c);
         }
-        /** A word's prefix read, and whether the characters after a whole word are being read. */
-        record WordRead(String word, boolean behind) {}
-        /**
-         * Where the rule and the earlier rules are (the lexer's reads, told apart by their
-         * configurations) and the ways the words are read.
-         */
-        final class Triple {
-            final Read rule;
-            final Read earlier;
-            final Set<WordRead> read;
-            final int hash;
-
-            Triple(Read rule, Read earlier, Set<WordRead> read) {
-                this.rule = rule;
-                this.earlier = earlier;
-                this.read = read;
-                this.hash = (31 * rule.hash + earlier.hash) * 31 + read.hashCode();
-            }
-
-            @Override
-            public int hashCode() {
-                return hash;
-            }
-
-            @Override
-            public boolean equals(Object o) {
-                return o instanceof Triple t
-                        && hash == t.hash
-                        && (rule == t.rule || rule.cfgs.equals(t.rule.cfgs))
-                        && (earlier == t.earlier || earlier.cfgs.equals(t.earlier.cfgs))
-                        && read.equals(t.read);
-            }
-        }
-        Set<String> prefixes = new HashSet<>();
-        for (String w : words)
-            for (int i = 0; i <= w.length(); i++) prefixes.add(w.substring(0, i));
-        Set<Cfg> seeds = new HashSet<>();
-        for (int e : earlier) seeds.add(new Cfg(atn.ruleToStartState[e], null));
-        Triple start =
-                new Triple(start(rule), read(closure(seeds)), Set.of(new WordRead("", false)));
-        List<Map<Integer, IntervalSet>> edges = new ArrayList<>();
-        Numbered<Triple> seen = new Numbered<>(start);
-        List<Triple> states = seen.states;
+        WordAutomaton wa = new WordAutomaton(words, before, after);
+        // the product: a state of the tokens' automaton and one of the words' automaton, while
+        // some word may still be read; once none can, its edges go on in the tokens' rules
+        Map<Long, Integer> ids = new HashMap<>();
+        ids.put(0L, 0);
+        int[] tokenOf = new int[16];
+        int[] wordOf = new int[16];
+        int count = 1;
+        List<Edges> edges = new ArrayList<>();
+        List<Edges> freeEdges = new ArrayList<>();
         boolean taken = false;
-        for (int i = 0; i < states.size(); i++) {
-            Triple p = states.get(i);
-            boolean word = false;
-            for (WordRead r : p.read) word |= words.contains(r.word);
-            boolean token = p.rule.accepts && !p.earlier.accepts;
-            if (token && word) taken = true;
-            Map<Integer, IntervalSet> e = new LinkedHashMap<>();
+        for (int i = 0; i < count; i++) {
+            int t = tokenOf[i];
+            int w = wordOf[i];
+            while (wa.classes.size() <= w) if (!wa.move(wa.classes.size())) return null;
+            IntervalSet[] wordClasses = wa.classes.get(w);
+            int[] wordTo = wa.to.get(w);
+            IntervalSet any = wa.any.get(w);
+            if (free.accepting[t] && wa.whole.get(w)) taken = true;
+            Edges e = new Edges();
+            Edges fe = new Edges();
             edges.add(e);
-            // the classes the rule's transitions fall into (kept with the lexer), and the words'
-            List<IntervalSet> labels = new ArrayList<>(piecesOf(p.rule));
-            for (WordRead r : p.read) {
-                if (r.behind) continue;
-                for (String w : prefixes)
-                    if (w.length() == r.word.length() + 1 && w.startsWith(r.word))
-                        labels.add(IntervalSet.of(w.charAt(r.word.length())));
-            }
-            if (!p.read.isEmpty() && !before.isNil()) labels.add(before);
-            if (!p.read.isEmpty() && !after.isNil()) labels.add(after);
-            for (IntervalSet piece : pieces(labels)) {
-                int ch = piece.getMinElement();
-                Read nr = stepRead(p.rule, ch);
-                if (nr.cfgs.isEmpty()) continue;
-                Set<WordRead> read = new HashSet<>();
-                for (WordRead r : p.read) {
-                    if (r.word.isEmpty() && before.contains(ch)) read.add(r);
-                    if (words.contains(r.word) && after.contains(ch))
-                        read.add(new WordRead(r.word, true));
-                    if (!r.behind && ch < Character.MIN_SUPPLEMENTARY_CODE_POINT) {
-                        String w = r.word + (char) ch;
-                        if (prefixes.contains(w)) read.add(new WordRead(w, false));
+            freeEdges.add(fe);
+            IntervalSet[] cs = free.toLive[t];
+            int[] ts = free.liveTargets[t];
+            for (int k = 0; k < cs.length; k++) {
+                int t2 = ts[k];
+                IntervalSet c = cs[k];
+                for (int j = 0; j < wordClasses.length; j++) {
+                    IntervalSet q = wordClasses[j];
+                    if (q.getMaxElement() < c.getMinElement()
+                            || q.getMinElement() > c.getMaxElement()) continue;
+                    IntervalSet both =
+                            q.getIntervals().size() == 1 && q.getMinElement() == q.getMaxElement()
+                                    ? c.contains(q.getMinElement()) ? q : null
+                                    : c.and(q);
+                    if (both == null || both.isNil()) continue;
+                    long key = (long) t2 << 32 | wordTo[j];
+                    Integer id = ids.get(key);
+                    if (id == null) {
+                        if (count >= MAX_STATES) return null;
+                        if (count == tokenOf.length) {
+                            tokenOf = Arrays.copyOf(tokenOf, 2 * count);
+                            wordOf = Arrays.copyOf(wordOf, 2 * count);
+                        }
+                        tokenOf[count] = t2;
+                        wordOf[count] = wordTo[j];
+                        ids.put(key, id = count++);
                     }
+                    e.add(id, both);
                 }
-                Triple next = new Triple(nr, stepRead(p.earlier, ch), read);
-                int id = seen.id(next);
-                if (id < 0) return null;
-                e.computeIfAbsent(id, k -> new IntervalSet()).addAll(piece);
+                String rest = free.rest(t, k, any);
+                if (rest != null) fe.add(t2, rest);
             }
         }
         if (!taken) return null;
-        return writeLive(
-                out,
-                prefix,
-                edges,
-                i -> {
-                    Triple p = states.get(i);
-                    if (!p.rule.accepts || p.earlier.accepts) return false;
-                    for (WordRead r : p.read) if (words.contains(r.word)) return false;
-                    return true;
-                },
-                "");
+        boolean[] accepting = new boolean[count];
+        boolean[] live = new boolean[count];
+        for (int i = 0; i < count; i++) {
+            accepting[i] = free.accepting[tokenOf[i]] && !wa.whole.get(wordOf[i]);
+            live[i] = accepting[i] || freeEdges.get(i).size > 0;
+        }
+        for (boolean grew = true; grew; ) {
+            grew = false;
+            for (int i = 0; i < count; i++) {
+                if (live[i]) continue;
+                Edges e = edges.get(i);
+                for (int k = 0; k < e.size && !live[i]; k++) live[i] = grew = live[e.targets[k]];
+            }
+        }
+        if (!live[0]) return "";
+        Set<Integer> reached = new LinkedHashSet<>();
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            if (!live[i]) continue;
+            b.setLength(0);
+            edges.get(i).write(b, q -> live[q], q -> prefix + "_" + q);
+            Edges fe = freeEdges.get(i);
+            fe.write(b, q -> true, free::rule);
+            for (int k = 0; k < fe.size; k++) reached.add(fe.targets[k]);
+            if (accepting[i]) b.append(b.length() > 0 ? " | \"\"" : "\"\"");
+            out.define(prefix + "_" + i, b.toString());
+        }
+        free.define(out, reached);
+        return prefix + "_0";
+    }
+
+    private static boolean overlaps(IntervalSet a, IntervalSet b) {
+        if (b.isNil()
+                || b.getMaxElement() < a.getMinElement()
+                || b.getMinElement() > a.getMaxElement()) return false;
+        for (Interval x : b.getIntervals())
+            for (int c = x.a; c <= x.b; c++) if (a.contains(c)) return true;
+        return false;
     }
 
     /**
