@@ -14,13 +14,10 @@ import dev.toolcalls.internal.lex.Role;
 import dev.toolcalls.internal.lex.Spares;
 import dev.toolcalls.internal.lex.SpecialTokens;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Parses one response as it streams: feed it the output piece by piece, send the events each call
@@ -41,20 +38,23 @@ import java.util.Set;
  * thread at a time: concurrent calls fail fast with an {@link IllegalStateException}.
  */
 public final class StreamParser {
-    /** Roles whose tokens must be whole to mean anything. */
-    private static final Set<Role> NAMING =
-            EnumSet.of(Role.NAME, Role.NAME_JSON, Role.ID, Role.ID_JSON, Role.ARG_KEY);
+    /**
+     * Roles whose tokens must be whole to mean anything. Sets of roles are bits by ordinal (an
+     * {@code EnumSet} finds its enum's constants by reflection when first made).
+     */
+    private static final long NAMING =
+            roles(Role.NAME, Role.NAME_JSON, Role.ID, Role.ID_JSON, Role.ARG_KEY);
 
     /** Roles whose token is read where it lies in the output's chunk, when it lies in one. */
-    private static final Set<Role> IN_PLACE =
-            EnumSet.of(Role.ARG_VALUE, Role.ARG_KEY, Role.LIT_CHARS, Role.LIT_ATOM);
+    private static final long IN_PLACE =
+            roles(Role.ARG_VALUE, Role.ARG_KEY, Role.LIT_CHARS, Role.LIT_ATOM);
 
     /**
      * Roles that use nothing of their token's text but the open call's raw copy of it (and, for a
      * literal's brackets, which bracket it is, read where it lies).
      */
-    private static final Set<Role> TEXTLESS =
-            EnumSet.of(
+    private static final long TEXTLESS =
+            roles(
                     Role.SKIP,
                     Role.CALL_BEGIN,
                     Role.CALL_END,
@@ -68,16 +68,6 @@ public final class StreamParser {
                     Role.LIT_QUOTE);
 
     private static final int[] NO_RUNS = {};
-
-    private static final VarHandle OWNER;
-
-    static {
-        try {
-            OWNER = MethodHandles.lookup().findVarHandle(StreamParser.class, "owner", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     private final Format format;
     private final LexerModel model;
@@ -112,13 +102,13 @@ public final class StreamParser {
     private long tokenCount;
 
     /**
-     * The id of the thread in a call now, or 0: read and written through {@link #OWNER} (acquire on
-     * entry, release on exit, opaque between: plain loads and stores, no atomic update; a number,
-     * not the thread, so that no store of a reference into this long-lived object pays the
-     * collector's barrier).
+     * The id of the thread in a call now, or 0: acquire on entry, release on exit, opaque between
+     * (plain loads and stores, no atomic update; a number, not the thread, so that no store of a
+     * reference into this long-lived object pays the collector's barrier). An {@code AtomicLong}
+     * rather than a {@code VarHandle}: a fresh JVM's first {@code VarHandle} sets up the
+     * method-handle machinery, about 2 ms.
      */
-    @SuppressWarnings("unused")
-    private long owner;
+    private final AtomicLong owner = new AtomicLong();
 
     /** Where the parts go back when the parser has finished without an error, or null. */
     private final Spares<ParserParts> spares;
@@ -417,10 +407,10 @@ public final class StreamParser {
      */
     private long enter() {
         long me = Thread.currentThread().getId();
-        if ((long) OWNER.getAcquire(this) != 0) throw twoThreads();
-        OWNER.setOpaque(this, me);
+        if (owner.getAcquire() != 0) throw twoThreads();
+        owner.setOpaque(me);
         if (finished) {
-            OWNER.setRelease(this, 0L);
+            owner.setRelease(0L);
             throw new IllegalStateException("stream parser already finished");
         }
         return me;
@@ -431,8 +421,18 @@ public final class StreamParser {
      * there, and goes.
      */
     private void leave(long me) {
-        if ((long) OWNER.getOpaque(this) != me) throw twoThreads();
-        OWNER.setRelease(this, 0L);
+        if (owner.getOpaque() != me) throw twoThreads();
+        owner.setRelease(0L);
+    }
+
+    private static long roles(Role... roles) {
+        long set = 0;
+        for (Role r : roles) set |= 1L << r.ordinal();
+        return set;
+    }
+
+    private static boolean in(long roles, Role r) {
+        return (roles >>> r.ordinal() & 1) != 0;
     }
 
     private static IllegalStateException twoThreads() {
@@ -569,12 +569,11 @@ public final class StreamParser {
                             : null;
             // a raw argument value, a key, or a literal's string characters or atom, that lies
             // whole in one chunk of the output is read there, not cut from it first
-            boolean inPlace = IN_PLACE.contains(role) && lexer.tokenChunk() != null;
-            String text =
-                    value != null || inPlace || TEXTLESS.contains(role) ? null : lexer.tokenText();
+            boolean inPlace = in(IN_PLACE, role) && lexer.tokenChunk() != null;
+            String text = value != null || inPlace || in(TEXTLESS, role) ? null : lexer.tokenText();
             if (text != null) calls.text(text);
             else rawText();
-            if (calls.isOpen() && lexer.tokenTruncated() && NAMING.contains(role)) {
+            if (calls.isOpen() && lexer.tokenTruncated() && in(NAMING, role)) {
                 // the output stops inside a name, id or key: the call never got it whole
                 if (fallBackToContent()) continue;
                 throw calls.errorAtBegin(

@@ -25,8 +25,9 @@ import java.util.stream.Stream;
  * does not need (Gson's type adapters and tree, the ANTLR tool and ANTLR's {@code CharStreams},
  * picocli, the tools, the constraint compiler, the method-handle bootstrap of records' equals and
  * hashCode, the security providers behind {@code SecureRandom}, the service loader, the registry of
- * every bundled format, the lambda bootstrap and the method-handle class spinner). Classes, not
- * times: a guard that does not depend on the machine's load.
+ * every bundled format, the lambda bootstrap, the method-handle class spinner, the making of a
+ * {@code VarHandle} and {@code EnumSet}). Classes, not times: a guard that does not depend on the
+ * machine's load.
  */
 class FirstParseClassesTest {
     private static final List<String> NOT_ON_THE_PARSE_PATH =
@@ -51,7 +52,12 @@ class FirstParseClassesTest {
                     "org.antlr.v4.runtime.CharStreams ",
                     // no lambda is linked and no method-handle class is spun
                     "java.lang.invoke.LambdaMetafactory ",
-                    "java.lang.invoke.InvokerBytecodeGenerator ");
+                    "java.lang.invoke.InvokerBytecodeGenerator ",
+                    // no VarHandle is made (an atomic array or a field's handle: the first sets
+                    // up the method-handle machinery), no EnumSet (it finds its enum's
+                    // constants by reflection)
+                    "java.lang.invoke.VarHandles ",
+                    "java.util.EnumSet ");
 
     @Test
     void aFreshJvmLoadsOnlyTheLexerOfTheFormatItParses() throws Exception {

@@ -74,8 +74,8 @@ class CommandOptionsTest {
     /**
      * What a short {@code parse} run (batch and streaming) does not load: picocli, Gson's writer
      * and type adapters (the output is written by hand), the service loader (a bundled format is
-     * found without a search for format providers), the lambda bootstrap and the method-handle
-     * class spinner.
+     * found without a search for format providers), the lambda bootstrap, the method-handle class
+     * spinner, the making of a {@code VarHandle} and {@code EnumSet}.
      */
     private static final List<String> NOT_IN_A_PARSE_RUN =
             List.of(
@@ -84,7 +84,9 @@ class CommandOptionsTest {
                     " com.google.gson.internal.bind.TypeAdapters ",
                     " java.util.ServiceLoader ",
                     " java.lang.invoke.LambdaMetafactory ",
-                    " java.lang.invoke.InvokerBytecodeGenerator ");
+                    " java.lang.invoke.InvokerBytecodeGenerator ",
+                    " java.lang.invoke.VarHandles ",
+                    " java.util.EnumSet ");
 
     private static final List<String> FORMAT = List.of("--format", "hermes");
 

@@ -614,8 +614,9 @@ public final class ArgumentWriter {
         return keySource.substring(keyFrom, keyTo);
     }
 
+    /** The types the tools give key {@code k}; none (an immutable empty set) when they say none. */
     private Set<SchemaTypes.Type> typesOf(String k) {
-        if (properties == null || !properties.has(k)) return EnumSet.noneOf(SchemaTypes.Type.class);
+        if (properties == null || !properties.has(k)) return Set.of();
         return SchemaTypes.of(properties.get(k));
     }
 }
