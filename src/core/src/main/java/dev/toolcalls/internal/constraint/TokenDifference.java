@@ -1856,6 +1856,10 @@ final class TokenDifference {
         private int nodes = 1;
         private final IntervalSet before;
         private final IntervalSet after;
+
+        /** The characters of {@code before} and {@code after}. */
+        private final int[] spaces;
+
         private final List<int[]> states = new ArrayList<>();
         private final Map<ReadSet, Integer> ids = new HashMap<>();
 
@@ -1869,6 +1873,7 @@ final class TokenDifference {
         WordAutomaton(List<String> words, IntervalSet before, IntervalSet after) {
             this.before = before;
             this.after = after;
+            this.spaces = before.or(after).toArray();
             chars[0] = new int[0];
             children[0] = new int[0];
             for (String w : words) {
@@ -1914,48 +1919,56 @@ final class TokenDifference {
         boolean move(int w) {
             int[] at = states.get(w);
             boolean ends = false;
-            IntervalSet chs = new IntervalSet();
+            // the characters that may go on: the next characters of the words, and the stripped
+            int n = spaces.length;
+            for (int r : at) if ((r & 1) == 0) n += chars[r >> 1].length;
+            int[] chs = Arrays.copyOf(spaces, n);
+            n = spaces.length;
             for (int r : at) {
                 ends |= end[r >> 1];
-                if ((r & 1) == 0) for (int c : chars[r >> 1]) chs.add(c);
+                if ((r & 1) == 0) for (int c : chars[r >> 1]) chs[n++] = c;
             }
-            chs.addAll(before);
-            chs.addAll(after);
-            Map<Integer, IntervalSet> by = new LinkedHashMap<>();
+            Arrays.sort(chs);
+            int[] groups = new int[chs.length];
+            IntervalSet[] classes = new IntervalSet[chs.length];
+            int size = 0;
             IntervalSet all = new IntervalSet();
             int[] next = new int[2 * at.length];
-            for (Interval iv : chs.getIntervals())
-                for (int ch = iv.a; ch <= iv.b; ch++) {
-                    int n = 0;
-                    for (int r : at) {
-                        int node = r >> 1;
-                        if (node == 0 && before.contains(ch)) next[n++] = r;
-                        if (end[node] && after.contains(ch)) next[n++] = node << 1 | 1;
-                        if ((r & 1) == 0)
-                            for (int i = 0; i < chars[node].length; i++)
-                                if (chars[node][i] == ch) next[n++] = children[node][i] << 1;
-                    }
-                    if (n == 0) continue;
-                    int[] set = Arrays.copyOf(next, n);
-                    Arrays.sort(set);
-                    int m = 0;
-                    for (int i = 0; i < n; i++)
-                        if (m == 0 || set[m - 1] != set[i]) set[m++] = set[i];
-                    int id = id(m == n ? set : Arrays.copyOf(set, m));
-                    if (id < 0) return false;
-                    by.computeIfAbsent(id, k -> new IntervalSet()).add(ch);
-                    all.add(ch);
+            for (int x = 0; x < chs.length; x++) {
+                int ch = chs[x];
+                if (x > 0 && chs[x - 1] == ch) continue;
+                int m = 0;
+                for (int r : at) {
+                    int node = r >> 1;
+                    if (node == 0 && before.contains(ch)) next[m++] = r;
+                    if (end[node] && after.contains(ch)) next[m++] = node << 1 | 1;
+                    if ((r & 1) == 0)
+                        for (int i = 0; i < chars[node].length; i++)
+                            if (chars[node][i] == ch) next[m++] = children[node][i] << 1;
                 }
-            IntervalSet[] cs = new IntervalSet[by.size()];
-            int[] ts = new int[by.size()];
-            int k = 0;
-            for (Map.Entry<Integer, IntervalSet> e : by.entrySet()) {
-                cs[k] = e.getValue();
-                ts[k++] = e.getKey();
+                if (m == 0) continue;
+                int[] set = Arrays.copyOf(next, m);
+                if (m > 1) {
+                    Arrays.sort(set);
+                    int u = 0;
+                    for (int i = 0; i < m; i++)
+                        if (u == 0 || set[u - 1] != set[i]) set[u++] = set[i];
+                    if (u < m) set = Arrays.copyOf(set, u);
+                }
+                int id = id(set);
+                if (id < 0) return false;
+                int g = 0;
+                while (g < size && groups[g] != id) g++;
+                if (g == size) {
+                    groups[size] = id;
+                    classes[size++] = new IntervalSet();
+                }
+                classes[g].add(ch);
+                all.add(ch);
             }
             all.setReadonly(true);
-            classes.add(cs);
-            to.add(ts);
+            this.classes.add(Arrays.copyOf(classes, size));
+            to.add(Arrays.copyOf(groups, size));
             any.add(all);
             whole.add(ends);
             return true;
