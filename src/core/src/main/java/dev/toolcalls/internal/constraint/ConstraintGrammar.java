@@ -2038,9 +2038,11 @@ public final class ConstraintGrammar {
                     stackReturns(stackOf(k.mode, c.key, false), s.ctx, found);
             else {
                 List<Step>[] known = stepsIn(c);
-                for (int r : itemRules.get(k.mode)) {
+                for (int r : plan.items[k.mode]) {
                     Effect e = effectIn(k.mode, c, r);
-                    for (Step s : steps(known, c, r)) {
+                    List<Step> steps = steps(known, c, r);
+                    for (int i = 0; i < steps.size(); i++) {
+                        Step s = steps.get(i);
                         if (s.swallow) {
                             if (swallowEnds(e)) found.add(exit(k.mode, s.ctx, 1, -1, -1));
                             else stackReturns(stackOf(k.mode, r, true), s.ctx, found);
@@ -2050,11 +2052,14 @@ public final class ConstraintGrammar {
                                 found.add(exit(k.mode, s.ctx, e.pops, e.mode, p));
                             if (split.plain != null)
                                 found.add(exit(k.mode, s.ctx, e.pops, e.mode, -1));
-                        } else if (defers(c, s))
-                            for (Exit x : returnsOf(e.mode, keyed(e.mode, s.ctx)))
+                        } else if (defers(c, s)) {
+                            List<Exit> ends = returnsOf(e.mode, keyed(e.mode, s.ctx));
+                            for (int x = 0; x < ends.size(); x++)
                                 stackReturns(
-                                        List.of(x.mode), resumed(unkeyed(s.ctx, x), c.mask), found);
-                        else stackReturns(stackOf(k.mode, r, false), s.ctx, found);
+                                        plan.singles.get(ends.get(x).mode),
+                                        resumed(unkeyed(s.ctx, ends.get(x)), c.mask),
+                                        found);
+                        } else stackReturns(stackOf(k.mode, r, false), s.ctx, found);
                     }
                 }
             }
@@ -2317,7 +2322,7 @@ public final class ConstraintGrammar {
                 PopSpelling p = popSpellings.get(r.popped);
                 below = after(p.mode, p.rule, p.lit, r.mode, c);
             }
-            for (List<Object> tail : stackAlts(List.of(r.mode), c, e, below)) {
+            for (List<Object> tail : stackAlts(plan.singles.get(r.mode), c, e, below)) {
                 List<Object> alt = new ArrayList<>(1 + tail.size());
                 alt.add(head);
                 alt.addAll(tail);
@@ -2345,7 +2350,7 @@ public final class ConstraintGrammar {
                 onlyCallBegin || n.after < 0 ? List.of() : afterEnds(n.after);
         Set<TokenDifference.Rivals> splitEnds = splitEnds(n, c, runEnds);
         List<Step>[] known = stepsIn(c);
-        for (int r : itemRules.get(n.mode)) {
+        for (int r : plan.items[n.mode]) {
             if (onlyCallBegin && roles[r] != Role.CALL_BEGIN) continue;
             // the held arguments read the characters and escapes themselves
             if (held && plan.stays(n.mode, r)) continue;
@@ -2496,7 +2501,7 @@ public final class ConstraintGrammar {
         Set<TokenDifference.Rivals> out = new LinkedHashSet<>();
         if (runEnds.isEmpty()) return out;
         List<Step>[] known = stepsIn(c);
-        for (int r : itemRules.get(n.mode)) {
+        for (int r : plan.items[n.mode]) {
             // a token that ends a frame whose required state is deferred pops it
             Effect e = effectIn(n.mode, c, r);
             if (e.pops > 0) continue;
