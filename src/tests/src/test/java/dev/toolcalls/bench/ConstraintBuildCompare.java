@@ -12,12 +12,14 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.LongSupplier;
 
 /**
  * The constraint build time of two builds of the library, side by side in one JVM: each loaded by
  * its own class loader, builds alternating one for one, the median CPU time of this thread per
- * build for each and their ratio. On a machine loaded by other work the absolute times vary with
- * the load; alternating builds in one thread keeps their ratio. Arguments: the first and second
+ * build for each and their ratio, and the same for the bytes the thread allocates per build (which
+ * the load does not change). On a machine loaded by other work the absolute times vary with the
+ * load; alternating builds in one thread keeps their ratio. Arguments: the first and second
  * library's class folders (or jars, absolute paths), the seconds of CPU to warm up (then twice that
  * measured), and the formats; tools: {@link ConstraintBenchmark#tools}{@code (20)}; gson and
  * antlr4-runtime are taken from this JVM's class path. Each format's two outputs are compared too.
@@ -71,10 +73,43 @@ public final class ConstraintBuildCompare {
                 options.getMethod("defaults").invoke(null));
     }
 
-    /** Prints, per format, each library's median CPU milliseconds per build and their ratio. */
+    private static long median(List<Long> values) {
+        List<Long> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        return sorted.get(sorted.size() / 2);
+    }
+
+    /**
+     * The JVM's count of the bytes this thread has allocated (com.sun.management, reached by
+     * reflection: the tests compile as the module); 0 where the JVM keeps no such count.
+     */
+    private static LongSupplier allocatedBytes() {
+        Object bean = ManagementFactory.getThreadMXBean();
+        long thread = Thread.currentThread().getId();
+        try {
+            Method count =
+                    Class.forName("com.sun.management.ThreadMXBean")
+                            .getMethod("getThreadAllocatedBytes", long.class);
+            return () -> {
+                try {
+                    return (long) count.invoke(bean, thread);
+                } catch (ReflectiveOperationException e) {
+                    throw new IllegalStateException(e);
+                }
+            };
+        } catch (ReflectiveOperationException e) {
+            return () -> 0;
+        }
+    }
+
+    /**
+     * Prints, per format, each library's median CPU milliseconds and allocated bytes per build and
+     * their ratios.
+     */
     public static void main(String[] args) throws Exception {
         double warm = Double.parseDouble(args[2]);
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        LongSupplier allocated = allocatedBytes();
         for (int i = 3; i < args.length; i++) {
             Build first = load(args[0], args[i]);
             Build second = load(args[1], args[i]);
@@ -87,26 +122,36 @@ public final class ConstraintBuildCompare {
             }
             List<Long> a = new ArrayList<>();
             List<Long> b = new ArrayList<>();
+            List<Long> aBytes = new ArrayList<>();
+            List<Long> bBytes = new ArrayList<>();
             end = threads.getCurrentThreadCpuTime() + (long) (2 * warm * 1e9);
             while (threads.getCurrentThreadCpuTime() < end) {
+                long m0 = allocated.getAsLong();
                 long t0 = threads.getCurrentThreadCpuTime();
                 first.run(built);
+                a.add(threads.getCurrentThreadCpuTime() - t0);
+                long m1 = allocated.getAsLong();
+                aBytes.add(m1 - m0);
                 long t1 = threads.getCurrentThreadCpuTime();
                 second.run(built++);
-                a.add(t1 - t0);
                 b.add(threads.getCurrentThreadCpuTime() - t1);
+                bBytes.add(allocated.getAsLong() - m1);
             }
-            Collections.sort(a);
-            Collections.sort(b);
-            double ma = a.get(a.size() / 2) / 1e6;
-            double mb = b.get(b.size() / 2) / 1e6;
+            double ma = median(a) / 1e6;
+            double mb = median(b) / 1e6;
+            double ka = median(aBytes) / 1024.0;
+            double kb = median(bBytes) / 1024.0;
             System.out.printf(
                     Locale.ROOT,
-                    "%s: %.3f ms, %.3f ms, ratio %.2f (%d pairs, %s)%n",
+                    "%s: %.3f ms, %.3f ms, ratio %.2f; %.0f KiB, %.0f KiB allocated, ratio %.2f"
+                            + " (%d pairs, %s)%n",
                     args[i],
                     ma,
                     mb,
                     ma / mb,
+                    ka,
+                    kb,
+                    ka / kb,
                     a.size(),
                     same);
         }

@@ -50,7 +50,11 @@ public final class ConstraintGrammar {
     /** What a token does to the mode stack: pops, then a mode for the frame, then pushes. */
     record Effect(int pops, int mode, List<Integer> pushes, boolean command) {}
 
-    /** Where the builder is: outside or inside a call, of which tool, in which parameter. */
+    /**
+     * Where the builder is: outside or inside a call, of which tool, in which parameter. Equal by
+     * its fields where {@link #ctx} makes the build's one instance of each; what holds contexts
+     * holds those instances, and compares them by identity.
+     */
     private static final class Ctx {
         final boolean call;
         final int tool;
@@ -146,7 +150,7 @@ public final class ConstraintGrammar {
                             && mode == x.mode
                             && eof == x.eof
                             && popped == x.popped
-                            && (ctx == null ? x.ctx == null : ctx.equals(x.ctx));
+                            && ctx == x.ctx;
         }
     }
 
@@ -169,7 +173,7 @@ public final class ConstraintGrammar {
         @Override
         public boolean equals(Object o) {
             return this == o
-                    || o instanceof Key k && hash == k.hash && mode == k.mode && ctx.equals(k.ctx);
+                    || o instanceof Key k && hash == k.hash && mode == k.mode && ctx == k.ctx;
         }
     }
 
@@ -265,7 +269,7 @@ public final class ConstraintGrammar {
                             && hash == n.hash
                             && mode == n.mode
                             && after == n.after
-                            && ctx.equals(n.ctx)
+                            && ctx == n.ctx
                             && exit.equals(n.exit);
         }
 
@@ -304,15 +308,15 @@ public final class ConstraintGrammar {
 
     /**
      * A schema's rules and expression as written with {@link #SCHEMA_PREFIX} for their prefix, to
-     * be replaced by the prefix of a tool (each text held as its pieces between the prefixes), and
-     * the outermost object of its value (null where none). It is a function of the schema (and of
-     * the parameters it refers into) only, and so are the beginnings written from it ({@link
-     * #openings}, by the keys not first and the suffix of their rule): builds share them.
+     * be replaced by the prefix of a tool, and the outermost object of its value (null where none).
+     * It is a function of the schema (and of the parameters it refers into) only, and so are the
+     * beginnings written from it ({@link #openings}, by the keys not first and the suffix of their
+     * rule): builds share them.
      */
     private static final class SchemaText {
-        private final String[] expr;
-        private final String[][] names;
-        private final String[][] bodies;
+        private final String expr;
+        private final String[] names;
+        private final String[] bodies;
         private final JsonSchemaRules.Outer outer;
         private final Map<String, SchemaText> openings = new ConcurrentHashMap<>();
 
@@ -320,36 +324,15 @@ public final class ConstraintGrammar {
         private volatile Named named;
 
         private SchemaText(String expr, Map<String, String> rules, JsonSchemaRules.Outer outer) {
-            this.expr = pieces(expr);
-            this.names = new String[rules.size()][];
-            this.bodies = new String[rules.size()][];
+            this.expr = expr;
+            this.names = new String[rules.size()];
+            this.bodies = new String[rules.size()];
             this.outer = outer;
             int i = 0;
             for (Map.Entry<String, String> e : rules.entrySet()) {
-                names[i] = pieces(e.getKey());
-                bodies[i++] = pieces(e.getValue());
+                names[i] = e.getKey();
+                bodies[i++] = e.getValue();
             }
-        }
-
-        private static String[] pieces(String text) {
-            int at = text.indexOf(SCHEMA_PREFIX);
-            if (at < 0) return new String[] {text};
-            List<String> pieces = new ArrayList<>();
-            int from = 0;
-            for (; at >= 0; at = text.indexOf(SCHEMA_PREFIX, from)) {
-                pieces.add(text.substring(from, at));
-                from = at + SCHEMA_PREFIX.length();
-            }
-            pieces.add(text.substring(from));
-            return pieces.toArray(new String[0]);
-        }
-
-        private static String join(String[] pieces, String prefix, StringBuilder b) {
-            if (pieces.length == 1) return pieces[0];
-            b.setLength(0);
-            b.append(pieces[0]);
-            for (int i = 1; i < pieces.length; i++) b.append(prefix).append(pieces[i]);
-            return b.toString();
         }
 
         JsonSchemaRules.Outer outer() {
@@ -364,14 +347,13 @@ public final class ConstraintGrammar {
         String define(Gbnf g, String prefix) {
             Named known = named;
             if (known == null || !known.prefix.equals(prefix)) {
-                StringBuilder b = new StringBuilder(128);
                 String[] n = new String[names.length];
                 String[] d = new String[names.length];
                 for (int i = 0; i < n.length; i++) {
-                    n[i] = join(names[i], prefix, b);
-                    d[i] = join(bodies[i], prefix, b);
+                    n[i] = names[i].replace(SCHEMA_PREFIX, prefix);
+                    d[i] = bodies[i].replace(SCHEMA_PREFIX, prefix);
                 }
-                known = new Named(prefix, n, d, join(expr, prefix, b));
+                known = new Named(prefix, n, d, expr.replace(SCHEMA_PREFIX, prefix));
                 named = known;
             }
             for (int i = 0; i < known.names.length; i++) g.define(known.names[i], known.bodies[i]);
@@ -581,7 +563,14 @@ public final class ConstraintGrammar {
     /** Per name token: whether it reads escapes. */
     private final Map<Integer, Boolean> escapes = new HashMap<>();
 
-    private final Map<String, String> strippedWords = new HashMap<>();
+    /** Per rule: its tokens spelling each word ({@link #stripped}), once made. */
+    private Map<String, String>[] strippedWords;
+
+    /** How many words {@link #strippedWords} holds, over all rules. */
+    private int strippedMade;
+
+    /** The classes of the whitespace stripped before or after a word, by its characters. */
+    private final Map<String, String> strippedSpaces = new HashMap<>();
 
     /** Per tool name: the rule of its JSON spellings. */
     private final Map<String, String> jsonNames = new HashMap<>();
@@ -599,6 +588,12 @@ public final class ConstraintGrammar {
     private static final List<String> WHITESPACE = List.of("", " ", "\t", "\n", "\r", " \n");
 
     private final Map<List<String>, SchemaText> schemaTexts = new HashMap<>();
+
+    /**
+     * The texts of schemas inside a tool's parameters that refer to nothing outside them, by the
+     * schema's instance: a function of the schema alone, which is written once per build.
+     */
+    private final Map<JsonElement, SchemaText> partTexts = new IdentityHashMap<>();
 
     /** The expressions of the schemas this build has written, by schema. */
     private final Map<SchemaText, String> writtenSchemas = new IdentityHashMap<>();
@@ -885,10 +880,22 @@ public final class ConstraintGrammar {
      * once per build.
      */
     private SchemaText schemaText(String tool, JsonElement root, JsonElement schema) {
-        String part = schema == root ? "" : schema.toString();
+        if (schema == root) return schemaText(tool, root, schema, root.toString(), "");
+        SchemaText known = partTexts.get(schema);
+        if (known != null) return known;
+        String part = schema.toString();
         // the root is read only for the references the schema holds
+        if (part.contains("\"$ref\"")) return schemaText(tool, root, schema, root.toString(), part);
+        SchemaText made = schemaText(tool, root, schema, "", part);
+        partTexts.put(schema, made);
+        return made;
+    }
+
+    /** The rules of {@code schema} by its text and that of the parameters it refers into. */
+    private SchemaText schemaText(
+            String tool, JsonElement root, JsonElement schema, String refs, String part) {
         return schemaTexts.computeIfAbsent(
-                List.of(schema == root || part.contains("\"$ref\"") ? root.toString() : "", part),
+                List.of(refs, part),
                 k -> {
                     SchemaText known = SCHEMA_TEXTS.get(k);
                     if (known != null) return known;
@@ -908,7 +915,19 @@ public final class ConstraintGrammar {
      * reads there.
      */
     private String stripped(int rule, String word) {
-        return strippedWords.computeIfAbsent(rule + " " + word, k -> strippedNew(rule, word));
+        if (strippedWords == null) {
+            @SuppressWarnings("unchecked")
+            Map<String, String>[] byRule = new Map[roles.length];
+            strippedWords = byRule;
+        }
+        Map<String, String> words = strippedWords[rule];
+        if (words == null) words = strippedWords[rule] = new HashMap<>();
+        String known = words.get(word);
+        if (known != null) return known;
+        String made = strippedNew(rule, word);
+        words.put(word, made);
+        strippedMade++;
+        return made;
     }
 
     private String strippedNew(int rule, String word) {
@@ -920,9 +939,18 @@ public final class ConstraintGrammar {
         }
         String lit = Gbnf.literal(word);
         if (before.length() == 0 && after.length() == 0) return lit;
-        if (before.length() > 0) lit = spaces(before) + " " + lit;
-        if (after.length() > 0) lit = lit + " " + spaces(after);
-        return out.define("sw_" + strippedWords.size(), lit);
+        if (before.length() > 0)
+            lit =
+                    strippedSpaces.computeIfAbsent(before.toString(), ConstraintGrammar::spaces)
+                            + " "
+                            + lit;
+        if (after.length() > 0)
+            lit =
+                    lit
+                            + " "
+                            + strippedSpaces.computeIfAbsent(
+                                    after.toString(), ConstraintGrammar::spaces);
+        return out.define("sw_" + strippedMade, lit);
     }
 
     /**
@@ -2012,9 +2040,11 @@ public final class ConstraintGrammar {
                     stackReturns(stackOf(k.mode, c.key, false), s.ctx, found);
             else {
                 List<Step>[] known = stepsIn(c);
-                for (int r : itemRules.get(k.mode)) {
+                for (int r : plan.items[k.mode]) {
                     Effect e = effectIn(k.mode, c, r);
-                    for (Step s : steps(known, c, r)) {
+                    List<Step> steps = steps(known, c, r);
+                    for (int i = 0; i < steps.size(); i++) {
+                        Step s = steps.get(i);
                         if (s.swallow) {
                             if (swallowEnds(e)) found.add(exit(k.mode, s.ctx, 1, -1, -1));
                             else stackReturns(stackOf(k.mode, r, true), s.ctx, found);
@@ -2024,11 +2054,14 @@ public final class ConstraintGrammar {
                                 found.add(exit(k.mode, s.ctx, e.pops, e.mode, p));
                             if (split.plain != null)
                                 found.add(exit(k.mode, s.ctx, e.pops, e.mode, -1));
-                        } else if (defers(c, s))
-                            for (Exit x : returnsOf(e.mode, keyed(e.mode, s.ctx)))
+                        } else if (defers(c, s)) {
+                            List<Exit> ends = returnsOf(e.mode, keyed(e.mode, s.ctx));
+                            for (int x = 0; x < ends.size(); x++)
                                 stackReturns(
-                                        List.of(x.mode), resumed(unkeyed(s.ctx, x), c.mask), found);
-                        else stackReturns(stackOf(k.mode, r, false), s.ctx, found);
+                                        plan.singles.get(ends.get(x).mode),
+                                        resumed(unkeyed(s.ctx, ends.get(x)), c.mask),
+                                        found);
+                        } else stackReturns(stackOf(k.mode, r, false), s.ctx, found);
                     }
                 }
             }
@@ -2076,6 +2109,14 @@ public final class ConstraintGrammar {
         boolean implicit = rules.implicitCallEnd();
         int live = next >= 0 ? plan.live(next, implicit) : plan.liveBelow(mode, implicit);
         return new Exit(false, strip(c, live), pops, next, popped);
+    }
+
+    /** Whether {@code x} is {@link #exit}{@code (mode, c, pops, next, popped)}. */
+    private boolean endsAs(Exit x, int mode, Ctx c, int pops, int next, int popped) {
+        if (x.eof || x.pops != pops || x.mode != next || x.popped != popped) return false;
+        boolean implicit = rules.implicitCallEnd();
+        return x.ctx
+                == strip(c, next >= 0 ? plan.live(next, implicit) : plan.liveBelow(mode, implicit));
     }
 
     /**
@@ -2283,7 +2324,7 @@ public final class ConstraintGrammar {
                 PopSpelling p = popSpellings.get(r.popped);
                 below = after(p.mode, p.rule, p.lit, r.mode, c);
             }
-            for (List<Object> tail : stackAlts(List.of(r.mode), c, e, below)) {
+            for (List<Object> tail : stackAlts(plan.singles.get(r.mode), c, e, below)) {
                 List<Object> alt = new ArrayList<>(1 + tail.size());
                 alt.add(head);
                 alt.addAll(tail);
@@ -2311,7 +2352,7 @@ public final class ConstraintGrammar {
                 onlyCallBegin || n.after < 0 ? List.of() : afterEnds(n.after);
         Set<TokenDifference.Rivals> splitEnds = splitEnds(n, c, runEnds);
         List<Step>[] known = stepsIn(c);
-        for (int r : itemRules.get(n.mode)) {
+        for (int r : plan.items[n.mode]) {
             if (onlyCallBegin && roles[r] != Role.CALL_BEGIN) continue;
             // the held arguments read the characters and escapes themselves
             if (held && plan.stays(n.mode, r)) continue;
@@ -2322,7 +2363,7 @@ public final class ConstraintGrammar {
                 if (s.swallow) {
                     if (swallowEnds(e))
                         tails =
-                                n.exit.equals(exit(n.mode, s.ctx, 1, -1, -1))
+                                endsAs(n.exit, n.mode, s.ctx, 1, -1, -1)
                                         ? List.of(List.of())
                                         : List.of();
                     else tails = stackAlts(stackOf(n.mode, r, true), s.ctx, n.exit);
@@ -2331,7 +2372,7 @@ public final class ConstraintGrammar {
                     PopSplit split = popped(n.mode, r, s);
                     int p = n.exit.popped;
                     boolean ends =
-                            n.exit.equals(exit(n.mode, s.ctx, e.pops, e.mode, p))
+                            endsAs(n.exit, n.mode, s.ctx, e.pops, e.mode, p)
                                     && (p < 0 ? split.plain != null : split.spelled.contains(p));
                     tails = ends ? List.of(List.of()) : List.of();
                     if (ends && p >= 0) popExpr = Gbnf.literal(popSpellings.get(p).lit);
@@ -2462,7 +2503,7 @@ public final class ConstraintGrammar {
         Set<TokenDifference.Rivals> out = new LinkedHashSet<>();
         if (runEnds.isEmpty()) return out;
         List<Step>[] known = stepsIn(c);
-        for (int r : itemRules.get(n.mode)) {
+        for (int r : plan.items[n.mode]) {
             // a token that ends a frame whose required state is deferred pops it
             Effect e = effectIn(n.mode, c, r);
             if (e.pops > 0) continue;
@@ -2539,19 +2580,17 @@ public final class ConstraintGrammar {
         // frames merged into one may make root alternatives alike: each is written once
         keep(rootAt, rootEnd, productive, true);
         String rootText = scratch.toString();
-        // the text's size, near enough that the builder seldom grows
-        int size = 128 * ordered;
-        for (Map.Entry<String, String> e : out.rules().entrySet())
-            size += e.getKey().length() + e.getValue().length() + 6;
-        StringBuilder b = new StringBuilder(size);
-        b.append("root ::= ").append(rootText).append('\n');
+        // the frames' text, then the whole in a builder of its size (the rules' size is known)
+        StringBuilder f = new StringBuilder(256 * ordered + rootText.length());
+        f.append("root ::= ").append(rootText).append('\n');
         for (int o = 0; o < ordered; o++) {
             int id = order[o];
             if (merged[id] != id) continue;
-            b.append(name(frameList.get(id))).append(" ::= ");
-            factor(b, keep(prodStart[id], prodEnd[id], productive, true));
-            b.append('\n');
+            f.append(name(frameList.get(id))).append(" ::= ");
+            factor(f, keep(prodStart[id], prodEnd[id], productive, true));
+            f.append('\n');
         }
+        StringBuilder b = new StringBuilder(f.length() + out.textSize() + 64).append(f);
         for (Map.Entry<String, String> e : out.rules().entrySet())
             if (!e.getKey().equals("root"))
                 b.append(e.getKey()).append(" ::= ").append(e.getValue()).append('\n');
@@ -2564,10 +2603,9 @@ public final class ConstraintGrammar {
      */
     private int encode(List<List<Object>> alts) {
         int at = used;
-        int need = used;
-        for (List<Object> alt : alts) need += alt.size() + 1;
-        if (need > pool.length) pool = Arrays.copyOf(pool, Math.max(need, 2 * pool.length));
         for (List<Object> alt : alts) {
+            int need = used + alt.size() + 1;
+            if (need > pool.length) pool = Arrays.copyOf(pool, Math.max(need, 2 * pool.length));
             pool[used++] = alt.size();
             for (Object o : alt) {
                 if (o instanceof Nt n) pool[used++] = n.id;

@@ -35,6 +35,9 @@ public final class Gbnf {
 
     private final Map<String, String> rules;
 
+    /** The characters of the rules {@link #define} added, written as {@link #text} writes them. */
+    private int defined;
+
     public Gbnf() {
         rules = new LinkedHashMap<>();
     }
@@ -46,8 +49,16 @@ public final class Gbnf {
 
     /** Defines a rule once; the name is returned for use in other rules. */
     public String define(String name, String body) {
-        rules.putIfAbsent(name, body);
+        if (rules.putIfAbsent(name, body) == null) defined += name.length() + body.length() + 6;
         return name;
+    }
+
+    /**
+     * About the length of the rules' text: exact for the rules added by {@link #define} alone (a
+     * rule put in {@link #rules} directly is not counted).
+     */
+    public int textSize() {
+        return defined;
     }
 
     public boolean has(String name) {

@@ -94,6 +94,12 @@ final class ModePlan {
     final List<List<Integer>> itemRules = new ArrayList<>();
     final List<List<Integer>> textRules = new ArrayList<>();
 
+    /** Per mode: {@link #itemRules} as an array. */
+    final int[][] items;
+
+    /** Per mode: the list of that mode alone (a stack of one frame). */
+    final List<List<Integer>> singles = new ArrayList<>();
+
     /** Per mode: whether its run holds JSON arguments ({@code args.json}). */
     final boolean[] argsRun;
 
@@ -207,6 +213,8 @@ final class ModePlan {
         roles = new Role[n];
         runSets = new IntervalSet[n];
         modeIds = new String[modes];
+        items = new int[modes][];
+        for (int m = 0; m < modes; m++) singles.add(List.of(m));
         for (int r = 0; r < n; r++) earlier.add(List.of());
         for (int m = 0; m < modes; m++) {
             modeIds[m] = TokenLanguages.sanitize(model.modeNames[m]);
@@ -228,6 +236,7 @@ final class ModePlan {
             List<Integer> texts = texts(run, items);
             runRules.add(List.copyOf(run));
             itemRules.add(List.copyOf(items));
+            this.items[m] = items.stream().mapToInt(Integer::intValue).toArray();
             textRules.add(List.copyOf(texts));
         }
         boolean json = true;
