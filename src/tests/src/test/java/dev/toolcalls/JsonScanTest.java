@@ -16,15 +16,12 @@ import java.util.Random;
 
 /**
  * The searches over JSON string text find exactly what a character-by-character loop finds, at
- * every position and length (the word-at-a-time test, its blocks and tails, characters above U+00FF
- * whose low byte looks like a control character), and the escaping built on them writes what a JSON
+ * every position and length (the block test, its blocks and tails, characters above U+00FF whose
+ * low byte looks like a control character), and the escaping built on them writes what a JSON
  * writer writes.
  */
 class JsonScanTest {
-    /**
-     * A JVM scans its first characters one by one (a cold start spins no view handle); past that
-     * the word reads begin, which the tests below check.
-     */
+    /** A long text without control characters is read to its end, in blocks of every size. */
     @BeforeAll
     static void pastTheColdStart() {
         String s = "x".repeat(1 << 17);
