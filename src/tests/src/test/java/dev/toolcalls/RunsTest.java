@@ -225,6 +225,32 @@ class RunsTest {
     }
 
     /**
+     * A whole prose output, parsed at once, is taken without simulating the lexer in every format:
+     * the grammar proves the rest text, also where the default mode holds text back until a marker
+     * says what it was and moves on to a text mode when none follows.
+     */
+    @Test
+    void wholeProseIsProvedText() {
+        String prose =
+                "Plain prose with words, commas and full stops. ".repeat(200)
+                        + "中文的句子，还有表情😀。".repeat(50);
+        List<String> slow = new ArrayList<>();
+        for (Format f : Formats.all()) {
+            if (f.name().equals("toy")) continue;
+            StreamParser s = f.newStream().wholeOutput();
+            try {
+                s.feedWhole(prose);
+            } catch (ToolCallParseException e) {
+                continue; // a format that reads its default mode as something else than prose
+            }
+            long simulated = s.lexerWork() - s.runWork();
+            if (simulated * 10 > prose.length())
+                slow.add(f.name() + " (" + simulated + " of " + prose.length() + " simulated)");
+        }
+        assertTrue(slow.isEmpty(), "whole prose is simulated in: " + slow);
+    }
+
+    /**
      * A one-character token whose character also begins longer rules of its mode is taken from the
      * table when the character after it goes on with none of them: a Python literal's opening quote
      * (which also begins a triple quote) is not simulated, in one piece or in chunks, and the
