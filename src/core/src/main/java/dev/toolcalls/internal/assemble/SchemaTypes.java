@@ -280,9 +280,11 @@ public final class SchemaTypes {
 
     /** {@link #quote(String)} of {@code s} between {@code before} and {@code after}, made once. */
     public static String quote(String before, String s, String after) {
+        int first = toQuote(s);
+        if (first == s.length()) return before + '"' + s + '"' + after;
         StringBuilder b = null;
         int from = 0;
-        for (int i = 0; i < s.length(); i++) {
+        for (int i = first; i < s.length(); i++) {
             char c = s.charAt(i);
             String e;
             if (c == '"') e = "\\\"";
@@ -304,6 +306,21 @@ public final class SchemaTypes {
         }
         if (b == null) return before + '"' + s + '"' + after;
         return b.append(s, from, s.length()).append('"').append(after).toString();
+    }
+
+    /**
+     * The first index of a character that {@link #quote(String)} escapes, or the length: {@code "},
+     * {@code \} and control characters by {@link JsonScan#special}, U+2028 and U+2029 by {@link
+     * String#indexOf} (at once in a Latin-1 string).
+     */
+    private static int toQuote(String s) {
+        int n = s.length();
+        int stop = JsonScan.special(s, 0, n);
+        if (stop == 0) return 0;
+        int a = s.indexOf('\u2028');
+        if (a >= 0 && a < stop) stop = a;
+        a = s.indexOf('\u2029');
+        return a >= 0 && a < stop ? a : stop;
     }
 
     /**

@@ -21,9 +21,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * UTF-16 string's characters are copied whole ({@link String#getChars}, two bytes a character),
  * since their low bytes alone would be copied one by one (and a character above U+00FF whose low
  * byte is small would be found as a control character). Java does not say how a string is stored; a
- * string is read as UTF-16 once a character above U+00FF is seen: among the first {@value #PROBE}
- * of the string, or where the low bytes found a control character that is not one. A Latin-1 string
- * never is.
+ * string is read as UTF-16 once a character above U+00FF is seen: among the first or the last
+ * {@value #PROBE} of the string (a long argument followed by others that hold such characters), or
+ * where the low bytes found a control character that is not one. A Latin-1 string never is.
  */
 public final class JsonScan {
     /** Below this many characters a plain loop is as fast. */
@@ -41,7 +41,7 @@ public final class JsonScan {
         Arrays.fill(TOPS16, (char) 0x8000);
     }
 
-    /** Characters at the start of a string looked at for one above U+00FF. */
+    /** Characters at each end of a string looked at for one above U+00FF. */
     static final int PROBE = 256;
 
     /** The arrays kept for the next search, a few slots chosen by thread. */
@@ -66,7 +66,7 @@ public final class JsonScan {
     }
 
     private static int blocks(String s, int i, int to, Scratch b) {
-        boolean wide = to - i > BLOCK && wideAtStart(s);
+        boolean wide = to - i > BLOCK && wideAtEnds(s);
         for (int size = SHORT; i < to; size = Math.min(BLOCK, 2 * size)) {
             int end = Math.min(to, i + size);
             int found = wide ? wideBlock(s, i, end, b) : narrowBlock(s, i, end, b);
@@ -101,9 +101,11 @@ public final class JsonScan {
         return control(s, from, stop);
     }
 
-    private static boolean wideAtStart(String s) {
-        for (int i = 0, n = Math.min(PROBE, s.length()); i < n; i++)
-            if (s.charAt(i) > 0xFF) return true;
+    /** Whether a character above U+00FF lies among the first or the last {@value #PROBE}. */
+    private static boolean wideAtEnds(String s) {
+        int n = s.length();
+        for (int i = 0, end = Math.min(PROBE, n); i < end; i++) if (s.charAt(i) > 0xFF) return true;
+        for (int i = Math.max(PROBE, n - PROBE); i < n; i++) if (s.charAt(i) > 0xFF) return true;
         return false;
     }
 
