@@ -73,7 +73,7 @@ public final class ArgumentWriter {
          */
         default void json(
                 String before, String source, int from, int to, String after, boolean escaped) {
-            String piece = before + source.substring(from, to) + after;
+            String piece = SchemaTypes.joined(before, source, from, to, after);
             if (escaped) escaped(piece);
             else json(piece);
         }
@@ -294,6 +294,20 @@ public final class ArgumentWriter {
         held.append(source, from, to);
     }
 
+    /**
+     * A held value written as a JSON string; a long one's inside as text the runtime escaped, which
+     * the strict check of the arguments passes over.
+     */
+    private void string(String raw) {
+        if (raw.length() < CallAssembler.LONG_PIECE) {
+            out.json(SchemaTypes.quote(raw));
+            return;
+        }
+        out.json("\"");
+        out.escaped(SchemaTypes.quoteInside(raw));
+        out.json("\"");
+    }
+
     /** The held value's text. */
     private String heldText() {
         if (heldSource != null) {
@@ -341,13 +355,13 @@ public final class ArgumentWriter {
                     String raw = heldText();
                     if (trimNewlines && raw.endsWith("\n"))
                         raw = raw.substring(0, raw.length() - 1);
-                    if (forcedString != null && !forcedString)
-                        out.json(SchemaTypes.jsonOrString(raw));
-                    else if (types == null || types.isEmpty())
-                        out.json(
-                                untyped == Untyped.JSON
-                                        ? SchemaTypes.jsonOrString(raw)
-                                        : SchemaTypes.quote(raw));
+                    boolean untypedValue = types == null || types.isEmpty();
+                    if (forcedString != null && !forcedString
+                            || untypedValue && untyped == Untyped.JSON) {
+                        String json = SchemaTypes.jsonOrNull(raw);
+                        if (json != null) out.json(json);
+                        else string(raw);
+                    } else if (untypedValue) string(raw);
                     else out.json(SchemaTypes.convert(raw, types));
                     break;
                 }
