@@ -3,6 +3,8 @@ package dev.toolcalls;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
 import com.google.gson.JsonParser;
 import com.google.gson.JsonPrimitive;
 
@@ -16,15 +18,12 @@ import java.util.Random;
 
 /**
  * The searches over JSON string text find exactly what a character-by-character loop finds, at
- * every position and length (the word-at-a-time test, its blocks and tails, characters above U+00FF
- * whose low byte looks like a control character), and the escaping built on them writes what a JSON
- * writer writes.
+ * every position and length (the block test, its blocks and tails, characters above U+00FF whose
+ * low byte looks like a control character), and the escaping and quoting built on them write what a
+ * JSON writer writes.
  */
 class JsonScanTest {
-    /**
-     * A JVM scans its first characters one by one (a cold start spins no view handle); past that
-     * the word reads begin, which the tests below check.
-     */
+    /** A long text without control characters is read to its end, in blocks of every size. */
     @BeforeAll
     static void pastTheColdStart() {
         String s = "x".repeat(1 << 17);
@@ -106,8 +105,9 @@ class JsonScanTest {
         Random random = new Random(11);
         char[] alphabet = {
             'a', 'b', ' ', '"', '\\', '\n', '\r', '\t', '\b', '\f', '\u0001', '\u001f', 'é',
-            '\u4e0a', '\u010a'
+            '\u4e0a', '\u010a', '\u2028', '\u2029'
         };
+        Gson gson = new GsonBuilder().disableHtmlEscaping().create();
         for (int length : new int[] {0, 1, 5, 64, 65, 300, 5000}) {
             for (int trial = 0; trial < 10; trial++) {
                 StringBuilder b = new StringBuilder();
@@ -118,6 +118,7 @@ class JsonScanTest {
                                     : 'x');
                 String s = b.toString();
                 String json = SchemaTypes.quote(s);
+                assertEquals(gson.toJson(s), json);
                 assertEquals(
                         new JsonPrimitive(s),
                         JsonParser.parseString("\"" + SchemaTypes.escape(s) + "\""),
@@ -132,6 +133,10 @@ class JsonScanTest {
             }
         }
         String plain = "nothing to escape here ".repeat(100);
+        for (String odd : new String[] {"\"", "\\", "\n", "\u0001", "\u2028", "\u2029", "東", ""}) {
+            String text = plain + odd + plain;
+            assertEquals(gson.toJson(text), SchemaTypes.quote(text), odd);
+        }
         assertSame(plain, SchemaTypes.escape(plain));
         assertEquals(plain.substring(3, 2000), SchemaTypes.escape(plain, 3, 2000));
     }

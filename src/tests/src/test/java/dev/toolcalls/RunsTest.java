@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -24,6 +25,9 @@ import java.util.stream.Stream;
  * fast path applies it does take the text: prose in a format's default mode is not simulated.
  */
 class RunsTest {
+    private static final String PROSE =
+            "Plain prose with words, commas and full stops. ".repeat(200)
+                    + "中文的句子，还有表情😀。".repeat(50);
 
     @TestFactory
     Stream<DynamicNode> sameEventsWithAndWithoutRuns() {
@@ -188,40 +192,58 @@ class RunsTest {
     }
 
     /**
+     * The format's name, how much was simulated and how it was fed, when feeding {@link #PROSE} to
+     * {@code s} simulates more than a tenth of it; null otherwise, and for a format that reads its
+     * default mode as something else than prose.
+     */
+    private static String slow(Format f, StreamParser s, Consumer<StreamParser> feed, String how) {
+        try {
+            feed.accept(s);
+        } catch (ToolCallParseException e) {
+            return null;
+        }
+        long simulated = s.lexerWork() - s.runWork();
+        if (simulated * 10 <= PROSE.length()) return null;
+        return f.name() + " (" + simulated + " of " + PROSE.length() + " simulated, " + how + ")";
+    }
+
+    /**
      * Prose in a format's default mode is found by search, not simulated, in all but a few formats:
      * those where blanks may still begin a marker (each blank is then simulated, the words between
      * are runs) and those that hold text back until a marker says what it was.
      */
     @Test
     void proseIsTakenByRuns() {
-        String prose =
-                "Plain prose with words, commas and full stops. ".repeat(200)
-                        + "中文的句子，还有表情😀。".repeat(50);
         List<String> slow = new ArrayList<>();
         for (Format f : Formats.all()) {
             if (f.name().equals("toy")) continue;
-            for (List<String> chunks : List.of(List.of(prose), chunks(prose, new Random(1)))) {
-                StreamParser s = f.newStream();
-                try {
-                    for (String c : chunks) s.feed(c);
-                    s.finish();
-                } catch (ToolCallParseException e) {
-                    continue; // a format that reads its default mode as something else than prose
-                }
-                long simulated = s.lexerWork() - s.runWork();
-                if (simulated * 10 > prose.length())
-                    slow.add(
-                            f.name()
-                                    + " ("
-                                    + simulated
-                                    + " of "
-                                    + prose.length()
-                                    + " simulated, "
-                                    + chunks.size()
-                                    + " chunks)");
+            for (List<String> chunks : List.of(List.of(PROSE), chunks(PROSE, new Random(1)))) {
+                Consumer<StreamParser> feed =
+                        s -> {
+                            for (String c : chunks) s.feed(c);
+                            s.finish();
+                        };
+                String w = slow(f, f.newStream(), feed, chunks.size() + " chunks");
+                if (w != null) slow.add(w);
             }
         }
         assertTrue(slow.size() <= 2 * 8, "prose is simulated character by character in: " + slow);
+    }
+
+    /**
+     * A whole prose output, parsed at once, is taken without simulating the lexer in every format:
+     * the grammar proves the rest text, also where the default mode holds text back until a marker
+     * says what it was and moves on to a text mode when none follows.
+     */
+    @Test
+    void wholeProseIsProvedText() {
+        List<String> slow = new ArrayList<>();
+        for (Format f : Formats.all()) {
+            if (f.name().equals("toy")) continue;
+            String w = slow(f, f.newStream().wholeOutput(), s -> s.feedWhole(PROSE), "whole");
+            if (w != null) slow.add(w);
+        }
+        assertTrue(slow.isEmpty(), "whole prose is simulated in: " + slow);
     }
 
     /**

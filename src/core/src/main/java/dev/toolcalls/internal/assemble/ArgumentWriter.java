@@ -73,7 +73,7 @@ public final class ArgumentWriter {
          */
         default void json(
                 String before, String source, int from, int to, String after, boolean escaped) {
-            String piece = before + source.substring(from, to) + after;
+            String piece = SchemaTypes.joined(before, source, from, to, after);
             if (escaped) escaped(piece);
             else json(piece);
         }
@@ -111,8 +111,15 @@ public final class ArgumentWriter {
     /** Where the escaping of raw values found the next quote and backslash of their text. */
     private final SchemaTypes.Seen seen = new SchemaTypes.Seen();
 
-    /** A held value's text (made on first use). */
+    /**
+     * A held value's text: its one piece as a range of its source ({@link #heldSource}, no copy),
+     * or its pieces gathered in {@link #held} (made on first use) once a second one comes.
+     */
     private StringBuilder held;
+
+    private String heldSource;
+    private int heldFrom;
+    private int heldTo;
 
     private boolean valueStarted;
     private boolean pendingNewline;
@@ -152,6 +159,7 @@ public final class ArgumentWriter {
         begin();
         if (held != null && held.capacity() > 4096) held = null;
         if (held != null) held.setLength(0);
+        heldSource = null;
         seen.clear();
         keySource = null;
         types = null;
@@ -223,6 +231,7 @@ public final class ArgumentWriter {
         valueStarted = false;
         pendingNewline = false;
         if (held != null) held.setLength(0);
+        heldSource = null;
         depth = 0;
         inString = false;
         pendingComma = false;
@@ -251,8 +260,7 @@ public final class ArgumentWriter {
         if (trimNewlines && !valueStarted && from < to && source.charAt(from) == '\n') from++;
         valueStarted = true;
         if (mode == Mode.HOLD) {
-            if (held == null) held = new StringBuilder();
-            held.append(source, from, to);
+            hold(source, from, to);
             return;
         }
         // streaming a string: with trimming, a trailing newline waits, it may be the template's
@@ -268,6 +276,49 @@ public final class ArgumentWriter {
         String text = from < to ? SchemaTypes.escape(source, from, to, seen) : "";
         if (newlineBefore) text = "\\n" + text;
         if (!text.isEmpty()) out.escaped(text);
+    }
+
+    /** Holds [from, to) of {@code source} after what the value already holds. */
+    private void hold(String source, int from, int to) {
+        if (heldSource == null && (held == null || held.length() == 0)) {
+            heldSource = source;
+            heldFrom = from;
+            heldTo = to;
+            return;
+        }
+        if (held == null) held = new StringBuilder();
+        if (heldSource != null) {
+            held.append(heldSource, heldFrom, heldTo);
+            heldSource = null;
+        }
+        held.append(source, from, to);
+    }
+
+    /**
+     * A held value written as a JSON string; a long one's inside as text the runtime escaped, which
+     * the strict check of the arguments passes over.
+     */
+    private void string(String raw) {
+        if (raw.length() < CallAssembler.LONG_PIECE) {
+            out.json(SchemaTypes.quote(raw));
+            return;
+        }
+        out.json("\"");
+        out.escaped(SchemaTypes.quoteInside(raw));
+        out.json("\"");
+    }
+
+    /** The held value's text. */
+    private String heldText() {
+        if (heldSource != null) {
+            String raw =
+                    heldFrom == 0 && heldTo == heldSource.length()
+                            ? heldSource
+                            : heldSource.substring(heldFrom, heldTo);
+            heldSource = null;
+            return raw;
+        }
+        return held == null ? "" : held.toString();
     }
 
     private void startRaw() {
@@ -301,16 +352,16 @@ public final class ArgumentWriter {
                 break;
             case HOLD:
                 {
-                    String raw = held == null ? "" : held.toString();
+                    String raw = heldText();
                     if (trimNewlines && raw.endsWith("\n"))
                         raw = raw.substring(0, raw.length() - 1);
-                    if (forcedString != null && !forcedString)
-                        out.json(SchemaTypes.jsonOrString(raw));
-                    else if (types == null || types.isEmpty())
-                        out.json(
-                                untyped == Untyped.JSON
-                                        ? SchemaTypes.jsonOrString(raw)
-                                        : SchemaTypes.quote(raw));
+                    boolean untypedValue = types == null || types.isEmpty();
+                    if (forcedString != null && !forcedString
+                            || untypedValue && untyped == Untyped.JSON) {
+                        String json = SchemaTypes.jsonOrNull(raw);
+                        if (json != null) out.json(json);
+                        else string(raw);
+                    } else if (untypedValue) string(raw);
                     else out.json(SchemaTypes.convert(raw, types));
                     break;
                 }

@@ -364,7 +364,7 @@ public final class CallAssembler {
             int offset) {
         int n = before.length() + (to - from) + after.length();
         if (n >= LONG_PIECE || !open) {
-            String fragment = before + source.substring(from, to) + after;
+            String fragment = SchemaTypes.joined(before, source, from, to, after);
             if (escaped && before.isEmpty() && after.isEmpty()) escapedArguments(fragment, offset);
             else arguments(fragment, offset);
             return;

@@ -187,12 +187,18 @@ public final class SchemaTypes {
      * string.
      */
     public static String jsonOrString(String raw) {
+        String v = jsonOrNull(raw);
+        return v != null ? v : quote(raw);
+    }
+
+    /** Strict JSON as written (stripped), or null when {@code raw} is not. */
+    public static String jsonOrNull(String raw) {
         String v = raw.strip();
         try {
             Json.check(v);
             return v;
         } catch (Json.NotJson e) {
-            return quote(raw);
+            return null;
         }
     }
 
@@ -280,9 +286,31 @@ public final class SchemaTypes {
 
     /** {@link #quote(String)} of {@code s} between {@code before} and {@code after}, made once. */
     public static String quote(String before, String s, String after) {
+        return quoted(before, true, s, after);
+    }
+
+    /**
+     * The inside of {@link #quote(String)} of {@code s}, without the quotes: {@code s} itself when
+     * nothing needs escaping.
+     */
+    public static String quoteInside(String s) {
+        return quoted("", false, s, "");
+    }
+
+    private static String quoted(String before, boolean quotes, String s, String after) {
+        int first = toQuote(s);
+        if (first == s.length() && !quotes && before.isEmpty() && after.isEmpty()) return s;
+        if (first == s.length())
+            return new StringBuilder(before.length() + s.length() + after.length() + 2)
+                    .append(before)
+                    .append(quotes ? "\"" : "")
+                    .append(s)
+                    .append(quotes ? "\"" : "")
+                    .append(after)
+                    .toString();
         StringBuilder b = null;
         int from = 0;
-        for (int i = 0; i < s.length(); i++) {
+        for (int i = first; i < s.length(); i++) {
             char c = s.charAt(i);
             String e;
             if (c == '"') e = "\\\"";
@@ -298,12 +326,40 @@ public final class SchemaTypes {
                 b =
                         new StringBuilder(before.length() + s.length() + after.length() + 16)
                                 .append(before)
-                                .append('"');
+                                .append(quotes ? "\"" : "");
             b.append(s, from, i).append(e);
             from = i + 1;
         }
-        if (b == null) return before + '"' + s + '"' + after;
-        return b.append(s, from, s.length()).append('"').append(after).toString();
+        return b.append(s, from, s.length()).append(quotes ? "\"" : "").append(after).toString();
+    }
+
+    /**
+     * {@code before}, [from, to) of {@code source} and {@code after} as one string, copied once
+     * (the range's own substring, or {@code source} itself, when there is nothing around it).
+     */
+    public static String joined(String before, String source, int from, int to, String after) {
+        if (before.isEmpty() && after.isEmpty())
+            return from == 0 && to == source.length() ? source : source.substring(from, to);
+        return new StringBuilder(before.length() + (to - from) + after.length())
+                .append(before)
+                .append(source, from, to)
+                .append(after)
+                .toString();
+    }
+
+    /**
+     * The first index of a character that {@link #quote(String)} escapes, or the length: {@code "},
+     * {@code \} and control characters by {@link JsonScan#special}, U+2028 and U+2029 by {@link
+     * String#indexOf} (at once in a Latin-1 string).
+     */
+    private static int toQuote(String s) {
+        int n = s.length();
+        int stop = JsonScan.special(s, 0, n);
+        if (stop == 0) return 0;
+        int a = s.indexOf('\u2028');
+        if (a >= 0 && a < stop) stop = a;
+        a = s.indexOf('\u2029');
+        return a >= 0 && a < stop ? a : stop;
     }
 
     /**

@@ -1,28 +1,29 @@
 package dev.toolcalls.internal.json;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.CharBuffer;
-import java.nio.LongBuffer;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * Searches over the plain stretches of JSON string text: where the next {@code "}, {@code \} or
+ * Searches over the plain stretches of JSON string text: where the next {@code "}, {@code \\} or
  * control character (below U+0020) lies. The two characters are found by {@link String#indexOf} (a
- * vector search); control characters, for which no such search exists, a word at a time: a block of
- * the text is copied into a small buffer and moved into an array of longs, and a loop over that
- * array (which the compiler turns into vector instructions, having no exit inside) gathers whether
- * a lane is below 0x20 ({@code (x - 0x20…20) & ~x}, the top bit of a lane set when it is). A block
- * where that fires is checked character by character, so a text that has none is read at the speed
- * of the copies. Blocks grow from 64 characters to {@value #BLOCK}, so a search that stops early
- * reads little past its stop; the buffers are kept for the next search.
+ * vector search); control characters, for which no such search exists, a block at a time: the block
+ * is copied into a small array in one bulk copy, a loop with no exit maps each element to its
+ * lane's top bit set when it is not a control character ({@code x = c & ~0x1F}, then {@code (x |
+ * -x)} keeps the top bit exactly when {@code x} is not zero), which the compiler turns into vector
+ * instructions, and {@link Arrays#mismatch} (itself a vector search) finds the first element
+ * without it against an array of top bits. So a text that has none is read at the speed of the
+ * copy, and the index found is the control character's. Blocks grow from 64 characters to {@value
+ * #BLOCK}, so a search that stops early reads little past its stop; the arrays are kept for the
+ * next search.
  *
- * <p>The copy depends on how the string is stored. A Latin-1 string's low bytes are its characters,
- * copied as they lie, eight to a long. A UTF-16 string's low bytes would be copied one character at
- * a time (and a character above U+00FF whose low byte is small fires the test), so its characters
- * are copied whole, four to a long. Java does not say how a string is stored; a string is read as
- * UTF-16 once a character above U+00FF is seen: among the first {@value #PROBE} of the string, or
- * in a block checked one by one. A Latin-1 string never is.
+ * <p>The copy depends on how the string is stored. A Latin-1 string's characters are its bytes,
+ * copied as they lie ({@link String#getBytes(int, int, byte[], int)}, one byte a character). A
+ * UTF-16 string's characters are copied whole ({@link String#getChars}, two bytes a character),
+ * since their low bytes alone would be copied one by one (and a character above U+00FF whose low
+ * byte is small would be found as a control character). Java does not say how a string is stored; a
+ * string is read as UTF-16 once a character above U+00FF is seen: among the first or the last
+ * {@value #PROBE} of the string (a long argument followed by others that hold such characters), or
+ * where the low bytes found a control character that is not one. A Latin-1 string never is.
  */
 public final class JsonScan {
     /** Below this many characters a plain loop is as fast. */
@@ -30,15 +31,20 @@ public final class JsonScan {
 
     private static final int BLOCK = 4096;
 
-    private static final long SPACES = 0x2020202020202020L;
-    private static final long HIGHS = 0x8080808080808080L;
-    private static final long SPACES16 = 0x0020002000200020L;
-    private static final long HIGHS16 = 0x8000800080008000L;
+    /** Every lane's top bit: what the mapping of a block without control characters gives. */
+    private static final byte[] TOPS = new byte[BLOCK];
 
-    /** Characters at the start of a string looked at for one above U+00FF. */
+    private static final char[] TOPS16 = new char[BLOCK];
+
+    static {
+        Arrays.fill(TOPS, (byte) 0x80);
+        Arrays.fill(TOPS16, (char) 0x8000);
+    }
+
+    /** Characters at each end of a string looked at for one above U+00FF. */
     static final int PROBE = 256;
 
-    /** The buffers kept for the next search, a few slots chosen by thread. */
+    /** The arrays kept for the next search, a few slots chosen by thread. */
     private static final AtomicReferenceArray<Scratch> SPARES = new AtomicReferenceArray<>(8);
 
     private JsonScan() {}
@@ -60,20 +66,16 @@ public final class JsonScan {
     }
 
     private static int blocks(String s, int i, int to, Scratch b) {
-        boolean wide = to - i > BLOCK && wideAtStart(s);
+        boolean wide = to - i > BLOCK && wideAtEnds(s);
         for (int size = SHORT; i < to; size = Math.min(BLOCK, 2 * size)) {
             int end = Math.min(to, i + size);
-            int found;
-            if (wide) {
-                found = wideBlock(s, i, end, b);
-            } else {
-                found = narrowBlock(s, i, end, b);
-                if (found < 0) { // the block holds a character above U+00FF: the string is UTF-16
-                    wide = true;
-                    found = end;
-                }
+            int found = wide ? wideBlock(s, i, end, b) : narrowBlock(s, i, end, b);
+            if (found < end) {
+                if (s.charAt(found) < 0x20) return found;
+                // a character above U+00FF whose low byte is small: the string is UTF-16
+                wide = true;
+                end = found + 1;
             }
-            if (found < end) return found;
             i = end;
         }
         return to;
@@ -99,83 +101,55 @@ public final class JsonScan {
         return control(s, from, stop);
     }
 
-    private static boolean wideAtStart(String s) {
-        for (int i = 0, n = Math.min(PROBE, s.length()); i < n; i++)
-            if (s.charAt(i) > 0xFF) return true;
+    /** Whether a character above U+00FF lies among the first or the last {@value #PROBE}. */
+    private static boolean wideAtEnds(String s) {
+        int n = s.length();
+        for (int i = 0, end = Math.min(PROBE, n); i < end; i++) if (s.charAt(i) > 0xFF) return true;
+        for (int i = Math.max(PROBE, n - PROBE); i < n; i++) if (s.charAt(i) > 0xFF) return true;
         return false;
     }
 
     /**
-     * The buffers of a search: a few kept for the next searches (each taken and given back with one
+     * The arrays of a search: a few kept for the next searches (each taken and given back with one
      * atomic exchange, in a slot chosen by the thread); a search that finds its slot empty makes
      * its own.
      */
     private static final class Scratch {
-        final byte[] bytes = new byte[2 * BLOCK];
-        final long[] longs = new long[BLOCK / 4];
+        final byte[] bytes = new byte[BLOCK];
+        final byte[] tops = new byte[BLOCK];
         final char[] chars = new char[BLOCK];
-        final LongBuffer longView;
-        final CharBuffer charView;
-
-        Scratch() {
-            ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-            longView = buffer.asLongBuffer();
-            charView = buffer.asCharBuffer();
-        }
+        final char[] tops16 = new char[BLOCK];
     }
 
     /**
-     * The first control character of [from, to) by the low bytes; {@code to} when there is none,
-     * and -1 when there is none but a character above U+00FF was seen.
+     * The first index of [from, to) whose low byte is below 0x20, or {@code to}: a control
+     * character, or in a UTF-16 string possibly a character above U+00FF.
      */
     @SuppressWarnings("deprecation") // the low byte of each character is what the test reads
     private static int narrowBlock(String s, int from, int to, Scratch b) {
         int n = to - from;
-        int words = n >>> 3;
-        s.getBytes(from, from + (words << 3), b.bytes, 0);
-        if (below(b, words, SPACES, HIGHS)) {
-            boolean wide = false;
-            for (int j = from; j < to; j++) {
-                char c = s.charAt(j);
-                if (c < 0x20) return j;
-                if (c > 0xFF) wide = true;
-            }
-            return wide ? -1 : to;
+        byte[] bytes = b.bytes;
+        byte[] tops = b.tops;
+        s.getBytes(from, to, bytes, 0);
+        for (int k = 0; k < n; k++) {
+            int x = bytes[k] & 0xE0;
+            tops[k] = (byte) ((x | -x) & 0x80);
         }
-        for (int j = from + (words << 3); j < to; j++) if (s.charAt(j) < 0x20) return j;
-        return to;
+        int at = Arrays.mismatch(tops, 0, n, TOPS, 0, n);
+        return at < 0 ? to : from + at;
     }
 
     /** The first control character of [from, to) by whole characters, or {@code to}. */
     private static int wideBlock(String s, int from, int to, Scratch b) {
         int n = to - from;
-        int words = n >>> 2;
-        s.getChars(from, from + (words << 2), b.chars, 0);
-        b.charView.clear();
-        b.charView.put(b.chars, 0, words << 2); // into bytes, two a character
-        if (below(b, words, SPACES16, HIGHS16)) {
-            for (int j = from; j < to; j++) if (s.charAt(j) < 0x20) return j;
-            return to;
+        char[] chars = b.chars;
+        char[] tops = b.tops16;
+        s.getChars(from, to, chars, 0);
+        for (int k = 0; k < n; k++) {
+            int x = chars[k] & 0xFFE0;
+            tops[k] = (char) ((x | -x) & 0x8000);
         }
-        for (int j = from + (words << 2); j < to; j++) if (s.charAt(j) < 0x20) return j;
-        return to;
-    }
-
-    /**
-     * Whether the first {@code words} longs of the scratch bytes hold a lane below the one {@code
-     * spaces} repeats ({@code highs}: each lane's top bit; lanes of 8 or 16 bits). The longs are
-     * moved into an array first: a loop over an array, with no exit, is one the compiler makes into
-     * vector instructions.
-     */
-    private static boolean below(Scratch b, int words, long spaces, long highs) {
-        long[] longs = b.longs;
-        b.longView.clear();
-        b.longView.get(longs, 0, words);
-        long any = 0;
-        for (int k = 0; k < words; k++) {
-            long x = longs[k];
-            any |= (x - spaces) & ~x;
-        }
-        return (any & highs) != 0;
+        int at = Arrays.mismatch(tops, 0, n, TOPS16, 0, n);
+        return at < 0 ? to : from + at;
     }
 }

@@ -188,6 +188,7 @@ public final class LexerDriver {
                     && input.lacks(proof.needed, start)) {
                 // the grammar proves the rest is text of one role: taken whole, without lexing
                 take(start, end, null, proof.type);
+                if (proof.mode >= 0) lexer.mode(proof.mode);
                 return Step.TOKEN;
             }
         }

@@ -5,6 +5,7 @@ import org.antlr.v4.runtime.atn.ATN;
 import org.antlr.v4.runtime.atn.ATNState;
 import org.antlr.v4.runtime.atn.ActionTransition;
 import org.antlr.v4.runtime.atn.LexerAction;
+import org.antlr.v4.runtime.atn.LexerModeAction;
 import org.antlr.v4.runtime.atn.LexerTypeAction;
 import org.antlr.v4.runtime.atn.NotSetTransition;
 import org.antlr.v4.runtime.atn.PrecedencePredicateTransition;
@@ -40,6 +41,14 @@ import java.util.Set;
  * answers at once: a format whose markers all hold such a character (DeepSeek's full-width bars)
  * gives back the content of a Latin-1 output in constant time.
  *
+ * <p>The text rules of a mode may also all carry one and the same {@code mode(X)} command, when X
+ * has a proof of its own for the same role whose text rules change no mode: the first token of the
+ * rest is then text (the markers of both modes need characters that are absent) and moves the lexer
+ * to X, where the rest of it is text by X's proof. The rest is then text lexed in X, needing the
+ * characters of both modes. A mode where text not yet followed by a marker may still turn out to be
+ * a block's header, taken as text and moving on to a text mode when no marker follows, is such a
+ * mode.
+ *
  * <p>Derived per mode on first use; a mode where the proof does not go through (a rule with a
  * predicate, a marker without a needed character, more than four needed characters, characters no
  * text rule takes alone) has none.
@@ -54,18 +63,26 @@ final class PlainModes {
     private final LexerModel model;
     private final ATN atn;
 
-    /** One mode's proof: text of role {@link #type}'s when none of {@link #needed} is present. */
+    /**
+     * One mode's proof: text of role {@link #type}'s when none of {@link #needed} is present, lexed
+     * in {@link #mode} (-1: the mode it starts in).
+     */
     static final class Proof {
         final int type;
         final char[] needed;
+        final int mode;
 
-        Proof(int type, char[] needed) {
+        Proof(int type, char[] needed, int mode) {
             this.type = type;
             this.needed = needed;
+            this.mode = mode;
         }
     }
 
-    private static final Proof NONE = new Proof(0, new char[0]);
+    /** A rule's commands are other than {@code type(...)} and one {@code mode(...)}. */
+    private static final int OTHER = -2;
+
+    private static final Proof NONE = new Proof(0, new char[0], -1);
 
     PlainModes(LexerModel model, ATN atn) {
         this.model = model;
@@ -76,11 +93,13 @@ final class PlainModes {
     /** The proof for {@code mode}, or null when the grammar gives none. */
     Proof of(int mode) {
         Proof p = proofs[mode];
-        if (p == null) proofs[mode] = p = derive(mode); // a race derives the same proof twice
+        // a race derives the same proof twice, or finds none while another thread derives it
+        if (p == null) proofs[mode] = p = derive(mode);
         return p == NONE ? null : p;
     }
 
     private Proof derive(int mode) {
+        proofs[mode] = NONE; // while it is derived: a proof that leads back here has none
         try {
             return deriveOrNone(mode);
         } catch (RuntimeException e) {
@@ -92,17 +111,21 @@ final class PlainModes {
         int[] rules = model.rulesOfMode(mode);
         Role textRole = null;
         int textType = 0;
+        int textMode = -1; // the text rules' mode(X) command (-1: none)
         IntervalSet singles = new IntervalSet();
         List<Integer> markers = new ArrayList<>();
         for (int r : rules) {
             if (hasPredicate(r)) return NONE;
             Role role = model.roleOfRule(r);
+            int command = modeCommand(r);
             boolean text =
                     (role == Role.CONTENT || role == Role.REASONING)
                             && (textRole == null || textRole == role)
-                            && !hasCommand(r);
+                            && command != OTHER
+                            && (textRole == null || command == textMode);
             if (text) {
                 textRole = role;
+                textMode = command;
                 if (textType == 0) textType = model.typeOfRule(r);
                 singles.addAll(singleChars(r));
             } else {
@@ -115,14 +138,22 @@ final class PlainModes {
             Character c = neededChar(r, needed);
             if (c == null) return NONE;
             if (!needed.contains(c)) needed.add(c);
-            if (needed.size() > MAX_NEEDED) return NONE;
         }
         // in a text without the needed characters, every other character must be a text token
-        for (char c : needed) singles.add(c);
-        if (!singles.complement(Lexer.MIN_CHAR_VALUE, Lexer.MAX_CHAR_VALUE).isNil()) return NONE;
+        IntervalSet covered = new IntervalSet(singles);
+        for (char c : needed) covered.add(c);
+        if (!covered.complement(Lexer.MIN_CHAR_VALUE, Lexer.MAX_CHAR_VALUE).isNil()) return NONE;
+        if (textMode >= 0 && textMode != mode) {
+            // the first text token moves on to textMode: the rest is text there by its own proof
+            Proof next = textMode < proofs.length ? of(textMode) : null;
+            if (next == null || next.mode >= 0 || model.roleOfType(next.type) != textRole)
+                return NONE;
+            for (char c : next.needed) if (!needed.contains(c)) needed.add(c);
+        }
+        if (needed.size() > MAX_NEEDED) return NONE;
         char[] chars = new char[needed.size()];
         for (int i = 0; i < chars.length; i++) chars[i] = needed.get(i);
-        return new Proof(textType, chars);
+        return new Proof(textType, chars, textMode == mode ? -1 : textMode);
     }
 
     /**
@@ -291,20 +322,26 @@ final class PlainModes {
         return b.toString();
     }
 
-    /** A command other than {@code type(...)} anywhere in the rule's own states. */
-    private boolean hasCommand(int rule) {
+    /**
+     * The mode a rule's {@code mode(...)} command moves to; -1 when its only commands are {@code
+     * type(...)}, {@link #OTHER} when it has any other (or more than one mode command).
+     */
+    private int modeCommand(int rule) {
+        int to = -1;
         for (ATNState s : atn.states) {
             if (s == null || s.ruleIndex != rule) continue;
             for (int i = 0; i < s.getNumberOfTransitions(); i++) {
                 Transition t = s.transition(i);
                 if (!(t instanceof ActionTransition)) continue;
                 int a = ((ActionTransition) t).actionIndex;
-                if (a < 0 || atn.lexerActions == null) return true;
+                if (a < 0 || atn.lexerActions == null) return OTHER;
                 LexerAction action = atn.lexerActions[a];
-                if (!(action instanceof LexerTypeAction)) return true;
+                if (action instanceof LexerTypeAction) continue;
+                if (!(action instanceof LexerModeAction) || to >= 0) return OTHER;
+                to = ((LexerModeAction) action).getMode();
             }
         }
-        return false;
+        return to;
     }
 
     /** A predicate in the rule or a fragment it may call. */
