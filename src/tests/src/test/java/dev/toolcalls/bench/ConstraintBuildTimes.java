@@ -30,13 +30,14 @@ import java.util.Set;
  * </pre>
  *
  * {@code -Dw} is each window in milliseconds (default 700), {@code -Dwarm} the warm-up window alone
- * (default {@code w}). With {@code -Dforks=N} each format is built in N JVMs of its own, one after
- * the other, each warmed up and measured as above (as JMH forks a JVM per benchmark), and its line
- * gives the median of their medians, then the least and the most: {@code FORMAT MEDIAN_MS
- * GRAMMAR_CHARS MIN_MS MAX_MS}. With {@code -Dfresh=N} the builds take N sets of 20 tools in turn,
- * no two sharing a schema ({@link ConstraintBenchmark#tools(int, int)}): the time to build for a
- * tool set the library has not seen, where a cache kept across builds cannot help (N = 64 passes
- * any such cache's bound).
+ * (default {@code w}). With {@code -Dprewarm=MS} every format named is built in turn for that many
+ * milliseconds first, so that the first formats measured do not pay the builder's compilation. With
+ * {@code -Dforks=N} each format is built in N JVMs of its own, one after the other, each warmed up
+ * and measured as above (as JMH forks a JVM per benchmark), and its line gives the median of their
+ * medians, then the least and the most: {@code FORMAT MEDIAN_MS GRAMMAR_CHARS MIN_MS MAX_MS}. With
+ * {@code -Dfresh=N} the builds take N sets of 20 tools in turn, no two sharing a schema ({@link
+ * ConstraintBenchmark#tools(int, int)}): the time to build for a tool set the library has not seen,
+ * where a cache kept across builds cannot help (N = 64 passes any such cache's bound).
  */
 public final class ConstraintBuildTimes {
     private ConstraintBuildTimes() {}
@@ -53,8 +54,14 @@ public final class ConstraintBuildTimes {
         Set<String> only = new HashSet<>(Arrays.asList(args));
         List<Format> formats = new ArrayList<>(Formats.all());
         formats.sort(Comparator.comparing(Format::name));
+        formats.removeIf(f -> !only.isEmpty() && !only.contains(f.name()));
+        // the whole builder compiled first, over every format in turn
+        long prewarm = threads.getCurrentThreadCpuTime() + Long.getLong("prewarm", 0) * 1_000_000L;
+        for (int i = 0; forks == 0 && threads.getCurrentThreadCpuTime() < prewarm; i++)
+            formats.get(i % formats.size())
+                    .constraint(
+                            fresh > 0 ? sets.get(i % fresh) : tools, ConstraintOptions.defaults());
         for (Format format : formats) {
-            if (!only.isEmpty() && !only.contains(format.name())) continue;
             if (forks > 0) {
                 forked(format.name(), forks);
                 continue;
