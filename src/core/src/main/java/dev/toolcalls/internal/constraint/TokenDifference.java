@@ -1860,8 +1860,8 @@ final class TokenDifference {
         /** The characters of {@code before} and {@code after}. */
         private final int[] spaces;
 
-        private final List<int[]> states = new ArrayList<>();
-        private final Map<ReadSet, Integer> ids = new HashMap<>();
+        /** The sets of reads (sorted, no repeats), numbered as they are first met. */
+        private final Numbered<ReadSet> states = new Numbered<>(new ReadSet(new int[] {0}));
 
         /** Per state, made when first asked: its classes, their targets, all their characters. */
         final List<IntervalSet[]> classes = new ArrayList<>();
@@ -1881,7 +1881,6 @@ final class TokenDifference {
                 for (int i = 0; i < w.length(); i++) node = child(node, w.charAt(i));
                 end[node] = true;
             }
-            id(new int[] {0});
         }
 
         private int child(int node, int ch) {
@@ -1902,22 +1901,9 @@ final class TokenDifference {
             return made;
         }
 
-        /**
-         * The number of a set of reads (sorted, no repeats), numbered if new; -1 past the bound.
-         */
-        private int id(int[] reads) {
-            ReadSet key = new ReadSet(reads);
-            Integer known = ids.get(key);
-            if (known != null) return known;
-            if (states.size() >= MAX_STATES) return -1;
-            ids.put(key, states.size());
-            states.add(reads);
-            return states.size() - 1;
-        }
-
         /** Makes the moves of state {@code w}; false where the automaton passes its bound. */
         boolean move(int w) {
-            int[] at = states.get(w);
+            int[] at = states.states.get(w).reads;
             boolean ends = false;
             // the characters that may go on: the next characters of the words, and the stripped
             int n = spaces.length;
@@ -1955,7 +1941,7 @@ final class TokenDifference {
                         if (u == 0 || set[u - 1] != set[i]) set[u++] = set[i];
                     if (u < m) set = Arrays.copyOf(set, u);
                 }
-                int id = id(set);
+                int id = states.id(new ReadSet(set));
                 if (id < 0) return false;
                 int g = 0;
                 while (g < size && groups[g] != id) g++;
