@@ -1602,12 +1602,8 @@ final class TokenDifference {
         if (!live[0]) return dead;
         for (int i = 0; i < n; i++) {
             if (!live[i]) continue;
-            List<String> alts = new ArrayList<>();
-            for (Map.Entry<Integer, IntervalSet> e : edges.get(i).entrySet())
-                if (live[e.getKey()])
-                    alts.add(Gbnf.charClass(e.getValue()) + " " + prefix + "_" + e.getKey());
-            if (accepting.test(i)) alts.add("\"\"");
-            out.define(prefix + "_" + i, String.join(" | ", alts));
+            Map<Integer, IntervalSet> toLive = toLive(edges.get(i), live);
+            out.define(prefix + "_" + i, body(toLive, t -> prefix + "_" + t, accepting.test(i)));
         }
         return prefix + "_0";
     }
@@ -1647,44 +1643,28 @@ final class TokenDifference {
     /**
      * The tokens of a rule less the strings of the earlier rules, as a deterministic automaton over
      * numbered states (the lexer's reads of the rule and of the earlier rules, paired; state 0 the
-     * start): each state's classes of characters and the state each leads to, whether it ends a
-     * token, whether an end can be reached, and the body of its rule {@code name_i} (null where no
-     * end can be reached). A pure function of the lexer, kept with it; {@code classes} is null
-     * where the automaton is too large.
+     * start): per state, whether it ends a token, the body of its rule {@code name_i} (null where
+     * no end can be reached), and its edges to states where one can, a class per target. A pure
+     * function of the lexer, kept with it; {@link #TOO_LARGE} where the automaton is too large.
      */
     private static final class Tokens {
+        static final Tokens TOO_LARGE = new Tokens("", 0);
+
         final String name;
-        final IntervalSet[][] classes;
-        final int[][] targets;
         final boolean[] accepting;
         final String[] bodies;
-
-        /** Each state's edges to states that can reach an end: one class per target. */
         final IntervalSet[][] toLive;
-
         final int[][] liveTargets;
 
         /** The classes of {@link #rest}, by state, edge and characters taken away; bounded. */
         private final Map<RestKey, String> rests = new ConcurrentHashMap<>();
 
-        Tokens(
-                String name,
-                IntervalSet[][] classes,
-                int[][] targets,
-                boolean[] accepting,
-                String[] bodies) {
+        Tokens(String name, int states) {
             this.name = name;
-            this.classes = classes;
-            this.targets = targets;
-            this.accepting = accepting;
-            this.bodies = bodies;
-            int n = bodies == null ? 0 : bodies.length;
-            this.toLive = new IntervalSet[n][];
-            this.liveTargets = new int[n][];
-        }
-
-        boolean live(int state) {
-            return bodies[state] != null;
+            this.accepting = new boolean[states];
+            this.bodies = new String[states];
+            this.toLive = new IntervalSet[states][];
+            this.liveTargets = new int[states][];
         }
 
         /**
@@ -1715,7 +1695,7 @@ final class TokenDifference {
                 String name = rule(q);
                 if (out.has(name)) continue;
                 out.define(name, bodies[q]);
-                for (int t : targets[q]) if (live(t)) work.push(t);
+                for (int t : liveTargets[q]) work.push(t);
             }
         }
     }
@@ -1762,70 +1742,54 @@ final class TokenDifference {
         for (int e : earlier) seeds.add(new Cfg(atn.ruleToStartState[e], null));
         Numbered<ReadPair> seen = new Numbered<>(new ReadPair(start(rule), read(closure(seeds))));
         List<ReadPair> states = seen.states;
-        List<IntervalSet[]> classes = new ArrayList<>();
-        List<int[]> targets = new ArrayList<>();
+        List<Map<Integer, IntervalSet>> edges = new ArrayList<>();
         for (int i = 0; i < states.size(); i++) {
             ReadPair p = states.get(i);
+            Map<Integer, IntervalSet> e = new LinkedHashMap<>();
+            edges.add(e);
             // the classes both the rule's and the earlier rules' transitions fall into
             List<IntervalSet> labels = new ArrayList<>(piecesOf(p.rule));
             labels.addAll(piecesOf(p.earlier));
-            List<IntervalSet> pieces = pieces(labels);
-            IntervalSet[] cs = new IntervalSet[pieces.size()];
-            int[] ts = new int[pieces.size()];
-            int n = 0;
-            for (IntervalSet piece : pieces) {
+            for (IntervalSet piece : pieces(labels)) {
                 int ch = piece.getMinElement();
                 Read nr = stepRead(p.rule, ch);
                 if (nr.cfgs.isEmpty()) continue;
                 int id = seen.id(new ReadPair(nr, stepRead(p.earlier, ch)));
-                if (id < 0) return new Tokens(name, null, null, null, null);
-                piece.setReadonly(true);
-                cs[n] = piece;
-                ts[n++] = id;
+                if (id < 0) return Tokens.TOO_LARGE;
+                e.computeIfAbsent(id, t -> new IntervalSet()).addAll(piece);
             }
-            classes.add(Arrays.copyOf(cs, n));
-            targets.add(Arrays.copyOf(ts, n));
         }
         int size = states.size();
-        boolean[] accepting = new boolean[size];
+        Tokens made = new Tokens(name, size);
         boolean[] live = new boolean[size];
         for (int i = 0; i < size; i++)
-            live[i] = accepting[i] = states.get(i).rule.accepts && !states.get(i).earlier.accepts;
-        for (boolean grew = true; grew; ) {
-            grew = false;
-            for (int i = 0; i < size; i++)
-                if (!live[i])
-                    for (int t : targets.get(i))
-                        if (live[t]) {
-                            live[i] = grew = true;
-                            break;
-                        }
-        }
-        Tokens made =
-                new Tokens(
-                        name,
-                        classes.toArray(new IntervalSet[0][]),
-                        targets.toArray(new int[0][]),
-                        accepting,
-                        new String[size]);
+            live[i] =
+                    made.accepting[i] =
+                            states.get(i).rule.accepts && !states.get(i).earlier.accepts;
+        reachBack(edges, live, false);
         for (int i = 0; i < size; i++) {
             if (!live[i]) continue;
-            Map<Integer, IntervalSet> edges = new LinkedHashMap<>();
-            IntervalSet[] cs = made.classes[i];
-            int[] ts = made.targets[i];
-            for (int k = 0; k < cs.length; k++)
-                if (live[ts[k]]) edges.computeIfAbsent(ts[k], t -> new IntervalSet()).addAll(cs[k]);
-            made.bodies[i] = body(edges, made::rule, accepting[i]);
-            made.toLive[i] = new IntervalSet[edges.size()];
-            made.liveTargets[i] = new int[edges.size()];
+            Map<Integer, IntervalSet> toLive = toLive(edges.get(i), live);
+            made.bodies[i] = body(toLive, made::rule, made.accepting[i]);
+            made.toLive[i] = new IntervalSet[toLive.size()];
+            made.liveTargets[i] = new int[toLive.size()];
             int k = 0;
-            for (Map.Entry<Integer, IntervalSet> e : edges.entrySet()) {
+            for (Map.Entry<Integer, IntervalSet> e : toLive.entrySet()) {
                 e.getValue().setReadonly(true);
                 made.toLive[i][k] = e.getValue();
                 made.liveTargets[i][k++] = e.getKey();
             }
         }
         return made;
+    }
+
+    /** The edges to live targets, in their order. */
+    private static Map<Integer, IntervalSet> toLive(
+            Map<Integer, IntervalSet> edges, boolean[] live) {
+        Map<Integer, IntervalSet> kept = new LinkedHashMap<>();
+        for (Map.Entry<Integer, IntervalSet> e : edges.entrySet())
+            if (live[e.getKey()]) kept.put(e.getKey(), e.getValue());
+        return kept;
     }
 
     /** A rule's body: an alternative per edge (its class, then its target's rule), then the end. */
@@ -2034,7 +1998,7 @@ final class TokenDifference {
             List<Integer> earlier,
             Words spelled) {
         Tokens free = tokens(shared, rule, earlier);
-        if (free.classes == null) return null;
+        if (free == Tokens.TOO_LARGE) return null;
         List<String> words = spelled.list();
         IntervalSet before = new IntervalSet();
         IntervalSet after = new IntervalSet();
