@@ -187,7 +187,11 @@ public final class ConstraintGrammar {
         /** The returns, in the order found, each once. */
         final Exits returns = new Exits();
 
-        final Set<Summary> readers = new HashSet<>();
+        /**
+         * The summaries that read it, in the order they first did (a summary read again after
+         * another read it may come twice: looking at it again is then a no-op).
+         */
+        final List<Summary> readers = new ArrayList<>(4);
 
         /** The reader added last: a summary reads the same frame many times in a row. */
         Summary lastReader;
