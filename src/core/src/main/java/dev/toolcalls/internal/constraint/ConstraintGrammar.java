@@ -219,14 +219,14 @@ public final class ConstraintGrammar {
         private Set<Exit> set;
 
         boolean contains(Exit x) {
-            return set != null ? set.contains(x) : list.contains(x);
+            return set != null ? set.contains(x) : holds(list, x);
         }
 
         /** Adds {@code x} unless held; whether it was added. */
         boolean add(Exit x) {
             if (set != null) {
                 if (!set.add(x)) return false;
-            } else if (list.contains(x)) return false;
+            } else if (holds(list, x)) return false;
             list.add(x);
             if (set == null && list.size() > FEW) set = new HashSet<>(list);
             return true;
@@ -2015,7 +2015,16 @@ public final class ConstraintGrammar {
 
     /** Adds {@code x} to the few exits {@code to} unless it holds it. */
     private static void addNew(List<Exit> to, Exit x) {
-        if (!to.contains(x)) to.add(x);
+        if (!holds(to, x)) to.add(x);
+    }
+
+    /** Whether the few exits {@code in} hold {@code x} (hashes compared first). */
+    private static boolean holds(List<Exit> in, Exit x) {
+        for (int i = 0; i < in.size(); i++) {
+            Exit e = in.get(i);
+            if (e == x || e.hash == x.hash && e.equals(x)) return true;
+        }
+        return false;
     }
 
     private void enqueue(Summary s) {

@@ -199,6 +199,9 @@ final class TokenDifference {
      */
     private final Map<Object, Gbnf> replayed;
 
+    /** The words' automata made in this build; null in an instance that threads share. */
+    private final Map<WordsShape, WordAutomaton> automata;
+
     /** An instance that threads may share. */
     TokenDifference(ATN atn) {
         this(atn, false);
@@ -208,6 +211,7 @@ final class TokenDifference {
         this.atn = atn;
         this.derived = CACHE.computeIfAbsent(atn, Derived::new);
         this.replayed = oneThread ? new IdentityHashMap<>() : null;
+        this.automata = oneThread ? new HashMap<>() : null;
     }
 
     /**
@@ -1656,6 +1660,9 @@ final class TokenDifference {
         final IntervalSet[][] toLive;
         final int[][] liveTargets;
 
+        /** The rules' names by state, made when first asked (threads may make one twice). */
+        private final String[] names;
+
         /** The classes of {@link #rest}, by state, edge and characters taken away; bounded. */
         private final Map<RestKey, String> rests = new ConcurrentHashMap<>();
 
@@ -1665,6 +1672,7 @@ final class TokenDifference {
             this.bodies = new String[states];
             this.toLive = new IntervalSet[states][];
             this.liveTargets = new int[states][];
+            this.names = new String[states];
         }
 
         /**
@@ -1684,7 +1692,8 @@ final class TokenDifference {
         }
 
         String rule(int state) {
-            return name + "_" + state;
+            String r = names[state];
+            return r != null ? r : (names[state] = name + "_" + state);
         }
 
         /** Defines the rules of the states reachable from {@code from}, each once per rule set. */
@@ -1827,6 +1836,9 @@ final class TokenDifference {
         /** The sets of reads (sorted, no repeats), numbered as they are first met. */
         private final Numbered<ReadSet> states = new Numbered<>(new ReadSet(new int[] {0}));
 
+        /** Per read, the number of the set of it alone plus one (0: not yet numbered). */
+        private int[] singles = {1};
+
         /** Per state, made when first asked: its classes, their targets, all their characters. */
         final List<IntervalSet[]> classes = new ArrayList<>();
 
@@ -1865,6 +1877,16 @@ final class TokenDifference {
             return made;
         }
 
+        /** The number of the set of the one read {@code r}, numbered if new; -1 past the bound. */
+        private int single(int r) {
+            if (r >= singles.length) singles = Arrays.copyOf(singles, Math.max(2 * r, 32));
+            int known = singles[r] - 1;
+            if (known >= 0) return known;
+            int id = states.id(new ReadSet(new int[] {r}));
+            singles[r] = id + 1;
+            return id;
+        }
+
         /** Makes the moves of state {@code w}; false where the automaton passes its bound. */
         boolean move(int w) {
             int[] at = states.states.get(w).reads;
@@ -1897,15 +1919,17 @@ final class TokenDifference {
                             if (chars[node][i] == ch) next[m++] = children[node][i] << 1;
                 }
                 if (m == 0) continue;
-                int[] set = Arrays.copyOf(next, m);
-                if (m > 1) {
+                int id;
+                if (m == 1) id = single(next[0]);
+                else {
+                    int[] set = Arrays.copyOf(next, m);
                     Arrays.sort(set);
                     int u = 0;
                     for (int i = 0; i < m; i++)
                         if (u == 0 || set[u - 1] != set[i]) set[u++] = set[i];
                     if (u < m) set = Arrays.copyOf(set, u);
+                    id = u == 1 ? single(set[0]) : states.id(new ReadSet(set));
                 }
-                int id = states.id(new ReadSet(set));
                 if (id < 0) return false;
                 int g = 0;
                 while (g < size && groups[g] != id) g++;
@@ -1922,6 +1946,52 @@ final class TokenDifference {
             any.add(all);
             whole.add(ends);
             return true;
+        }
+    }
+
+    /** Numbers by pairs of states (two non-negative ints in a long), open addressing. */
+    private static final class PairIds {
+        private long[] keys = new long[64];
+        private int[] ids = new int[64];
+        private int size;
+
+        PairIds() {
+            Arrays.fill(keys, -1L);
+        }
+
+        /** The number of {@code key}; -1 where it has none. */
+        int get(long key) {
+            int mask = keys.length - 1;
+            for (int i = slot(key, mask); ; i = (i + 1) & mask) {
+                if (keys[i] == key) return ids[i];
+                if (keys[i] == -1L) return -1;
+            }
+        }
+
+        void put(long key, int id) {
+            if (2 * (size + 1) > keys.length) grow();
+            int mask = keys.length - 1;
+            int i = slot(key, mask);
+            while (keys[i] != -1L && keys[i] != key) i = (i + 1) & mask;
+            if (keys[i] == -1L) size++;
+            keys[i] = key;
+            ids[i] = id;
+        }
+
+        private void grow() {
+            long[] oldKeys = keys;
+            int[] oldIds = ids;
+            keys = new long[2 * oldKeys.length];
+            ids = new int[2 * oldKeys.length];
+            Arrays.fill(keys, -1L);
+            size = 0;
+            for (int i = 0; i < oldKeys.length; i++)
+                if (oldKeys[i] != -1L) put(oldKeys[i], oldIds[i]);
+        }
+
+        private static int slot(long key, int mask) {
+            long h = key * 0x9E3779B97F4A7C15L;
+            return (int) (h >>> 40) & mask;
         }
     }
 
@@ -1990,6 +2060,19 @@ final class TokenDifference {
         }
     }
 
+    /**
+     * The automaton of {@code words} with {@code before} and {@code after}: in an instance for one
+     * build, one per such question, whose states are made once for every token spelled as them.
+     */
+    private WordAutomaton wordAutomaton(List<String> words, IntervalSet before, IntervalSet after) {
+        if (automata == null) return new WordAutomaton(words, before, after);
+        return automata.computeIfAbsent(
+                new WordsShape(List.copyOf(words), before, after),
+                k -> new WordAutomaton(k.words, k.before, k.after));
+    }
+
+    private record WordsShape(List<String> words, IntervalSet before, IntervalSet after) {}
+
     private String lessWordsNew(
             Gbnf out,
             String prefix,
@@ -2012,10 +2095,10 @@ final class TokenDifference {
             if (ahead) before.add(c);
             if (behind) after.add(c);
         }
-        WordAutomaton wa = new WordAutomaton(words, before, after);
+        WordAutomaton wa = wordAutomaton(words, before, after);
         // the product: a state of the tokens' automaton and one of the words' automaton, while
         // some word may still be read; once none can, its edges go on in the tokens' rules
-        Map<Long, Integer> ids = new HashMap<>();
+        PairIds ids = new PairIds();
         ids.put(0L, 0);
         int[] tokenOf = new int[16];
         int[] wordOf = new int[16];
@@ -2050,8 +2133,8 @@ final class TokenDifference {
                                     : c.and(q);
                     if (both == null || both.isNil()) continue;
                     long key = (long) t2 << 32 | wordTo[j];
-                    Integer id = ids.get(key);
-                    if (id == null) {
+                    int id = ids.get(key);
+                    if (id < 0) {
                         if (count >= MAX_STATES) return null;
                         if (count == tokenOf.length) {
                             tokenOf = Arrays.copyOf(tokenOf, 2 * count);
@@ -2084,16 +2167,18 @@ final class TokenDifference {
         }
         if (!live[0]) return "";
         Set<Integer> reached = new LinkedHashSet<>();
+        String[] names = new String[count];
+        for (int i = 0; i < count; i++) if (live[i]) names[i] = prefix + "_" + i;
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < count; i++) {
             if (!live[i]) continue;
             b.setLength(0);
-            edges.get(i).write(b, q -> live[q], q -> prefix + "_" + q);
+            edges.get(i).write(b, q -> live[q], q -> names[q]);
             Edges fe = freeEdges.get(i);
             fe.write(b, q -> true, free::rule);
             for (int k = 0; k < fe.size; k++) reached.add(fe.targets[k]);
             if (accepting[i]) b.append(b.length() > 0 ? " | \"\"" : "\"\"");
-            out.define(prefix + "_" + i, b.toString());
+            out.define(names[i], b.toString());
         }
         free.define(out, reached);
         return prefix + "_0";
