@@ -6,7 +6,8 @@ import java.util.Objects;
 /**
  * What a decoding constraint allows and how it is written: the tool choice ({@code auto}, {@code
  * required}, {@code none} or a function's name), whether several calls may be made, whether the
- * reasoning block is open, and the target the text is written for. Immutable.
+ * reasoning block is open, whether objects take keys their schema does not name, and the target the
+ * text is written for. Immutable.
  *
  * <pre>{@code
  * String gbnf = format.constraint(tools, ConstraintOptions.defaults().withToolChoice("required"));
@@ -50,42 +51,65 @@ public final class ConstraintOptions {
     }
 
     private static final ConstraintOptions DEFAULTS =
-            new ConstraintOptions("auto", true, null, Target.GBNF);
+            new ConstraintOptions("auto", true, null, false, Target.GBNF);
 
     private final String toolChoice;
     private final boolean parallelToolCalls;
     private final Boolean thinking;
+    private final boolean closedObjects;
     private final Target target;
 
     private ConstraintOptions(
-            String toolChoice, boolean parallelToolCalls, Boolean thinking, Target target) {
+            String toolChoice,
+            boolean parallelToolCalls,
+            Boolean thinking,
+            boolean closedObjects,
+            Target target) {
         this.toolChoice = Objects.requireNonNull(toolChoice, "toolChoice");
         this.parallelToolCalls = parallelToolCalls;
         this.thinking = thinking;
+        this.closedObjects = closedObjects;
         this.target = Objects.requireNonNull(target, "target");
     }
 
-    /** Tool choice {@code auto}, parallel calls, the format's thinking default, target gbnf. */
+    /**
+     * Tool choice {@code auto}, parallel calls, the format's thinking default, objects as their
+     * schemas say, target gbnf.
+     */
     public static ConstraintOptions defaults() {
         return DEFAULTS;
     }
 
     /** {@code auto}, {@code required}, {@code none}, or the name of the one function to call. */
     public ConstraintOptions withToolChoice(String toolChoice) {
-        return new ConstraintOptions(toolChoice, parallelToolCalls, thinking, target);
+        return new ConstraintOptions(
+                toolChoice, parallelToolCalls, thinking, closedObjects, target);
     }
 
     public ConstraintOptions withParallelToolCalls(boolean parallel) {
-        return new ConstraintOptions(toolChoice, parallel, thinking, target);
+        return new ConstraintOptions(toolChoice, parallel, thinking, closedObjects, target);
     }
 
     /** Whether the output begins inside the reasoning block; null: the format's default. */
     public ConstraintOptions withThinking(Boolean thinking) {
-        return new ConstraintOptions(toolChoice, parallelToolCalls, thinking, target);
+        return new ConstraintOptions(
+                toolChoice, parallelToolCalls, thinking, closedObjects, target);
+    }
+
+    /**
+     * Whether an object schema that does not say {@code additionalProperties} takes no keys beyond
+     * its {@code properties} (as xgrammar's strict mode reads it), rather than any further key (as
+     * JSON Schema and the parser read it; the default). Closed objects write no rule for the other
+     * keys: a smaller grammar, which an engine compiles several times faster, that accepts less
+     * than the parser does.
+     */
+    public ConstraintOptions withClosedObjects(boolean closed) {
+        return new ConstraintOptions(toolChoice, parallelToolCalls, thinking, closed, target);
     }
 
     public ConstraintOptions withTarget(Target target) {
-        return new ConstraintOptions(toolChoice, parallelToolCalls, thinking, target);
+        return new ConstraintOptions(
+                toolChoice, parallelToolCalls, thinking, closedObjects, target);
     }
 
     public String toolChoice() {
@@ -104,6 +128,10 @@ public final class ConstraintOptions {
 
     public Boolean thinking() {
         return thinking;
+    }
+
+    public boolean closedObjects() {
+        return closedObjects;
     }
 
     public Target target() {

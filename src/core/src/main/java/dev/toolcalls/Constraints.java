@@ -4,6 +4,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
 
+import dev.toolcalls.internal.constraint.ClosedObjects;
 import dev.toolcalls.internal.constraint.ConstraintGrammar;
 import dev.toolcalls.internal.constraint.LegacyStructuralTag;
 import dev.toolcalls.internal.format.CompiledFormat;
@@ -20,7 +21,11 @@ final class Constraints {
     static String build(Format format, Tools tools, ConstraintOptions options) {
         CompiledFormat compiled = FormatDefinition.of(format).compiled();
         List<JsonObject> functions = new ArrayList<>();
-        for (String name : tools.names()) functions.add(tools.definition(name).deepCopy());
+        for (String name : tools.names()) {
+            JsonObject f = tools.definition(name).deepCopy();
+            if (options.closedObjects()) ClosedObjects.closeParameters(f);
+            functions.add(f);
+        }
         return switch (options.target()) {
             case GBNF -> ConstraintGrammar.build(compiled, functions, options, false);
             case LLAMA_CPP -> llamaCpp(compiled, functions, options);

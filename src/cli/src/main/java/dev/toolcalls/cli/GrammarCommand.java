@@ -21,8 +21,8 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code grammar --format NAME [--tools FILE] [--tool-choice C] [--parallel-tool-calls B]
- * [--thinking on|off] --target T}: the format's decoding constraint, derived from its grammar and
- * the tools' schemas, on stdout.
+ * [--thinking on|off] [--closed-objects B] --target T}: the format's decoding constraint, derived
+ * from its grammar and the tools' schemas, on stdout.
  */
 @Command(
         name = "grammar",
@@ -65,6 +65,15 @@ final class GrammarCommand implements Callable<Integer>, Main.IoAware {
     String thinking;
 
     @Option(
+            names = "--closed-objects",
+            paramLabel = "BOOL",
+            arity = "1",
+            description =
+                    "false (default): an object whose schema does not say additionalProperties takes any further key, as the parser does; "
+                            + "true: it takes none (xgrammar's strict mode; a smaller grammar that engines compile faster)")
+    String closed = "false";
+
+    @Option(
             names = "--target",
             required = true,
             paramLabel = "TARGET",
@@ -93,6 +102,9 @@ final class GrammarCommand implements Callable<Integer>, Main.IoAware {
         String p = parallel.toLowerCase(Locale.ROOT);
         if (!p.equals("true") && !p.equals("false"))
             throw new Main.UsageException("--parallel-tool-calls must be true or false");
+        String closedObjects = closed.toLowerCase(Locale.ROOT);
+        if (!closedObjects.equals("true") && !closedObjects.equals("false"))
+            throw new Main.UsageException("--closed-objects must be true or false");
         Boolean think = null;
         if (thinking != null) {
             String th = thinking.toLowerCase(Locale.ROOT);
@@ -107,6 +119,7 @@ final class GrammarCommand implements Callable<Integer>, Main.IoAware {
                         .withToolChoice(toolChoice)
                         .withParallelToolCalls(p.equals("true"))
                         .withThinking(think)
+                        .withClosedObjects(closedObjects.equals("true"))
                         .withTarget(t);
         String text;
         try {
