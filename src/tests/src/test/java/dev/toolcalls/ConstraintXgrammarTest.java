@@ -575,6 +575,24 @@ class ConstraintXgrammarTest {
     }
 
     /**
+     * The checks xgrammar answers otherwise than they say, each as its case name and what the
+     * grammar did ({@code rejected} or {@code accepted}); empty where all agree.
+     */
+    static List<String> disagreements(List<Job> jobs) {
+        List<List<Boolean>> got = run(jobs);
+        List<String> wrong = new ArrayList<>();
+        for (int j = 0; j < jobs.size(); j++) {
+            List<Check> checks = jobs.get(j).checks();
+            for (int i = 0; i < checks.size(); i++)
+                if (got.get(j) == null || got.get(j).get(i) != checks.get(i).accept())
+                    wrong.add(
+                            checks.get(i).caseName()
+                                    + (checks.get(i).accept() ? ": rejected" : ": accepted"));
+        }
+        return wrong;
+    }
+
+    /**
      * Results per job of a Node script that reads {@code [{<key>: grammar, strings: [...]}, ...]}
      * and prints one {@code @@[booleans]} line per job: null where the grammar aborted the runtime
      * (the rest go to a new process).
