@@ -60,21 +60,25 @@ public final class WriteBundledRuns {
                     .append(";\n");
         }
         String src =
-                "package dev.toolcalls.internal.grammar;\n\n"
-                        + "/**\n"
-                        + " * The fast-path analysis (FastRuns) of each bundled format, by name, in its compact form.\n"
-                        + " * Written by src/build/WriteBundledRuns.java with the compiled library; do not edit.\n"
-                        + " */\n"
-                        + "final class BundledRuns {\n"
-                        + "    private BundledRuns() { }\n\n"
-                        + "    static String of(String format) {\n"
-                        + "        switch (format) {\n"
-                        + cases
-                        + "            default:\n"
-                        + "                return null;\n"
-                        + "        }\n"
-                        + "    }\n"
-                        + "}\n";
+                """
+                package dev.toolcalls.internal.grammar;
+
+                /**
+                 * The fast-path analysis (FastRuns) of each bundled format, by name, in its compact form.
+                 * Written by src/build/WriteBundledRuns.java with the compiled library; do not edit.
+                 */
+                final class BundledRuns {
+                    private BundledRuns() { }
+
+                    static String of(String format) {
+                        switch (format) {
+                %s            default:
+                                return null;
+                        }
+                    }
+                }
+                """
+                        .formatted(cases);
         Path out = sources.resolve("dev/toolcalls/internal/grammar/BundledRuns.java");
         Files.createDirectories(out.getParent());
         Files.writeString(out, src, StandardCharsets.UTF_8);
