@@ -3,6 +3,12 @@ package dev.toolcalls;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.toolcalls.internal.format.BundledFormat;
+import dev.toolcalls.internal.format.FormatFile;
+import dev.toolcalls.internal.format.FormatSource;
+import dev.toolcalls.internal.grammar.BundledFormats;
+import dev.toolcalls.internal.lex.FastRuns;
+import dev.toolcalls.internal.lex.LexerModel;
 import dev.toolcalls.suite.SuiteCase;
 
 import org.junit.jupiter.api.DynamicNode;
@@ -11,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -205,6 +212,55 @@ class RunsTest {
         long simulated = s.lexerWork() - s.runWork();
         if (simulated * 10 <= PROSE.length()) return null;
         return f.name() + " (" + simulated + " of " + PROSE.length() + " simulated, " + how + ")";
+    }
+
+    /**
+     * Every bundled format reads back the runs the build stored for it (its first load derives
+     * none), and they are the runs its grammar gives when derived.
+     */
+    @Test
+    void bundledFormatsReadTheRunsTheBuildStored() {
+        List<String> derived = new ArrayList<>();
+        for (BundledFormat b : BundledFormats.all()) {
+            FastRuns runs = ((GrammarFormat) Formats.get(b.name())).compiled().model().runs;
+            if (!runs.fromStore()) derived.add(b.name());
+            assertEquals(runs.storedForm(), runs.currentForm(), b.name());
+        }
+        assertEquals(List.of(), derived, "formats without stored runs");
+    }
+
+    /**
+     * Stored runs are ignored by a model of the same lexer with other streamable tokens (a format
+     * that reuses a bundled lexer with a format file of its own): it derives its own.
+     */
+    @Test
+    void storedRunsOfOtherStreamableTokensAreNotRead() {
+        int checked = 0;
+        for (BundledFormat b : BundledFormats.all()) {
+            FormatSource source = ((GrammarFormat) Formats.get(b.name())).source();
+            Map<String, String> roles = new LinkedHashMap<>();
+            List<String> streamable = new ArrayList<>();
+            for (String include : source.file().include()) {
+                FormatFile shared = source.includes().apply(include);
+                roles.putAll(shared.roles());
+                streamable.addAll(shared.streamable());
+            }
+            roles.putAll(source.file().roles());
+            streamable.addAll(source.file().streamable());
+            if (streamable.isEmpty()) continue;
+            LexerModel same = new LexerModel(b.name(), source.lexer(), roles, streamable);
+            assertTrue(same.runs.fromStore(), b.name());
+            LexerModel fewer =
+                    new LexerModel(
+                            b.name(),
+                            source.lexer(),
+                            roles,
+                            streamable.subList(1, streamable.size()));
+            assertTrue(!fewer.runs.fromStore(), b.name());
+            assertEquals(fewer.runs.storedForm(), fewer.runs.currentForm(), b.name());
+            checked++;
+        }
+        assertTrue(checked > 10, "formats with streamable tokens: " + checked);
     }
 
     /**

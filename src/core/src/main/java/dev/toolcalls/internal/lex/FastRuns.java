@@ -90,6 +90,7 @@ public final class FastRuns {
         final char[] stops;
 
         final boolean[] ascii = new boolean[128];
+        private final IntervalSet first;
         private final IntervalSet set;
         private final IntervalSet start;
 
@@ -129,6 +130,7 @@ public final class FastRuns {
             this.inherit = inherit;
             this.single = single;
             this.head = !single && !first.equals(set);
+            this.first = first;
             this.set = set;
             this.start = start;
             this.ahead = ahead;
@@ -234,10 +236,188 @@ public final class FastRuns {
     private final LexerModel model;
     private final ATN atn;
 
-    FastRuns(LexerModel model, ATN atn) {
+    /**
+     * The analysis of every mode written when the build packaged the format ({@link #storedForm}),
+     * or null: each mode is then derived from the ATN on first use.
+     */
+    private final String stored;
+
+    /**
+     * @param stored the analysis the build wrote for this lexer and format file, or null; one
+     *     written for other rules, types, roles or streamable tokens is ignored
+     */
+    FastRuns(LexerModel model, ATN atn, String stored) {
         this.model = model;
         this.atn = atn;
         this.modes = new Mode[atn.modeToStartState.size()];
+        this.stored = stored != null && new Reader(stored, 0).next() == key() ? stored : null;
+    }
+
+    /**
+     * The analysis a lexer factory carries for its format, written when the build packaged it: a
+     * format compiled into the library reads it back instead of deriving it at its first load.
+     */
+    public interface Stored {
+        /** The form {@link FastRuns#storedForm} wrote, or null. */
+        String storedRuns();
+    }
+
+    /** Whether the modes are read from the stored analysis rather than derived. */
+    public boolean fromStore() {
+        return stored != null;
+    }
+
+    /**
+     * The analysis of every mode, derived from the ATN whatever is stored, in the compact form the
+     * build stores: a hash of the rules, types, roles and streamable tokens it depends on ({@link
+     * #key}), then per mode its runs.
+     */
+    public String storedForm() {
+        Mode[] all = new Mode[modes.length];
+        for (int m = 0; m < all.length; m++) all[m] = derive(m);
+        return write(all);
+    }
+
+    /** The same form of the modes as this instance has them, read back or derived. */
+    public String currentForm() {
+        Mode[] all = new Mode[modes.length];
+        for (int m = 0; m < all.length; m++) all[m] = mode(m);
+        return write(all);
+    }
+
+    /**
+     * What the analysis depends on besides the ATN's shape: each mode's token rules with their
+     * types, roles and whether they are streamable, and the ATN's size.
+     */
+    private int key() {
+        int h = atn.states.size();
+        for (int m = 0; m < modes.length; m++) {
+            h = 31 * h + m;
+            for (int r : model.rulesOfMode(m)) {
+                Role role = model.roleOfRule(r);
+                h = 31 * h + r;
+                h = 31 * h + model.typeOfRule(r);
+                h = 31 * h + (role == null ? -1 : role.ordinal());
+                h = 31 * h + (model.streamable(r) ? 1 : 0);
+            }
+        }
+        return h & 0x3FFFFFFF; // what put writes in two characters
+    }
+
+    private String write(Mode[] all) {
+        StringBuilder body = new StringBuilder();
+        int[] at = new int[all.length];
+        for (int m = 0; m < all.length; m++) {
+            at[m] = body.length();
+            Run[] runs = all[m].runs;
+            put(body, runs.length);
+            for (Run r : runs) {
+                put(body, r.type);
+                put(
+                        body,
+                        (r.streamable ? 1 : 0)
+                                | (r.text ? 2 : 0)
+                                | (r.inherit ? 4 : 0)
+                                | (r.single ? 8 : 0)
+                                | (r.ahead != null ? 16 : 0));
+                put(body, r.first);
+                put(body, r.set);
+                put(body, r.start);
+                put(body, r.commands.length);
+                for (LexerAction a : r.commands) put(body, actionIndex(a));
+                if (r.ahead != null) put(body, r.ahead);
+            }
+        }
+        StringBuilder out = new StringBuilder();
+        put(out, key());
+        put(out, all.length);
+        for (int a : at) put(out, a);
+        return out.append(body).toString();
+    }
+
+    private int actionIndex(LexerAction a) {
+        for (int i = 0; i < atn.lexerActions.length; i++) if (atn.lexerActions[i] == a) return i;
+        for (int i = 0; i < atn.lexerActions.length; i++)
+            if (atn.lexerActions[i].equals(a)) return i;
+        throw new IllegalStateException("a command that is not the lexer's: " + a);
+    }
+
+    /** A number of at least -1 as one character (below 0x7FFF) or two. */
+    private static void put(StringBuilder b, int v) {
+        int w = v + 1;
+        if (w < 0 || w >= 1 << 30) throw new IllegalArgumentException("out of range: " + v);
+        if (w < 0x8000) b.append((char) w);
+        else b.append((char) (0x8000 | w >>> 16)).append((char) (w & 0xFFFF));
+    }
+
+    private static void put(StringBuilder b, IntervalSet set) {
+        List<Interval> ivs = set.getIntervals();
+        put(b, ivs.size());
+        for (Interval iv : ivs) {
+            put(b, iv.a);
+            put(b, iv.b);
+        }
+    }
+
+    /** Reads what {@link #put} wrote. */
+    private static final class Reader {
+        private final String s;
+        private int at;
+
+        Reader(String s, int at) {
+            this.s = s;
+            this.at = at;
+        }
+
+        int next() {
+            int w = s.charAt(at++);
+            if (w >= 0x8000) w = (w & 0x7FFF) << 16 | s.charAt(at++);
+            return w - 1;
+        }
+
+        IntervalSet set() {
+            IntervalSet out = new IntervalSet();
+            for (int n = next(); n > 0; n--) {
+                int a = next();
+                out.add(a, next());
+            }
+            return out;
+        }
+    }
+
+    /** Mode {@code m} as the stored analysis has it. */
+    private Mode read(int m) {
+        Reader in = new Reader(stored, 0);
+        in.next(); // the key
+        int count = in.next();
+        int start = 0;
+        for (int i = 0; i <= m; i++) start = in.next();
+        for (int i = m + 1; i < count; i++) in.next();
+        in.at += start;
+        Run[] runs = new Run[in.next()];
+        if (runs.length == 0) return NONE;
+        for (int k = 0; k < runs.length; k++) {
+            int type = in.next();
+            int flags = in.next();
+            IntervalSet first = in.set();
+            IntervalSet set = in.set();
+            IntervalSet begins = in.set();
+            List<LexerAction> commands = new ArrayList<>();
+            for (int n = in.next(); n > 0; n--) commands.add(atn.lexerActions[in.next()]);
+            runs[k] =
+                    new Run(
+                            type,
+                            (flags & 1) != 0,
+                            (flags & 2) != 0,
+                            (flags & 4) != 0,
+                            (flags & 8) != 0,
+                            first,
+                            set,
+                            begins,
+                            commands,
+                            (flags & 16) != 0 ? in.set() : null);
+        }
+        return mode(runs);
     }
 
     private Mode derive(int m) {
@@ -405,7 +585,7 @@ public final class FastRuns {
     /** The runs of a mode (derived on first use). */
     private Mode mode(int m) {
         Mode d = modes[m];
-        if (d == null) modes[m] = d = derive(m);
+        if (d == null) modes[m] = d = stored != null ? read(m) : derive(m);
         return d;
     }
 

@@ -64,6 +64,7 @@ public final class LexerModel {
     private final int[][] altRule;
 
     public final boolean hasIdRole;
+
     public final DFA[] dfas;
     public final PredictionContextCache contextCache = new PredictionContextCache();
 
@@ -262,7 +263,13 @@ public final class LexerModel {
         List<Map<Long, DFAState>> wide = new ArrayList<>();
         for (int m = 0; m < altRule.length; m++) wide.add(new ConcurrentHashMap<>());
         wideEdges = List.copyOf(wide);
-        runs = new FastRuns(this, atn);
+        runs =
+                new FastRuns(
+                        this,
+                        atn,
+                        factory instanceof FastRuns.Stored
+                                ? ((FastRuns.Stored) factory).storedRuns()
+                                : null);
         plain = new PlainModes(this, atn);
     }
 
