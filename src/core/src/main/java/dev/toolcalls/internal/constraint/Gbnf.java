@@ -3,10 +3,15 @@ package dev.toolcalls.internal.constraint;
 import org.antlr.v4.runtime.misc.Interval;
 import org.antlr.v4.runtime.misc.IntervalSet;
 
+import java.util.AbstractMap;
+import java.util.AbstractSet;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -30,26 +35,49 @@ public final class Gbnf {
 
     private static final int MAX_CLASSES = 4096;
 
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
     /** The rules of {@link #jsonString} by string, kept up to the same bound. */
     private static final Map<String, String> JSON_STRINGS = new ConcurrentHashMap<>();
 
-    private final Map<String, String> rules;
+    /** The rules' names and bodies, in the order they were first defined. */
+    private String[] names;
+
+    private String[] bodies;
+    private int[] hashes;
+    private int size;
+
+    /** The number of each rule plus one, by slot (0: none): open addressing by name. */
+    private int[] slots;
+
+    /** 32 less the bits of a slot. */
+    private int shift;
 
     /** The characters of the rules {@link #define} added, written as {@link #text} writes them. */
     private int defined;
 
     public Gbnf() {
-        rules = new LinkedHashMap<>();
+        this(12);
     }
 
     /** A rule set that holds about {@code expected} rules without growing. */
     public Gbnf(int expected) {
-        rules = new LinkedHashMap<>(expected * 4 / 3 + 1);
+        int capacity = Math.max(4, expected);
+        names = new String[capacity];
+        bodies = new String[capacity];
+        hashes = new int[capacity];
+        int bits = 32 - Integer.numberOfLeadingZeros(2 * capacity - 1);
+        slots = new int[1 << bits];
+        shift = 32 - bits;
     }
 
     /** Defines a rule once; the name is returned for use in other rules. */
     public String define(String name, String body) {
-        if (rules.putIfAbsent(name, body) == null) defined += name.length() + body.length() + 6;
+        int h = name.hashCode();
+        if (find(name, h) < 0) {
+            add(name, h, body);
+            defined += name.length() + body.length() + 6;
+        }
         return name;
     }
 
@@ -62,22 +90,81 @@ public final class Gbnf {
     }
 
     public boolean has(String name) {
-        return rules.containsKey(name);
+        return find(name, name.hashCode()) >= 0;
     }
 
+    /** The body of the rule {@code name}, or null where none is defined. */
+    public String body(String name) {
+        int at = find(name, name.hashCode());
+        return at < 0 ? null : bodies[at];
+    }
+
+    /** The number of rules. */
+    public int size() {
+        return size;
+    }
+
+    /** The name of the {@code i}th rule defined. */
+    public String name(int i) {
+        return names[i];
+    }
+
+    /** The body of the {@code i}th rule defined. */
+    public String body(int i) {
+        return bodies[i];
+    }
+
+    /**
+     * The rules by name, in the order they were first defined: a view that reads and writes this
+     * set (a body put under a defined name takes that rule's place).
+     */
     public Map<String, String> rules() {
-        return rules;
+        return new Rules();
     }
 
     /** The grammar text, {@code root} first. */
     public String text() {
-        StringBuilder b = new StringBuilder();
-        String root = rules.get("root");
+        StringBuilder b = new StringBuilder(defined + 64);
+        String root = body("root");
         if (root != null) b.append("root ::= ").append(root).append('\n');
-        for (Map.Entry<String, String> e : rules.entrySet())
-            if (!e.getKey().equals("root"))
-                b.append(e.getKey()).append(" ::= ").append(e.getValue()).append('\n');
+        for (int i = 0; i < size; i++)
+            if (!names[i].equals("root"))
+                b.append(names[i]).append(" ::= ").append(bodies[i]).append('\n');
         return b.toString();
+    }
+
+    /** The number of the rule {@code name} of hash {@code h}, or -1. */
+    private int find(String name, int h) {
+        int mask = slots.length - 1;
+        for (int i = (h * 0x9E3779B9) >>> shift; ; i = (i + 1) & mask) {
+            int n = slots[i] - 1;
+            if (n < 0) return -1;
+            if (hashes[n] == h && names[n].equals(name)) return n;
+        }
+    }
+
+    private void add(String name, int h, String body) {
+        if (size == names.length) {
+            names = Arrays.copyOf(names, 2 * size);
+            bodies = Arrays.copyOf(bodies, 2 * size);
+            hashes = Arrays.copyOf(hashes, 2 * size);
+        }
+        if (2 * (size + 1) > slots.length) {
+            slots = new int[2 * slots.length];
+            shift--;
+            for (int n = 0; n < size; n++) slot(n);
+        }
+        names[size] = name;
+        bodies[size] = body;
+        hashes[size] = h;
+        slot(size++);
+    }
+
+    private void slot(int n) {
+        int mask = slots.length - 1;
+        int i = (hashes[n] * 0x9E3779B9) >>> shift;
+        while (slots[i] != 0) i = (i + 1) & mask;
+        slots[i] = n + 1;
     }
 
     /** A string literal; the empty string is {@code ""}. */
@@ -253,12 +340,78 @@ public final class Gbnf {
                 if (inClass && (c == ']' || c == '[' || c == '^' || c == '-'))
                     b.append('\\').appendCodePoint(c);
                 else if (c < 0x20 || c == 0x7F || (c >= 0x80 && c < 0xA0))
-                    b.append(String.format("\\u%04X", c));
-                else if (c > 0xFFFF) b.append(String.format("\\U%08X", c));
+                    hex(b.append("\\u"), c, 4);
+                else if (c > 0xFFFF) hex(b.append("\\U"), c, 8);
                 else if (c >= 0x80 && (inClass || !Character.isLetterOrDigit(c)))
-                    b.append(String.format("\\u%04X", c));
+                    hex(b.append("\\u"), c, 4);
                 else b.appendCodePoint(c);
             }
+        }
+    }
+
+    /** Appends {@code c} in {@code digits} upper-case hexadecimal digits. */
+    private static void hex(StringBuilder b, int c, int digits) {
+        for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4)
+            b.append(HEX[(c >>> shift) & 0xF]);
+    }
+
+    /** {@link #rules()}: the rules as a map, in order; no rule is removed. */
+    private final class Rules extends AbstractMap<String, String> {
+        @Override
+        public int size() {
+            return size;
+        }
+
+        @Override
+        public boolean containsKey(Object key) {
+            return key instanceof String name && has(name);
+        }
+
+        @Override
+        public String get(Object key) {
+            return key instanceof String name ? body(name) : null;
+        }
+
+        @Override
+        public String put(String name, String body) {
+            int h = name.hashCode();
+            int at = find(name, h);
+            if (at < 0) {
+                add(name, h, body);
+                return null;
+            }
+            String old = bodies[at];
+            bodies[at] = body;
+            return old;
+        }
+
+        @Override
+        public Set<Entry<String, String>> entrySet() {
+            return new AbstractSet<>() {
+                @Override
+                public int size() {
+                    return size;
+                }
+
+                @Override
+                public Iterator<Entry<String, String>> iterator() {
+                    return new Iterator<>() {
+                        private int next;
+
+                        @Override
+                        public boolean hasNext() {
+                            return next < size;
+                        }
+
+                        @Override
+                        public Entry<String, String> next() {
+                            if (next >= size) throw new NoSuchElementException();
+                            int i = next++;
+                            return new SimpleImmutableEntry<>(names[i], bodies[i]);
+                        }
+                    };
+                }
+            };
         }
     }
 }

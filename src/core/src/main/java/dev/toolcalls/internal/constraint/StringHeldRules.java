@@ -101,11 +101,10 @@ final class StringHeldRules {
         head = 0;
         tail = 0;
         queue(at);
-        Map<String, String> rules = out.rules();
         boolean failed = false;
         while (head < tail) {
             int n = work[head++];
-            String text = rules.get(refs.key[n]);
+            String text = out.body(refs.key[n]);
             if (text == null || !copy(text)) {
                 failed = true;
                 break;
