@@ -57,7 +57,7 @@ public final class Gbnf {
     private int defined;
 
     public Gbnf() {
-        this(12);
+        this(4);
     }
 
     /** A rule set that holds about {@code expected} rules without growing. */
