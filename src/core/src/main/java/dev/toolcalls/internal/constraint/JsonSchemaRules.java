@@ -472,12 +472,18 @@ final class JsonSchemaRules {
         for (int q = 0; q < size; q++)
             for (int child = firstChild[order[q]]; child >= 0; child = nextSibling[child])
                 order[size++] = child;
-        // each node's rule: -1 for json_key_more, else its index in byBody
+        // each node's rule: -1 for json_key_more, else its number in ruleNames
         int[] rules = new int[nodes];
-        List<String> ruleNames = new ArrayList<>();
-        Map<String, Integer> byBody = new HashMap<>();
-        StringBuilder key = new StringBuilder();
-        StringBuilder body = new StringBuilder();
+        String[] ruleNames = new String[nodes];
+        int made = 0;
+        // each rule's key (whether a name ends there, the number of next characters, and each
+        // next character with its rule) in a pool from keyAt[rule], the rules by key in a table
+        int[] pool = new int[4 * nodes + 4];
+        int[] keyAt = new int[nodes];
+        int used = 0;
+        int[] table = new int[Integer.highestOneBit(nodes) << 2];
+        int tableMask = table.length - 1;
+        StringBuilder body = new StringBuilder(128);
         int[] sorted = new int[8];
         for (int q = size - 1; q >= 0; q--) {
             int node = order[q];
@@ -498,19 +504,27 @@ final class JsonSchemaRules {
                 sorted[b + 1] = x;
             }
             // the body is a function of whether a name ends here and each next character's rule
-            key.setLength(0);
-            key.append(ends[node] ? '1' : '0');
+            int from = used;
+            pool[used++] = ends[node] ? 1 : 0;
+            pool[used++] = n;
             for (int a = 0; a < n; a++) {
-                int c = ch[sorted[a]];
-                int r = rules[sorted[a]];
-                key.append((char) (c >>> 16))
-                        .append((char) c)
-                        .append((char) (r >>> 16))
-                        .append((char) r);
+                pool[used++] = ch[sorted[a]];
+                pool[used++] = rules[sorted[a]];
             }
-            String text = key.toString();
-            Integer known = byBody.get(text);
-            if (known != null) {
+            int h = 0;
+            for (int i = from; i < used; i++) h = 31 * h + pool[i];
+            int slot = (h * 0x9E3779B9) & tableMask;
+            int known = -1;
+            for (; table[slot] != 0; slot = (slot + 1) & tableMask) {
+                int m = table[slot] - 1;
+                int at = keyAt[m];
+                if (Arrays.equals(pool, at, at + 2 + 2 * pool[at + 1], pool, from, used)) {
+                    known = m;
+                    break;
+                }
+            }
+            if (known >= 0) {
+                used = from;
                 rules[node] = known;
                 continue;
             }
@@ -520,17 +534,17 @@ final class JsonSchemaRules {
                 if (body.length() > 0) body.append(" | ");
                 int r = rules[sorted[a]];
                 Gbnf.literal(body, ch[sorted[a]]);
-                body.append(' ').append(r < 0 ? "json_key_more" : ruleNames.get(r));
+                body.append(' ').append(r < 0 ? "json_key_more" : ruleNames[r]);
             }
             body.append(" | ")
                     .append(otherKeyChars(ch, sorted, n))
                     .append(" json_key_rest | json_key_esc");
-            int made = ruleNames.size();
-            ruleNames.add(out.define(base + "_k" + made, body.toString()));
-            byBody.put(text, made);
-            rules[node] = made;
+            ruleNames[made] = out.define(base + "_k" + made, body.toString());
+            keyAt[made] = from;
+            table[slot] = made + 1;
+            rules[node] = made++;
         }
-        String rootRule = rules[0] < 0 ? "json_key_more" : ruleNames.get(rules[0]);
+        String rootRule = rules[0] < 0 ? "json_key_more" : ruleNames[rules[0]];
         return out.define(base + "_k", "\"\\\"\" " + rootRule);
     }
 
