@@ -44,11 +44,13 @@ public final class Gbnf {
     private String[] names;
 
     private String[] bodies;
-    private int[] hashes;
     private int size;
 
-    /** The number of each rule plus one, by slot (0: none): open addressing by name. */
-    private int[] slots;
+    /**
+     * The rules by name, open addressing: per slot, the name's hash (high half) and the number of
+     * its rule plus one (low half; 0: none).
+     */
+    private long[] slots;
 
     /** 32 less the bits of a slot. */
     private int shift;
@@ -65,17 +67,17 @@ public final class Gbnf {
         int capacity = Math.max(4, expected);
         names = new String[capacity];
         bodies = new String[capacity];
-        hashes = new int[capacity];
         int bits = 32 - Integer.numberOfLeadingZeros(2 * capacity - 1);
-        slots = new int[1 << bits];
+        slots = new long[1 << bits];
         shift = 32 - bits;
     }
 
     /** Defines a rule once; the name is returned for use in other rules. */
     public String define(String name, String body) {
         int h = name.hashCode();
-        if (find(name, h) < 0) {
-            add(name, h, body);
+        int at = find(name, h);
+        if (at < 0) {
+            add(name, h, body, ~at);
             defined += name.length() + body.length() + 6;
         }
         return name;
@@ -133,38 +135,43 @@ public final class Gbnf {
         return b.toString();
     }
 
-    /** The number of the rule {@code name} of hash {@code h}, or -1. */
+    /**
+     * The number of the rule {@code name} of hash {@code h}; where there is none, {@code ~} the
+     * free slot it would take.
+     */
     private int find(String name, int h) {
         int mask = slots.length - 1;
         for (int i = (h * 0x9E3779B9) >>> shift; ; i = (i + 1) & mask) {
-            int n = slots[i] - 1;
-            if (n < 0) return -1;
-            if (hashes[n] == h && names[n].equals(name)) return n;
+            long e = slots[i];
+            if (e == 0) return ~i;
+            if ((int) (e >>> 32) == h && names[(int) e - 1].equals(name)) return (int) e - 1;
         }
     }
 
-    private void add(String name, int h, String body) {
+    /** Adds a rule not defined, of hash {@code h}, at the free slot {@code slot}. */
+    private void add(String name, int h, String body, int slot) {
         if (size == names.length) {
             names = Arrays.copyOf(names, 2 * size);
             bodies = Arrays.copyOf(bodies, 2 * size);
-            hashes = Arrays.copyOf(hashes, 2 * size);
         }
         if (2 * (size + 1) > slots.length) {
-            slots = new int[2 * slots.length];
+            long[] old = slots;
+            slots = new long[2 * old.length];
             shift--;
-            for (int n = 0; n < size; n++) slot(n);
+            for (long e : old) if (e != 0) slots[free((int) (e >>> 32))] = e;
+            slot = free(h);
         }
         names[size] = name;
         bodies[size] = body;
-        hashes[size] = h;
-        slot(size++);
+        slots[slot] = (long) h << 32 | ++size;
     }
 
-    private void slot(int n) {
+    /** The first free slot for hash {@code h}. */
+    private int free(int h) {
         int mask = slots.length - 1;
-        int i = (hashes[n] * 0x9E3779B9) >>> shift;
+        int i = (h * 0x9E3779B9) >>> shift;
         while (slots[i] != 0) i = (i + 1) & mask;
-        slots[i] = n + 1;
+        return i;
     }
 
     /** A string literal; the empty string is {@code ""}. */
@@ -377,7 +384,7 @@ public final class Gbnf {
             int h = name.hashCode();
             int at = find(name, h);
             if (at < 0) {
-                add(name, h, body);
+                add(name, h, body, ~at);
                 return null;
             }
             String old = bodies[at];
