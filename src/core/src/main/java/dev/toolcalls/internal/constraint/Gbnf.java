@@ -37,6 +37,16 @@ public final class Gbnf {
 
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
+    private static final int RECENT_BITS = 10;
+
+    /**
+     * The classes of at most {@link #RECENT_RANGES} ranges written last, by a hash of the ranges'
+     * ends, one per slot: found without hashing the set as {@link #CLASSES} does.
+     */
+    private static final Written[] RECENT = new Written[1 << RECENT_BITS];
+
+    private static final int RECENT_RANGES = 4;
+
     /** The rules of {@link #jsonString} by string, kept up to the same bound. */
     private static final Map<String, String> JSON_STRINGS = new ConcurrentHashMap<>();
 
@@ -238,6 +248,36 @@ public final class Gbnf {
 
     /** A character class for a set of code points (a literal for a single one). */
     public static String charClass(IntervalSet set) {
+        List<Interval> ranges = set.getIntervals();
+        int k = ranges.size();
+        if (k > RECENT_RANGES) return charClassKept(set);
+        int h = k;
+        for (int i = 0; i < k; i++) {
+            Interval r = ranges.get(i);
+            h = 31 * (31 * h + r.a) + r.b;
+        }
+        int at = (h * 0x9E3779B9) >>> (32 - RECENT_BITS);
+        Written w = RECENT[at];
+        if (w != null && w.ends.length == 2 * k) {
+            boolean same = true;
+            for (int i = 0; i < k && same; i++) {
+                Interval r = ranges.get(i);
+                same = w.ends[2 * i] == r.a && w.ends[2 * i + 1] == r.b;
+            }
+            if (same) return w.text;
+        }
+        String text = charClassKept(set);
+        int[] ends = new int[2 * k];
+        for (int i = 0; i < k; i++) {
+            ends[2 * i] = ranges.get(i).a;
+            ends[2 * i + 1] = ranges.get(i).b;
+        }
+        RECENT[at] = new Written(ends, text);
+        return text;
+    }
+
+    /** {@link #charClass} by way of {@link #CLASSES}. */
+    private static String charClassKept(IntervalSet set) {
         String known = CLASSES.get(set);
         if (known != null) return known;
         String written = charClassNew(set);
@@ -421,4 +461,7 @@ public final class Gbnf {
             };
         }
     }
+
+    /** A class written ({@link #RECENT}): its ranges' ends, and its text. */
+    private record Written(int[] ends, String text) {}
 }
