@@ -402,6 +402,46 @@ public final class Gbnf {
             b.append(HEX[(c >>> shift) & 0xF]);
     }
 
+    /**
+     * The rule an iterator of {@link #rules()} is at: one entry per iterator, which holds the rule
+     * {@code next()} returned until it is called again (read it before; no copy is made per rule).
+     */
+    private final class Rule implements Map.Entry<String, String> {
+        private int at = -1;
+
+        @Override
+        public String getKey() {
+            return names[at];
+        }
+
+        @Override
+        public String getValue() {
+            return bodies[at];
+        }
+
+        @Override
+        public String setValue(String value) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Map.Entry<?, ?> e
+                    && names[at].equals(e.getKey())
+                    && bodies[at].equals(e.getValue());
+        }
+
+        @Override
+        public int hashCode() {
+            return names[at].hashCode() ^ bodies[at].hashCode();
+        }
+
+        @Override
+        public String toString() {
+            return names[at] + "=" + bodies[at];
+        }
+    }
+
     /** {@link #rules()}: the rules as a map, in order; no rule is removed. */
     private final class Rules extends AbstractMap<String, String> {
         @Override
@@ -443,18 +483,18 @@ public final class Gbnf {
                 @Override
                 public Iterator<Entry<String, String>> iterator() {
                     return new Iterator<>() {
-                        private int next;
+                        private final Rule rule = new Rule();
 
                         @Override
                         public boolean hasNext() {
-                            return next < size;
+                            return rule.at + 1 < size;
                         }
 
                         @Override
                         public Entry<String, String> next() {
-                            if (next >= size) throw new NoSuchElementException();
-                            int i = next++;
-                            return new SimpleImmutableEntry<>(names[i], bodies[i]);
+                            if (rule.at + 1 >= size) throw new NoSuchElementException();
+                            rule.at++;
+                            return rule;
                         }
                     };
                 }
