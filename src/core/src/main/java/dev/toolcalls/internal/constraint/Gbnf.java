@@ -3,10 +3,15 @@ package dev.toolcalls.internal.constraint;
 import org.antlr.v4.runtime.misc.Interval;
 import org.antlr.v4.runtime.misc.IntervalSet;
 
+import java.util.AbstractMap;
+import java.util.AbstractSet;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -30,26 +35,61 @@ public final class Gbnf {
 
     private static final int MAX_CLASSES = 4096;
 
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+    private static final int RECENT_BITS = 10;
+
+    /**
+     * The classes of at most {@link #RECENT_RANGES} ranges written last, by a hash of the ranges'
+     * ends, one per slot: found without hashing the set as {@link #CLASSES} does.
+     */
+    private static final Written[] RECENT = new Written[1 << RECENT_BITS];
+
+    private static final int RECENT_RANGES = 4;
+
     /** The rules of {@link #jsonString} by string, kept up to the same bound. */
     private static final Map<String, String> JSON_STRINGS = new ConcurrentHashMap<>();
 
-    private final Map<String, String> rules;
+    /** The rules' names and bodies, in the order they were first defined. */
+    private String[] names;
+
+    private String[] bodies;
+    private int size;
+
+    /**
+     * The rules by name, open addressing: per slot, the name's hash (high half) and the number of
+     * its rule plus one (low half; 0: none).
+     */
+    private long[] slots;
+
+    /** 32 less the bits of a slot. */
+    private int shift;
 
     /** The characters of the rules {@link #define} added, written as {@link #text} writes them. */
     private int defined;
 
     public Gbnf() {
-        rules = new LinkedHashMap<>();
+        this(4);
     }
 
     /** A rule set that holds about {@code expected} rules without growing. */
     public Gbnf(int expected) {
-        rules = new LinkedHashMap<>(expected * 4 / 3 + 1);
+        int capacity = Math.max(4, expected);
+        names = new String[capacity];
+        bodies = new String[capacity];
+        int bits = 32 - Integer.numberOfLeadingZeros(2 * capacity - 1);
+        slots = new long[1 << bits];
+        shift = 32 - bits;
     }
 
     /** Defines a rule once; the name is returned for use in other rules. */
     public String define(String name, String body) {
-        if (rules.putIfAbsent(name, body) == null) defined += name.length() + body.length() + 6;
+        int h = name.hashCode();
+        int at = find(name, h);
+        if (at < 0) {
+            add(name, h, body, ~at);
+            defined += name.length() + body.length() + 6;
+        }
         return name;
     }
 
@@ -62,22 +102,86 @@ public final class Gbnf {
     }
 
     public boolean has(String name) {
-        return rules.containsKey(name);
+        return find(name, name.hashCode()) >= 0;
     }
 
+    /** The body of the rule {@code name}, or null where none is defined. */
+    public String body(String name) {
+        int at = find(name, name.hashCode());
+        return at < 0 ? null : bodies[at];
+    }
+
+    /** The number of rules. */
+    public int size() {
+        return size;
+    }
+
+    /** The name of the {@code i}th rule defined. */
+    public String name(int i) {
+        return names[i];
+    }
+
+    /** The body of the {@code i}th rule defined. */
+    public String body(int i) {
+        return bodies[i];
+    }
+
+    /**
+     * The rules by name, in the order they were first defined: a view that reads and writes this
+     * set (a body put under a defined name takes that rule's place).
+     */
     public Map<String, String> rules() {
-        return rules;
+        return new Rules();
     }
 
     /** The grammar text, {@code root} first. */
     public String text() {
-        StringBuilder b = new StringBuilder();
-        String root = rules.get("root");
+        StringBuilder b = new StringBuilder(defined + 64);
+        String root = body("root");
         if (root != null) b.append("root ::= ").append(root).append('\n');
-        for (Map.Entry<String, String> e : rules.entrySet())
-            if (!e.getKey().equals("root"))
-                b.append(e.getKey()).append(" ::= ").append(e.getValue()).append('\n');
+        for (int i = 0; i < size; i++)
+            if (!names[i].equals("root"))
+                b.append(names[i]).append(" ::= ").append(bodies[i]).append('\n');
         return b.toString();
+    }
+
+    /**
+     * The number of the rule {@code name} of hash {@code h}; where there is none, {@code ~} the
+     * free slot it would take.
+     */
+    private int find(String name, int h) {
+        int mask = slots.length - 1;
+        for (int i = (h * 0x9E3779B9) >>> shift; ; i = (i + 1) & mask) {
+            long e = slots[i];
+            if (e == 0) return ~i;
+            if ((int) (e >>> 32) == h && names[(int) e - 1].equals(name)) return (int) e - 1;
+        }
+    }
+
+    /** Adds a rule not defined, of hash {@code h}, at the free slot {@code slot}. */
+    private void add(String name, int h, String body, int slot) {
+        if (size == names.length) {
+            names = Arrays.copyOf(names, 2 * size);
+            bodies = Arrays.copyOf(bodies, 2 * size);
+        }
+        if (2 * (size + 1) > slots.length) {
+            long[] old = slots;
+            slots = new long[2 * old.length];
+            shift--;
+            for (long e : old) if (e != 0) slots[free((int) (e >>> 32))] = e;
+            slot = free(h);
+        }
+        names[size] = name;
+        bodies[size] = body;
+        slots[slot] = (long) h << 32 | ++size;
+    }
+
+    /** The first free slot for hash {@code h}. */
+    private int free(int h) {
+        int mask = slots.length - 1;
+        int i = (h * 0x9E3779B9) >>> shift;
+        while (slots[i] != 0) i = (i + 1) & mask;
+        return i;
     }
 
     /** A string literal; the empty string is {@code ""}. */
@@ -144,6 +248,36 @@ public final class Gbnf {
 
     /** A character class for a set of code points (a literal for a single one). */
     public static String charClass(IntervalSet set) {
+        List<Interval> ranges = set.getIntervals();
+        int k = ranges.size();
+        if (k > RECENT_RANGES) return charClassKept(set);
+        int h = k;
+        for (int i = 0; i < k; i++) {
+            Interval r = ranges.get(i);
+            h = 31 * (31 * h + r.a) + r.b;
+        }
+        int at = (h * 0x9E3779B9) >>> (32 - RECENT_BITS);
+        Written w = RECENT[at];
+        if (w != null && w.ends.length == 2 * k) {
+            boolean same = true;
+            for (int i = 0; i < k && same; i++) {
+                Interval r = ranges.get(i);
+                same = w.ends[2 * i] == r.a && w.ends[2 * i + 1] == r.b;
+            }
+            if (same) return w.text;
+        }
+        String text = charClassKept(set);
+        int[] ends = new int[2 * k];
+        for (int i = 0; i < k; i++) {
+            ends[2 * i] = ranges.get(i).a;
+            ends[2 * i + 1] = ranges.get(i).b;
+        }
+        RECENT[at] = new Written(ends, text);
+        return text;
+    }
+
+    /** {@link #charClass} by way of {@link #CLASSES}. */
+    private static String charClassKept(IntervalSet set) {
         String known = CLASSES.get(set);
         if (known != null) return known;
         String written = charClassNew(set);
@@ -253,12 +387,121 @@ public final class Gbnf {
                 if (inClass && (c == ']' || c == '[' || c == '^' || c == '-'))
                     b.append('\\').appendCodePoint(c);
                 else if (c < 0x20 || c == 0x7F || (c >= 0x80 && c < 0xA0))
-                    b.append(String.format("\\u%04X", c));
-                else if (c > 0xFFFF) b.append(String.format("\\U%08X", c));
+                    hex(b.append("\\u"), c, 4);
+                else if (c > 0xFFFF) hex(b.append("\\U"), c, 8);
                 else if (c >= 0x80 && (inClass || !Character.isLetterOrDigit(c)))
-                    b.append(String.format("\\u%04X", c));
+                    hex(b.append("\\u"), c, 4);
                 else b.appendCodePoint(c);
             }
         }
     }
+
+    /** Appends {@code c} in {@code digits} upper-case hexadecimal digits. */
+    private static void hex(StringBuilder b, int c, int digits) {
+        for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4)
+            b.append(HEX[(c >>> shift) & 0xF]);
+    }
+
+    /**
+     * The rule an iterator of {@link #rules()} is at: one entry per iterator, which holds the rule
+     * {@code next()} returned until it is called again (read it before; no copy is made per rule).
+     */
+    private final class Rule implements Map.Entry<String, String> {
+        private int at = -1;
+
+        @Override
+        public String getKey() {
+            return names[at];
+        }
+
+        @Override
+        public String getValue() {
+            return bodies[at];
+        }
+
+        @Override
+        public String setValue(String value) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Map.Entry<?, ?> e
+                    && names[at].equals(e.getKey())
+                    && bodies[at].equals(e.getValue());
+        }
+
+        @Override
+        public int hashCode() {
+            return names[at].hashCode() ^ bodies[at].hashCode();
+        }
+
+        @Override
+        public String toString() {
+            return names[at] + "=" + bodies[at];
+        }
+    }
+
+    /** {@link #rules()}: the rules as a map, in order; no rule is removed. */
+    private final class Rules extends AbstractMap<String, String> {
+        @Override
+        public int size() {
+            return size;
+        }
+
+        @Override
+        public boolean containsKey(Object key) {
+            return key instanceof String name && has(name);
+        }
+
+        @Override
+        public String get(Object key) {
+            return key instanceof String name ? body(name) : null;
+        }
+
+        @Override
+        public String put(String name, String body) {
+            int h = name.hashCode();
+            int at = find(name, h);
+            if (at < 0) {
+                add(name, h, body, ~at);
+                return null;
+            }
+            String old = bodies[at];
+            bodies[at] = body;
+            return old;
+        }
+
+        @Override
+        public Set<Entry<String, String>> entrySet() {
+            return new AbstractSet<>() {
+                @Override
+                public int size() {
+                    return size;
+                }
+
+                @Override
+                public Iterator<Entry<String, String>> iterator() {
+                    return new Iterator<>() {
+                        private final Rule rule = new Rule();
+
+                        @Override
+                        public boolean hasNext() {
+                            return rule.at + 1 < size;
+                        }
+
+                        @Override
+                        public Entry<String, String> next() {
+                            if (rule.at + 1 >= size) throw new NoSuchElementException();
+                            rule.at++;
+                            return rule;
+                        }
+                    };
+                }
+            };
+        }
+    }
+
+    /** A class written ({@link #RECENT}): its ranges' ends, and its text. */
+    private record Written(int[] ends, String text) {}
 }

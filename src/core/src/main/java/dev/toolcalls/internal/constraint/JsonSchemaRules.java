@@ -3,9 +3,9 @@ package dev.toolcalls.internal.constraint;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonPrimitive;
 
 import dev.toolcalls.ConstraintException;
+import dev.toolcalls.internal.assemble.SchemaTypes;
 import dev.toolcalls.internal.json.Json;
 
 import org.antlr.v4.runtime.misc.IntervalSet;
@@ -184,10 +184,10 @@ final class JsonSchemaRules {
                     "patternProperties",
                     "property names given by a regular expression; list the properties instead");
         if (s.has("$ref")) return ref(s.get("$ref").getAsString(), depth);
-        if (s.has("const")) return Gbnf.literal(Json.write(s.get("const")));
+        if (s.has("const")) return Gbnf.literal(json(s.get("const")));
         if (s.has("enum") && s.get("enum").isJsonArray()) {
             Set<String> alts = new LinkedHashSet<>();
-            for (JsonElement v : s.getAsJsonArray("enum")) alts.add(Gbnf.literal(Json.write(v)));
+            for (JsonElement v : s.getAsJsonArray("enum")) alts.add(Gbnf.literal(json(v)));
             if (alts.isEmpty()) throw refuse("enum", "an empty enum allows no value");
             return "(" + String.join(" | ", alts) + ")";
         }
@@ -312,7 +312,7 @@ final class JsonSchemaRules {
             String m =
                     out.define(
                             base + "_p" + members.size(),
-                            Gbnf.literal(Json.write(new JsonPrimitive(n)))
+                            Gbnf.literal(SchemaTypes.quote(n))
                                     + " ws \":\" ws "
                                     + value(props.get(n), depth + 1));
             members.add(m);
@@ -337,12 +337,22 @@ final class JsonSchemaRules {
                         extra ? extraValue : null,
                         extraMember);
         if (depth == 0) outer = o;
-        List<String> first = new ArrayList<>();
-        if (o.empty) first.add("\"}\"");
-        for (int i = 0; i < names.size(); i++)
-            first.add(members.get(i) + " ws " + base + "_m" + after[i]);
-        if (extraMember != null) first.add(extraMember + " ws " + base + "_m0");
-        return out.define(base, "\"{\" ws ( " + String.join(" | ", first) + " )");
+        StringBuilder b = new StringBuilder(64 + 32 * names.size()).append("\"{\" ws ( ");
+        int at = b.length();
+        if (o.empty) b.append("\"}\"");
+        for (int i = 0; i < names.size(); i++) member(b, at, "", members.get(i), base, after[i]);
+        if (extraMember != null) member(b, at, "", extraMember, base, 0);
+        return out.define(base, b.append(" )").toString());
+    }
+
+    /**
+     * Appends an alternative to {@code b}, whose alternatives begin at {@code at}: {@code lead},
+     * the member rule, whitespace and the rule after it ({@code base_mN}).
+     */
+    private static void member(
+            StringBuilder b, int at, String lead, String member, String base, int next) {
+        if (b.length() > at) b.append(" | ");
+        b.append(lead).append(member).append(" ws ").append(base).append("_m").append(next);
     }
 
     /** The rules {@code base_mN}: after the members seen so far (the required ones in state N). */
@@ -353,20 +363,14 @@ final class JsonSchemaRules {
             Required required,
             String extraMember) {
         int full = required.full();
+        StringBuilder b = new StringBuilder(64 + 48 * names.size());
         for (int state = 0; state <= full; state++) {
-            List<String> alts = new ArrayList<>();
-            if (state == full) alts.add("\"}\"");
+            b.setLength(0);
+            if (state == full) b.append("\"}\"");
             for (int i = 0; i < names.size(); i++)
-                alts.add(
-                        "\",\" ws "
-                                + members.get(i)
-                                + " ws "
-                                + base
-                                + "_m"
-                                + required.next(state, names.get(i)));
-            if (extraMember != null)
-                alts.add("\",\" ws " + extraMember + " ws " + base + "_m" + state);
-            out.define(base + "_m" + state, String.join(" | ", alts));
+                member(b, 0, "\",\" ws ", members.get(i), base, required.next(state, names.get(i)));
+            if (extraMember != null) member(b, 0, "\",\" ws ", extraMember, base, state);
+            out.define(base + "_m" + state, b.toString());
         }
     }
 
@@ -388,11 +392,12 @@ final class JsonSchemaRules {
                             base + "_x", otherKey(base, o.names) + " ws \":\" ws " + o.extraValue);
             follow(base, o.names, o.members, Required.NONE, extraMember);
         } else name = base + suffix;
-        List<String> first = new ArrayList<>();
-        if (o.empty) first.add("\"}\"");
+        StringBuilder b = new StringBuilder(64 + 32 * o.names.size()).append("\"{\" ws ( ");
+        int at = b.length();
+        if (o.empty) b.append("\"}\"");
         for (int i = 0; i < o.names.size(); i++) {
             if (notFirst.contains(written(o.names.get(i)))) continue;
-            first.add(o.members.get(i) + " ws " + base + "_m" + o.after[i]);
+            member(b, at, "", o.members.get(i), base, o.after[i]);
         }
         if (extraMember != null) {
             List<String> taken = new ArrayList<>(o.names);
@@ -401,10 +406,10 @@ final class JsonSchemaRules {
                     out.define(
                             name + "_y",
                             otherKey(name + "_f", taken) + " ws \":\" ws " + o.extraValue);
-            first.add(firstExtra + " ws " + base + "_m0");
+            member(b, at, "", firstExtra, base, 0);
         }
         List<String> alts = new ArrayList<>(o.alts);
-        alts.set(o.at, out.define(name, "\"{\" ws ( " + String.join(" | ", first) + " )"));
+        alts.set(o.at, out.define(name, b.append(" )").toString()));
         return either(alts);
     }
 
@@ -467,12 +472,18 @@ final class JsonSchemaRules {
         for (int q = 0; q < size; q++)
             for (int child = firstChild[order[q]]; child >= 0; child = nextSibling[child])
                 order[size++] = child;
-        // each node's rule: -1 for json_key_more, else its index in byBody
+        // each node's rule: -1 for json_key_more, else its number in ruleNames
         int[] rules = new int[nodes];
-        List<String> ruleNames = new ArrayList<>();
-        Map<String, Integer> byBody = new HashMap<>();
-        StringBuilder key = new StringBuilder();
-        StringBuilder body = new StringBuilder();
+        String[] ruleNames = new String[nodes];
+        int made = 0;
+        // each rule's key (whether a name ends there, the number of next characters, and each
+        // next character with its rule) in a pool from keyAt[rule], the rules by key in a table
+        int[] pool = new int[4 * nodes + 4];
+        int[] keyAt = new int[nodes];
+        int used = 0;
+        int[] table = new int[Integer.highestOneBit(nodes) << 2];
+        int tableMask = table.length - 1;
+        StringBuilder body = new StringBuilder(128);
         int[] sorted = new int[8];
         for (int q = size - 1; q >= 0; q--) {
             int node = order[q];
@@ -493,19 +504,27 @@ final class JsonSchemaRules {
                 sorted[b + 1] = x;
             }
             // the body is a function of whether a name ends here and each next character's rule
-            key.setLength(0);
-            key.append(ends[node] ? '1' : '0');
+            int from = used;
+            pool[used++] = ends[node] ? 1 : 0;
+            pool[used++] = n;
             for (int a = 0; a < n; a++) {
-                int c = ch[sorted[a]];
-                int r = rules[sorted[a]];
-                key.append((char) (c >>> 16))
-                        .append((char) c)
-                        .append((char) (r >>> 16))
-                        .append((char) r);
+                pool[used++] = ch[sorted[a]];
+                pool[used++] = rules[sorted[a]];
             }
-            String text = key.toString();
-            Integer known = byBody.get(text);
-            if (known != null) {
+            int h = 0;
+            for (int i = from; i < used; i++) h = 31 * h + pool[i];
+            int slot = (h * 0x9E3779B9) & tableMask;
+            int known = -1;
+            for (; table[slot] != 0; slot = (slot + 1) & tableMask) {
+                int m = table[slot] - 1;
+                int at = keyAt[m];
+                if (Arrays.equals(pool, at, at + 2 + 2 * pool[at + 1], pool, from, used)) {
+                    known = m;
+                    break;
+                }
+            }
+            if (known >= 0) {
+                used = from;
                 rules[node] = known;
                 continue;
             }
@@ -515,17 +534,17 @@ final class JsonSchemaRules {
                 if (body.length() > 0) body.append(" | ");
                 int r = rules[sorted[a]];
                 Gbnf.literal(body, ch[sorted[a]]);
-                body.append(' ').append(r < 0 ? "json_key_more" : ruleNames.get(r));
+                body.append(' ').append(r < 0 ? "json_key_more" : ruleNames[r]);
             }
             body.append(" | ")
                     .append(otherKeyChars(ch, sorted, n))
                     .append(" json_key_rest | json_key_esc");
-            int made = ruleNames.size();
-            ruleNames.add(out.define(base + "_k" + made, body.toString()));
-            byBody.put(text, made);
-            rules[node] = made;
+            ruleNames[made] = out.define(base + "_k" + made, body.toString());
+            keyAt[made] = from;
+            table[slot] = made + 1;
+            rules[node] = made++;
         }
-        String rootRule = rules[0] < 0 ? "json_key_more" : ruleNames.get(rules[0]);
+        String rootRule = rules[0] < 0 ? "json_key_more" : ruleNames[rules[0]];
         return out.define(base + "_k", "\"\\\"\" " + rootRule);
     }
 
@@ -567,8 +586,14 @@ final class JsonSchemaRules {
 
     /** The name as JSON writes it between the quotes. */
     private static String written(String name) {
-        String w = Json.write(new JsonPrimitive(name));
-        return w.substring(1, w.length() - 1);
+        return SchemaTypes.quoteInside(name);
+    }
+
+    /** A value as JSON writes it (a string without a writer). */
+    private static String json(JsonElement v) {
+        return v.isJsonPrimitive() && v.getAsJsonPrimitive().isString()
+                ? SchemaTypes.quote(v.getAsString())
+                : Json.write(v);
     }
 
     private String ref(String ref, int depth) {

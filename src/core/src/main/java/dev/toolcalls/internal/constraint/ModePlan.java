@@ -16,7 +16,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,7 +32,7 @@ import java.util.function.Function;
  */
 final class ModePlan {
     /** Rules defined for an expression, and the expression. */
-    private record Answer(String expr, Map<String, String> rules) {}
+    private record Answer(String expr, String[] names, String[] bodies) {}
 
     private static final Set<Role> TEXT_ROLES = EnumSet.of(Role.CONTENT, Role.REASONING, Role.SKIP);
 
@@ -717,10 +716,15 @@ final class ModePlan {
                         k -> {
                             Gbnf g = new Gbnf();
                             String e = make.apply(g);
-                            return new Answer(
-                                    e, Collections.unmodifiableMap(new LinkedHashMap<>(g.rules())));
+                            String[] names = new String[g.size()];
+                            String[] bodies = new String[g.size()];
+                            for (int i = 0; i < names.length; i++) {
+                                names[i] = g.name(i);
+                                bodies[i] = g.body(i);
+                            }
+                            return new Answer(e, names, bodies);
                         });
-        for (Map.Entry<String, String> e : a.rules.entrySet()) out.define(e.getKey(), e.getValue());
+        for (int i = 0; i < a.names.length; i++) out.define(a.names[i], a.bodies[i]);
         return a.expr;
     }
 

@@ -60,6 +60,13 @@ final class StringHeldRules {
     private int tail;
 
     private final StringBuilder body = new StringBuilder(256);
+
+    /** The characters of the body {@link #copy} reads. */
+    private char[] chars = new char[256];
+
+    /** The prefix of a held rule's name: {@code prefix_}. */
+    private final String named;
+
     private final StringBuilder decoded = new StringBuilder();
 
     /** A rule name not yet copied, queued to be, or copied. */
@@ -84,6 +91,7 @@ final class StringHeldRules {
     StringHeldRules(Gbnf out, String prefix, IntervalSet raw, String letters, boolean unicode) {
         this.out = out;
         this.prefix = prefix;
+        this.named = prefix + "_";
         this.raw = raw;
         this.letters = letters;
         this.unicode = unicode;
@@ -96,16 +104,15 @@ final class StringHeldRules {
      */
     String rule(String name) {
         int at = refs.find(name, 0, name.length(), name.hashCode());
-        if (at < 0) at = refs.add(name, name.hashCode(), prefix + "_" + name);
+        if (at < 0) at = refs.add(name, name.hashCode(), named + name);
         if (refs.state[at] == COPIED) return refs.value[at];
         head = 0;
         tail = 0;
         queue(at);
-        Map<String, String> rules = out.rules();
         boolean failed = false;
         while (head < tail) {
             int n = work[head++];
-            String text = rules.get(refs.key[n]);
+            String text = out.body(refs.key[n]);
             if (text == null || !copy(text)) {
                 failed = true;
                 break;
@@ -135,10 +142,13 @@ final class StringHeldRules {
     private boolean copy(String text) {
         StringBuilder b = body;
         b.setLength(0);
-        int i = 0;
         int n = text.length();
+        if (chars.length < n) chars = new char[Math.max(n, 2 * chars.length)];
+        char[] t = chars;
+        text.getChars(0, n, t, 0);
+        int i = 0;
         while (i < n) {
-            char ch = text.charAt(i);
+            char ch = t[i];
             if (ch == ' ') {
                 i++;
                 continue;
@@ -151,11 +161,11 @@ final class StringHeldRules {
                 int h = ch;
                 i++;
                 while (i < n) {
-                    char c = text.charAt(i);
+                    char c = t[i];
                     if (c == close) break;
                     h = 31 * h + c;
                     if (c == '\\' && i + 1 < n) {
-                        h = 31 * h + text.charAt(i + 1);
+                        h = 31 * h + t[i + 1];
                         i += 2;
                     } else i++;
                 }
@@ -170,19 +180,19 @@ final class StringHeldRules {
                     at = texts.add(written, h, spelled);
                 }
                 b.append(texts.value[at]);
-            } else if (Character.isLetterOrDigit(ch) || ch == '_') {
+            } else if (word(ch)) {
                 int j = i;
                 int h = 0;
                 while (j < n) {
-                    char c = text.charAt(j);
-                    if (!Character.isLetterOrDigit(c) && c != '_') break;
+                    char c = t[j];
+                    if (!word(c)) break;
                     h = 31 * h + c;
                     j++;
                 }
                 int at = refs.find(text, i, j - i, h);
                 if (at < 0) {
                     String ref = text.substring(i, j);
-                    at = refs.add(ref, h, prefix + "_" + ref);
+                    at = refs.add(ref, h, named + ref);
                 }
                 if (refs.state[at] == SEEN) queue(at);
                 b.append(refs.value[at]);
@@ -193,6 +203,13 @@ final class StringHeldRules {
             } else return false;
         }
         return true;
+    }
+
+    /** Whether {@code c} is a character of a rule name. */
+    private static boolean word(char c) {
+        if (c < 128)
+            return c >= 'a' ? c <= 'z' : c >= 'A' ? c <= 'Z' || c == '_' : c >= '0' && c <= '9';
+        return Character.isLetterOrDigit(c);
     }
 
     /** The spelling of the literal written {@code text} (quotes included), or null. */
