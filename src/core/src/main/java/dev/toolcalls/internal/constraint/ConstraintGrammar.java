@@ -452,7 +452,7 @@ public final class ConstraintGrammar {
     private final LexerModel model;
     private final FormatRules rules;
     private final ATN atn;
-    private final Gbnf out = new Gbnf(4096);
+    private final Gbnf out;
     private final TokenLanguages languages;
     private final List<Tool> tools = new ArrayList<>();
     private final Set<Integer> allowedTools = new LinkedHashSet<>();
@@ -691,6 +691,7 @@ public final class ConstraintGrammar {
         this.model = format.model();
         this.rules = format.rules();
         this.atn = model.atn;
+        this.out = new Gbnf(ModePlan.of(model).rulesMade);
         this.languages = new TokenLanguages(atn, model.ruleNames, out);
         this.difference = TokenDifference.forOneThread(atn);
         for (JsonObject f : functions) tools.add(tool(f));
@@ -2554,7 +2555,7 @@ public final class ConstraintGrammar {
             prodStart[n.id] = at;
             prodEnd[n.id] = used;
         }
-        plan.made(frameList.size());
+        plan.made(frameList.size(), out.size());
         // keep what can derive a string
         boolean[] productive = productive();
         boolean any = false;
@@ -2593,20 +2594,20 @@ public final class ConstraintGrammar {
         // frames merged into one may make root alternatives alike: each is written once
         keep(rootAt, rootEnd, productive, true);
         String rootText = scratch.toString();
-        // the frames' text, then the whole in a builder of its size (the rules' size is known)
-        StringBuilder f = new StringBuilder(256 * ordered + rootText.length());
-        f.append("root ::= ").append(rootText).append('\n');
+        // the frames' text, then the other rules, in a builder of about the whole's size (the
+        // other rules' size is known)
+        StringBuilder b = new StringBuilder(256 * ordered + rootText.length() + out.textSize());
+        b.append("root ::= ").append(rootText).append('\n');
         for (int o = 0; o < ordered; o++) {
             int id = order[o];
             if (merged[id] != id) continue;
-            f.append(name(frameList.get(id))).append(" ::= ");
-            factor(f, keep(prodStart[id], prodEnd[id], productive, true));
-            f.append('\n');
+            b.append(name(frameList.get(id))).append(" ::= ");
+            factor(b, keep(prodStart[id], prodEnd[id], productive, true));
+            b.append('\n');
         }
-        StringBuilder b = new StringBuilder(f.length() + out.textSize() + 64).append(f);
-        for (Map.Entry<String, String> e : out.rules().entrySet())
-            if (!e.getKey().equals("root"))
-                b.append(e.getKey()).append(" ::= ").append(e.getValue()).append('\n');
+        for (int i = 0; i < out.size(); i++)
+            if (!out.name(i).equals("root"))
+                b.append(out.name(i)).append(" ::= ").append(out.body(i)).append('\n');
         return b.toString();
     }
 

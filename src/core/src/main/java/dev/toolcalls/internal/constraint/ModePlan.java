@@ -201,6 +201,9 @@ final class ModePlan {
      */
     volatile int framesMade = 64;
 
+    /** The most rules a build for this lexer has defined besides its frames (likewise a hint). */
+    volatile int rulesMade = 1024;
+
     private ModePlan(LexerModel model) {
         this.atn = model.atn;
         this.ruleNames = model.ruleNames;
@@ -421,9 +424,10 @@ final class ModePlan {
         return empty;
     }
 
-    /** Notes the frames a build made (a hint for the next build's tables). */
-    void made(int frames) {
+    /** Notes the frames and other rules a build made (a hint for the next build's tables). */
+    void made(int frames, int rules) {
         if (frames > framesMade) framesMade = frames;
+        if (rules > rulesMade) rulesMade = rules;
     }
 
     /** Whether a token of the mode leaves the frame in the mode, pushing nothing. */
