@@ -2166,19 +2166,46 @@ final class TokenDifference {
             }
         }
         if (!live[0]) return "";
-        Set<Integer> reached = new LinkedHashSet<>();
+        // the states' bodies, later states first: a state whose edges all lead to later states
+        // and whose body, its targets named by the states they were merged into, is that of a
+        // state already written is merged into it (the same strings follow both); the start, and a
+        // state an edge leads back to, keep their own rules
         String[] names = new String[count];
-        for (int i = 0; i < count; i++) if (live[i]) names[i] = prefix + "_" + i;
-        StringBuilder b = new StringBuilder();
+        names[0] = prefix + "_0";
         for (int i = 0; i < count; i++) {
+            Edges e = edges.get(i);
+            for (int k = 0; live[i] && k < e.size; k++)
+                if (live[e.targets[k]] && e.targets[k] <= i)
+                    names[e.targets[k]] = prefix + "_" + e.targets[k];
+        }
+        String[] bodies = new String[count];
+        Map<String, Integer> byBody = new HashMap<>();
+        StringBuilder b = new StringBuilder();
+        for (int i = count - 1; i >= 0; i--) {
             if (!live[i]) continue;
             b.setLength(0);
             edges.get(i).write(b, q -> live[q], q -> names[q]);
-            Edges fe = freeEdges.get(i);
-            fe.write(b, q -> true, free::rule);
-            for (int k = 0; k < fe.size; k++) reached.add(fe.targets[k]);
+            freeEdges.get(i).write(b, q -> true, free::rule);
             if (accepting[i]) b.append(b.length() > 0 ? " | \"\"" : "\"\"");
-            out.define(names[i], b.toString());
+            String body = b.toString();
+            Edges e = edges.get(i);
+            boolean back = names[i] != null;
+            for (int k = 0; k < e.size && !back; k++)
+                back = live[e.targets[k]] && e.targets[k] <= i;
+            Integer same = back ? null : byBody.get(body);
+            if (same != null) names[i] = names[same];
+            else {
+                if (names[i] == null) names[i] = prefix + "_" + i;
+                bodies[i] = body;
+                if (!back) byBody.put(body, i);
+            }
+        }
+        Set<Integer> reached = new LinkedHashSet<>();
+        for (int i = 0; i < count; i++) {
+            if (bodies[i] == null) continue;
+            Edges fe = freeEdges.get(i);
+            for (int k = 0; k < fe.size; k++) reached.add(fe.targets[k]);
+            out.define(names[i], bodies[i]);
         }
         free.define(out, reached);
         return prefix + "_0";
