@@ -3,7 +3,6 @@ package dev.toolcalls.internal.constraint;
 import org.antlr.v4.runtime.misc.IntervalSet;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class AvoidRun {
     /** The runs made, by name, characters and markers: a pure function of these. */
-    private static final Map<String, Map<String, String>> CACHE = new ConcurrentHashMap<>();
+    private static final Map<String, Gbnf> CACHE = new ConcurrentHashMap<>();
 
     private static final int MAX_CACHED = 4096;
 
@@ -41,15 +40,14 @@ final class AvoidRun {
     /** Defines the rules and returns the name of the start rule. */
     static String define(Gbnf out, String name, IntervalSet chars, List<String> markers) {
         String key = name + " " + chars + " " + markers;
-        Map<String, String> rules = CACHE.get(key);
+        Gbnf rules = CACHE.get(key);
         if (rules == null) {
-            Gbnf g = new Gbnf();
-            defineNew(g, name, chars, markers);
-            rules = Collections.unmodifiableMap(new LinkedHashMap<>(g.rules()));
+            rules = new Gbnf();
+            defineNew(rules, name, chars, markers);
             if (CACHE.size() >= MAX_CACHED) CACHE.clear();
             CACHE.put(key, rules);
         }
-        for (Map.Entry<String, String> e : rules.entrySet()) out.define(e.getKey(), e.getValue());
+        out.defineAll(rules);
         return name;
     }
 

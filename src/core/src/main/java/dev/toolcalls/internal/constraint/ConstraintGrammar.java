@@ -327,15 +327,14 @@ public final class ConstraintGrammar {
         /** The texts as {@link #define} named them last. */
         private volatile Named named;
 
-        private SchemaText(String expr, Map<String, String> rules, JsonSchemaRules.Outer outer) {
+        private SchemaText(String expr, Gbnf rules, JsonSchemaRules.Outer outer) {
             this.expr = expr;
             this.names = new String[rules.size()];
             this.bodies = new String[rules.size()];
             this.outer = outer;
-            int i = 0;
-            for (Map.Entry<String, String> e : rules.entrySet()) {
-                names[i] = e.getKey();
-                bodies[i++] = e.getValue();
+            for (int i = 0; i < rules.size(); i++) {
+                names[i] = rules.name(i);
+                bodies[i] = rules.body(i);
             }
         }
 
@@ -907,7 +906,7 @@ public final class ConstraintGrammar {
                     Gbnf made = new Gbnf();
                     JsonSchemaRules rules = new JsonSchemaRules(made, tool, root, SCHEMA_PREFIX);
                     String expr = rules.value(schema);
-                    SchemaText text = new SchemaText(expr, made.rules(), rules.outer());
+                    SchemaText text = new SchemaText(expr, made, rules.outer());
                     if (SCHEMA_TEXTS.size() >= MAX_SCHEMA_TEXTS) SCHEMA_TEXTS.clear();
                     SCHEMA_TEXTS.put(k, text);
                     return text;
@@ -1274,7 +1273,7 @@ public final class ConstraintGrammar {
                                                                     schema.outer(),
                                                                     notFirst,
                                                                     suffix);
-                                            return new SchemaText(expr, made.rules(), null);
+                                            return new SchemaText(expr, made, null);
                                         })
                                 .define(out, writtenPrefixes.get(schema)));
     }

@@ -3,15 +3,10 @@ package dev.toolcalls.internal.constraint;
 import org.antlr.v4.runtime.misc.Interval;
 import org.antlr.v4.runtime.misc.IntervalSet;
 
-import java.util.AbstractMap;
-import java.util.AbstractSet;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
-import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -95,7 +90,7 @@ public final class Gbnf {
 
     /**
      * About the length of the rules' text: exact for the rules added by {@link #define} alone (a
-     * rule put in {@link #rules} directly is not counted).
+     * rule given another body by {@link #redefine} is counted with its first).
      */
     public int textSize() {
         return defined;
@@ -127,11 +122,28 @@ public final class Gbnf {
     }
 
     /**
-     * The rules by name, in the order they were first defined: a view that reads and writes this
-     * set (a body put under a defined name takes that rule's place).
+     * The rules as {@code {name=body, ...}}, in their order (a text that tells rule sets apart).
      */
-    public Map<String, String> rules() {
-        return new Rules();
+    @Override
+    public String toString() {
+        StringBuilder b = new StringBuilder(defined + 2).append('{');
+        for (int i = 0; i < size; i++) {
+            if (i > 0) b.append(", ");
+            b.append(names[i]).append('=').append(bodies[i]);
+        }
+        return b.append('}').toString();
+    }
+
+    /** Defines each rule of {@code from} here, in its order (each once, as {@link #define}). */
+    public void defineAll(Gbnf from) {
+        for (int i = 0; i < from.size; i++) define(from.names[i], from.bodies[i]);
+    }
+
+    /** Gives the defined rule {@code name} the body {@code body} in its place. */
+    public void redefine(String name, String body) {
+        int at = find(name, name.hashCode());
+        if (at < 0) throw new IllegalArgumentException("no rule " + name);
+        bodies[at] = body;
     }
 
     /** The grammar text, {@code root} first. */
@@ -400,106 +412,6 @@ public final class Gbnf {
     private static void hex(StringBuilder b, int c, int digits) {
         for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4)
             b.append(HEX[(c >>> shift) & 0xF]);
-    }
-
-    /**
-     * The rule an iterator of {@link #rules()} is at: one entry per iterator, which holds the rule
-     * {@code next()} returned until it is called again (read it before; no copy is made per rule).
-     */
-    private final class Rule implements Map.Entry<String, String> {
-        private int at = -1;
-
-        @Override
-        public String getKey() {
-            return names[at];
-        }
-
-        @Override
-        public String getValue() {
-            return bodies[at];
-        }
-
-        @Override
-        public String setValue(String value) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Map.Entry<?, ?> e
-                    && names[at].equals(e.getKey())
-                    && bodies[at].equals(e.getValue());
-        }
-
-        @Override
-        public int hashCode() {
-            return names[at].hashCode() ^ bodies[at].hashCode();
-        }
-
-        @Override
-        public String toString() {
-            return names[at] + "=" + bodies[at];
-        }
-    }
-
-    /** {@link #rules()}: the rules as a map, in order; no rule is removed. */
-    private final class Rules extends AbstractMap<String, String> {
-        @Override
-        public int size() {
-            return size;
-        }
-
-        @Override
-        public boolean containsKey(Object key) {
-            return key instanceof String name && has(name);
-        }
-
-        @Override
-        public String get(Object key) {
-            return key instanceof String name ? body(name) : null;
-        }
-
-        @Override
-        public String put(String name, String body) {
-            int h = name.hashCode();
-            int at = find(name, h);
-            if (at < 0) {
-                add(name, h, body, ~at);
-                return null;
-            }
-            String old = bodies[at];
-            bodies[at] = body;
-            return old;
-        }
-
-        @Override
-        public Set<Entry<String, String>> entrySet() {
-            return new AbstractSet<>() {
-                @Override
-                public int size() {
-                    return size;
-                }
-
-                @Override
-                public Iterator<Entry<String, String>> iterator() {
-                    return new Iterator<>() {
-                        private final Rule rule = new Rule();
-
-                        @Override
-                        public boolean hasNext() {
-                            return rule.at + 1 < size;
-                        }
-
-                        @Override
-                        public Entry<String, String> next() {
-                            if (rule.at + 1 >= size) throw new NoSuchElementException();
-                            rule.at++;
-                            return rule;
-                        }
-                    };
-                }
-            };
-        }
     }
 
     /** A class written ({@link #RECENT}): its ranges' ends, and its text. */

@@ -612,7 +612,7 @@ final class JsonSchemaRules {
         String name = fresh("ref");
         refs.put(ref, name);
         out.define(name, "\"\"");
-        out.rules().put(name, value(target, depth + 1));
+        out.redefine(name, value(target, depth + 1));
         return name;
     }
 }

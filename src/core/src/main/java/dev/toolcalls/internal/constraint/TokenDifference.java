@@ -226,12 +226,11 @@ final class TokenDifference {
     private record Answer(String start, String[] rules) {}
 
     /** A rule set's rules as names and bodies, one after the other. */
-    private static String[] rulesOf(Map<String, String> rules) {
+    private static String[] rulesOf(Gbnf rules) {
         String[] out = new String[2 * rules.size()];
-        int i = 0;
-        for (Map.Entry<String, String> e : rules.entrySet()) {
-            out[i++] = e.getKey();
-            out[i++] = e.getValue();
+        for (int i = 0; i < rules.size(); i++) {
+            out[2 * i] = rules.name(i);
+            out[2 * i + 1] = rules.body(i);
         }
         return out;
     }
@@ -273,7 +272,7 @@ final class TokenDifference {
     private static Answer answer(Function<Gbnf, String> build) {
         Gbnf g = new Gbnf();
         String start = build.apply(g);
-        return new Answer(start, rulesOf(g.rules()));
+        return new Answer(start, rulesOf(g));
     }
 
     /**
@@ -838,15 +837,15 @@ final class TokenDifference {
                 t = tokenLess(g, "\u0001", rule, earlier, partial);
                 if (t == null) return null;
                 if (t.startsWith("\u0001")) {
-                    String signature = g.rules().toString();
+                    String signature = g.toString();
                     String known = bySignature.get(signature);
                     if (known == null) {
                         known = then + "_k" + bySignature.size();
                         bySignature.put(signature, known);
-                        for (Map.Entry<String, String> r : g.rules().entrySet())
+                        for (int i = 0; i < g.size(); i++)
                             out.define(
-                                    r.getKey().replace("\u0001", known),
-                                    r.getValue().replace("\u0001", known));
+                                    g.name(i).replace("\u0001", known),
+                                    g.body(i).replace("\u0001", known));
                     }
                     t = t.replace("\u0001", known);
                 }
@@ -1365,12 +1364,11 @@ final class TokenDifference {
             List<TokenClass> made = splitNew(g, "\u0002", rule, earlier, in, own, narrows);
             List<String> exprs = new ArrayList<>();
             if (made != null) for (TokenClass c : made) exprs.add(c.expr);
-            String prefix = name + "_p" + stableId(name + " " + g.rules() + " " + exprs);
-            Map<String, String> rules = new LinkedHashMap<>();
-            for (Map.Entry<String, String> e : g.rules().entrySet())
-                rules.put(
-                        e.getKey().replace("\u0002", prefix),
-                        e.getValue().replace("\u0002", prefix));
+            String prefix = name + "_p" + stableId(name + " " + g + " " + exprs);
+            Gbnf rules = new Gbnf(g.size());
+            for (int i = 0; i < g.size(); i++)
+                rules.define(
+                        g.name(i).replace("\u0002", prefix), g.body(i).replace("\u0002", prefix));
             List<TokenClass> named = null;
             if (made != null) {
                 named = new ArrayList<>();

@@ -233,7 +233,7 @@ final class TokenLanguages {
         boolean accept = closure(rule, s, new HashSet<>(), alts);
         Set<String> unique = new LinkedHashSet<>(alts);
         if (accept) unique.add("\"\"");
-        out.rules().put(name, String.join(" | ", unique));
+        out.redefine(name, String.join(" | ", unique));
         return name;
     }
 
