@@ -45,6 +45,9 @@ final class TokenDifference {
     /** The largest automaton written; a larger one leaves the rule's language whole. */
     static final int MAX_STATES = 400;
 
+    /** Stands for a state's own rule in its body while states are compared (no body holds it). */
+    private static final String SELF = "\u0001";
+
     private static final int MAX_STACK = 16;
 
     /** The most answers kept per lexer that depend on the tools of a request. */
@@ -2164,16 +2167,16 @@ final class TokenDifference {
             }
         }
         if (!live[0]) return "";
-        // the states' bodies, later states first: a state whose edges all lead to later states
-        // and whose body, its targets named by the states they were merged into, is that of a
-        // state already written is merged into it (the same strings follow both); the start, and a
-        // state an edge leads back to, keep their own rules
+        // the states' bodies, later states first, each target named by the state it was merged
+        // into and a state's edges to itself by a mark: a state whose body is that of a state
+        // already written is merged into it (the same strings follow both); the start, and a state
+        // an edge from a later one leads back to, keep their own rules, named before any is written
         String[] names = new String[count];
         names[0] = prefix + "_0";
         for (int i = 0; i < count; i++) {
             Edges e = edges.get(i);
             for (int k = 0; live[i] && k < e.size; k++)
-                if (live[e.targets[k]] && e.targets[k] <= i)
+                if (live[e.targets[k]] && e.targets[k] < i)
                     names[e.targets[k]] = prefix + "_" + e.targets[k];
         }
         String[] bodies = new String[count];
@@ -2181,21 +2184,18 @@ final class TokenDifference {
         StringBuilder b = new StringBuilder();
         for (int i = count - 1; i >= 0; i--) {
             if (!live[i]) continue;
+            int at = i;
             b.setLength(0);
-            edges.get(i).write(b, q -> live[q], q -> names[q]);
+            edges.get(i).write(b, q -> live[q], q -> q == at ? SELF : names[q]);
             freeEdges.get(i).write(b, q -> true, free::rule);
             if (accepting[i]) b.append(b.length() > 0 ? " | \"\"" : "\"\"");
             String body = b.toString();
-            Edges e = edges.get(i);
-            boolean back = names[i] != null;
-            for (int k = 0; k < e.size && !back; k++)
-                back = live[e.targets[k]] && e.targets[k] <= i;
-            Integer same = back ? null : byBody.get(body);
+            Integer same = names[i] != null ? null : byBody.get(body);
             if (same != null) names[i] = names[same];
             else {
                 if (names[i] == null) names[i] = prefix + "_" + i;
-                bodies[i] = body;
-                if (!back) byBody.put(body, i);
+                bodies[i] = body.indexOf(SELF) < 0 ? body : body.replace(SELF, names[i]);
+                byBody.putIfAbsent(body, i);
             }
         }
         Set<Integer> reached = new LinkedHashSet<>();
