@@ -683,6 +683,9 @@ public final class ConstraintGrammar {
     /** The other keys' expressions by rule and parameter names' id (see {@link #otherKey}). */
     private final Map<Long, String> otherKeyExprs = new HashMap<>();
 
+    /** The key tokens {@link #otherKey} has been asked for, in order. */
+    private final List<Integer> otherKeyRules = new ArrayList<>();
+
     private final Set<String> heldRuns = new HashSet<>();
 
     private ConstraintGrammar(
@@ -962,6 +965,13 @@ public final class ConstraintGrammar {
      * whitespace around it that the parser strips): null where they are all its spellings.
      */
     private String otherKey(int rule, List<String> keys) {
+        // a key token read as another one already is: that one's rules
+        for (int r : otherKeyRules) {
+            if (r == rule) break;
+            if (difference.sameTokens(r, earlier.get(r), rule, earlier.get(rule)))
+                return otherKey(r, keys);
+        }
+        if (!otherKeyRules.contains(rule)) otherKeyRules.add(rule);
         int id = otherKeys.computeIfAbsent(keys, k -> otherKeys.size());
         long key = (long) rule << 32 | id;
         if (otherKeyExprs.containsKey(key)) return otherKeyExprs.get(key);

@@ -1639,6 +1639,34 @@ final class TokenDifference {
         return replay(out, a);
     }
 
+    /**
+     * Whether {@link #lessWords} writes the same rules, but for their names, for {@code a} less the
+     * strings of {@code earlierA} as for {@code b} less those of {@code earlierB}, whatever the
+     * words: the automata of both tokens less the earlier strings, and of both tokens alone, are
+     * equal, state for state. False where an automaton is too large.
+     */
+    boolean sameTokens(int a, List<Integer> earlierA, int b, List<Integer> earlierB) {
+        if (a == b && earlierA.equals(earlierB)) return true;
+        SameKey key = new SameKey(a, earlierA, b, earlierB);
+        Object known = derived.answers.get(key);
+        if (known != null) return (Boolean) known;
+        boolean same =
+                equal(tokens("", a, earlierA), tokens("", b, earlierB))
+                        && equal(tokens("", a, List.of()), tokens("", b, List.of()));
+        derived.answers.put(new SameKey(a, List.copyOf(earlierA), b, List.copyOf(earlierB)), same);
+        return same;
+    }
+
+    private record SameKey(int a, List<Integer> earlierA, int b, List<Integer> earlierB) {}
+
+    private static boolean equal(Tokens x, Tokens y) {
+        return x != Tokens.TOO_LARGE
+                && y != Tokens.TOO_LARGE
+                && Arrays.equals(x.accepting, y.accepting)
+                && Arrays.deepEquals(x.toLive, y.toLive)
+                && Arrays.deepEquals(x.liveTargets, y.liveTargets);
+    }
+
     private record WordsKey(
             String prefix, String shared, int rule, List<Integer> earlier, Words words) {}
 
