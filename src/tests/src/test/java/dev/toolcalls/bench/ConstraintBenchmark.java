@@ -42,6 +42,8 @@ import java.util.concurrent.TimeUnit;
  * and 20 tools, each with a string, an integer, an enum, a boolean and a nested object parameter,
  * two of them required, for a set of formats that covers JSON arguments, key/value arguments (typed
  * and untyped), Python calls, call ids and lists of calls. Average time per build, after warm-up.
+ * With {@code -p sets=64} each build is of a tool set the library has not built before (64 sets in
+ * turn, no two sharing a parameter name); by default the same set is built again and again.
  *
  * <p>Through JMH's own runner, as the other benchmarks:
  *
@@ -50,10 +52,11 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  *
  * <p>or through {@link #main}, which takes the same JMH options (the formats and tool counts with
- * {@code -p format=a,b -p tools=20}) and prints a Markdown table of build time and grammar size per
- * format and tool count, also written to {@code target/constraint-benchmark.md}. The table adds the
- * median CPU time of the building thread per build (after two seconds of it spent warming up),
- * which a machine loaded by other work inflates far less than JMH's wall time:
+ * {@code -p format=a,b -p tools=20 -p sets=1,64}) and prints a Markdown table of build time and
+ * grammar size per format, tool count and number of sets, also written to {@code
+ * target/constraint-benchmark.md}. The table adds the median CPU time of the building thread per
+ * build (after two seconds of it spent warming up), which a machine loaded by other work inflates
+ * far less than JMH's wall time:
  *
  * <pre>
  * mvn -B -q -o -Pbench -DskipTests test-compile exec:exec -Dbench.main=dev.toolcalls.bench.ConstraintBenchmark -Dbench.args="-f 1 -wi 2 -w 1s -i 3 -r 1s"
@@ -82,16 +85,32 @@ public class ConstraintBenchmark {
     @Param({"10", "20"})
     public int tools;
 
+    /**
+     * The tool sets built in turn: 1, the same set every time; more, sets no two of which share a
+     * parameter name ({@link #tools(int, int)}), so that with 64 each build is of a set the library
+     * has not seen (more sets than the caches kept across builds hold).
+     */
+    @Param({"1"})
+    public int sets;
+
     Format f;
-    Tools set;
+    Tools[] all;
+    int next;
 
     @Setup
     public void setUp() {
         f = Formats.get(format);
-        set = Tools.parse(tools(tools));
+        all = toolSets(tools, sets);
         System.out.printf(
                 "%n%s, %d tools: %d characters of GBNF%n",
-                format, tools, f.constraint(set, ConstraintOptions.defaults()).length());
+                format, tools, f.constraint(all[0], ConstraintOptions.defaults()).length());
+    }
+
+    /** {@code sets} tool sets of {@code n} tools each, as {@link #sets} describes. */
+    static Tools[] toolSets(int n, int sets) {
+        Tools[] out = new Tools[sets];
+        for (int r = 0; r < sets; r++) out[r] = Tools.parse(sets == 1 ? tools(n) : tools(n, r));
+        return out;
     }
 
     /**
@@ -129,6 +148,8 @@ public class ConstraintBenchmark {
 
     @Benchmark
     public String build() {
+        Tools set = all[next];
+        next = next + 1 == all.length ? 0 : next + 1;
         return f.constraint(set, ConstraintOptions.defaults());
     }
 
@@ -148,24 +169,26 @@ public class ConstraintBenchmark {
                         .run();
         List<String> rows = new ArrayList<>();
         rows.add(
-                "| format | tools | ms per build | ± (99.9%) | CPU ms per build | GBNF characters | per tool |");
-        rows.add("|---|---|---|---|---|---|---|");
+                "| format | tools | sets | ms per build | ± (99.9%) | CPU ms per build | GBNF characters | per tool |");
+        rows.add("|---|---|---|---|---|---|---|---|");
         for (RunResult r : results) {
             String format = r.getParams().getParam("format");
             int n = Integer.parseInt(r.getParams().getParam("tools"));
+            int sets = Integer.parseInt(r.getParams().getParam("sets"));
             Result<?> p = r.getPrimaryResult();
             Format f = Formats.get(format);
-            Tools set = Tools.parse(tools(n));
-            int size = f.constraint(set, ConstraintOptions.defaults()).length();
+            Tools[] all = toolSets(n, sets);
+            int size = f.constraint(all[0], ConstraintOptions.defaults()).length();
             rows.add(
                     String.format(
                             Locale.ROOT,
-                            "| %s | %d | %.3f | %.3f | %.3f | %d | %d |",
+                            "| %s | %d | %d | %.3f | %.3f | %.3f | %d | %d |",
                             format,
                             n,
+                            sets,
                             p.getScore(),
                             p.getScoreError(),
-                            cpuMillis(f, set),
+                            cpuMillis(f, all),
                             size,
                             size / n));
         }
@@ -180,15 +203,16 @@ public class ConstraintBenchmark {
      * The median CPU time of this thread per build, in milliseconds, over two seconds of it after
      * two seconds of warm-up.
      */
-    static double cpuMillis(Format f, Tools set) {
+    static double cpuMillis(Format f, Tools[] sets) {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long warm = threads.getCurrentThreadCpuTime() + 2_000_000_000L;
+        int i = 0;
         while (threads.getCurrentThreadCpuTime() < warm)
-            f.constraint(set, ConstraintOptions.defaults());
+            f.constraint(sets[i++ % sets.length], ConstraintOptions.defaults());
         List<Long> times = new ArrayList<>();
         long end = threads.getCurrentThreadCpuTime() + 2_000_000_000L;
         for (long t = threads.getCurrentThreadCpuTime(); t < end; ) {
-            f.constraint(set, ConstraintOptions.defaults());
+            f.constraint(sets[i++ % sets.length], ConstraintOptions.defaults());
             long next = threads.getCurrentThreadCpuTime();
             times.add(next - t);
             t = next;
