@@ -49,6 +49,17 @@ class SpeedGuardTest {
     static final double MAX_LATIN1_PROSE_LONG_OVER_SHORT = 4;
     static final int LATIN1_PROSE_LONG = 1_000_000;
 
+    /** The formats of the benchmarks' matrix besides hermes. */
+    static final List<String> MATRIX =
+            List.of(
+                    "mistral",
+                    "deepseek_v3",
+                    "glm45",
+                    "llama3_json",
+                    "qwen3_coder",
+                    "kimi_k2",
+                    "pythonic");
+
     /** Characters of the corpus (hermes' own cases, repeated) and of the prose. */
     static final int SIZE = 200_000;
 
@@ -97,6 +108,31 @@ class SpeedGuardTest {
                             isCorpus
                                     ? MAX_CORPUS_STREAM4_OVER_FLOOR
                                     : MAX_PROSE_STREAM4_OVER_FLOOR));
+        }
+
+        // the other formats of the benchmarks' matrix: a long string argument found by search, and
+        // prose answered by the searches the grammar derives, in each
+        for (String name : MATRIX) {
+            Corpora.Output call = Corpora.shape(Formats.get(name), "longcall", SIZE);
+            String text = call.text();
+            floors.add(() -> Corpora.quoteScan(text));
+            subjects.add(
+                    new Subject(
+                            name + " longcall batch",
+                            () -> call.parse().toolCalls().size(),
+                            floors.size() - 1,
+                            MAX_LONGCALL_BATCH_OVER_FLOOR));
+            if (name.equals("llama3_json")) continue;
+            Corpora.Output o = Corpora.shape(Formats.get(name), "prose", SIZE);
+            String prosed = o.text();
+            String probe = o.probe();
+            floors.add(() -> Corpora.indexOfAll(prosed, probe));
+            subjects.add(
+                    new Subject(
+                            name + " prose batch",
+                            () -> o.parse().toolCalls().size(),
+                            floors.size() - 1,
+                            MAX_PROSE_BATCH_OVER_FLOOR));
         }
 
         // prose in formats whose content rules once copied or simulated it (segments content;
