@@ -7,7 +7,12 @@ import dev.toolcalls.bench.ConstraintBenchmark;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A constraint's grammar grows linearly with its tools: for every bundled format, twice the tools
@@ -18,6 +23,10 @@ import java.util.List;
 class ConstraintGrowthTest {
     /** Twice the tools: twice the per-tool part, plus the part for no tools at most once more. */
     private static final double MAX_RATIO = 2.2;
+
+    /** A rule of a key matcher: {@code xk_TOKEN_KEYS_STATE ::= body}. */
+    private static final Pattern KEY_RULE =
+            Pattern.compile("^(xk_\\w+?_(\\d+))_(\\d+) ::= (.*)$", Pattern.MULTILINE);
 
     @Test
     void twiceTheToolsAtMostAboutTwiceTheGrammar() {
@@ -37,5 +46,45 @@ class ConstraintGrowthTest {
         assertTrue(
                 over.isEmpty(),
                 "grammar size not linear in the tools:\n" + String.join("\n", over));
+    }
+
+    /**
+     * The matcher of the other keys of a tool's object writes each state once: no two of its rules
+     * have the same body once each rule's references to itself are marked (a loop of blanks after a
+     * name is one rule, not one per name), and two key tokens of one language share one matcher
+     * rather than each writing the same rules under its own names.
+     */
+    @Test
+    void keyMatchersWriteEachStateOnce() {
+        Tools twenty = Tools.parse(ConstraintBenchmark.tools(20));
+        List<String> twice = new ArrayList<>();
+        for (Format f : Formats.all()) {
+            String g = f.constraint(twenty, ConstraintOptions.defaults());
+            // per matcher (token and keys), its bodies, each rule's own name marked
+            Map<String, List<String>> matchers = new TreeMap<>();
+            Map<String, String> keysOf = new HashMap<>();
+            Matcher m = KEY_RULE.matcher(g);
+            while (m.find()) {
+                String matcher = m.group(1);
+                String name = matcher + "_" + m.group(3);
+                String body = m.group(4).replaceAll("\\b" + name + "\\b", "@self");
+                matchers.computeIfAbsent(matcher, k -> new ArrayList<>()).add(body);
+                keysOf.put(matcher, m.group(2));
+            }
+            Map<String, String> seen = new HashMap<>();
+            for (Map.Entry<String, List<String>> e : matchers.entrySet()) {
+                List<String> bodies = e.getValue();
+                if (bodies.size() != bodies.stream().distinct().count())
+                    twice.add(f.name() + ": " + e.getKey() + " writes a state twice");
+                String token = e.getKey().substring(0, e.getKey().lastIndexOf('_'));
+                List<String> alike = new ArrayList<>();
+                for (String b : bodies) alike.add(b.replace(token + "_", "@_"));
+                alike.sort(null);
+                String held = seen.putIfAbsent(keysOf.get(e.getKey()) + " " + alike, e.getKey());
+                if (held != null)
+                    twice.add(f.name() + ": " + e.getKey() + " and " + held + " are one matcher");
+            }
+        }
+        assertTrue(twice.isEmpty(), String.join("\n", twice));
     }
 }
