@@ -269,6 +269,17 @@ public final class StreamParser {
     }
 
     /**
+     * A whole output at once, into its message: what {@link #feedWhole} and then {@link
+     * ChatMessage#fromEvents} give, with no events made. An error carries no events: {@link
+     * GrammarFormat#parse} parses the output again for them.
+     */
+    ChatMessage messageOfWhole(String text) {
+        out.collectMessage();
+        feedWhole(text);
+        return out.message();
+    }
+
+    /**
      * The events of one special token of the model's vocabulary, exactly as the tokenizer decodes
      * it (for example {@code <tool_call>}), in order. From then on, a marker the format lists as a
      * special token counts only when it arrives here: the same letters in {@link #feed} text are

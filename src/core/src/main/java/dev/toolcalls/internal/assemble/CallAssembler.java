@@ -84,6 +84,9 @@ public final class CallAssembler {
      */
     private final StringRanges validText = new StringRanges();
 
+    /** The strict check of the arguments, kept for every call. */
+    private final Json.Checker checker = new Json.Checker();
+
     /** The fragment appended last: sent as it is when it is all that is left to send (no copy). */
     private String lastPiece = "";
 
@@ -110,6 +113,17 @@ public final class CallAssembler {
     private boolean idDecided;
 
     private String decidedId;
+
+    /**
+     * The ids generated while the collector gathers a message rather than events, in order: a whole
+     * output that fails is parsed again for its error's events, with these ids ({@link #replay}).
+     */
+    private final List<String> generated = new ArrayList<>();
+
+    /** Ids to use, in order, before any is generated; {@code replayed} of them used. */
+    private List<String> replay = List.of();
+
+    private int replayed;
 
     public CallAssembler(
             String format,
@@ -150,7 +164,26 @@ public final class CallAssembler {
         hold = false;
         sentId = null;
         if (raw != null && raw.capacity() > 4096) raw = null;
+        generated.clear();
+        if (!replay.isEmpty()) replay = List.of();
+        replayed = 0;
         clearCall();
+    }
+
+    /** The id source of this response (the one {@link #reset} gave). */
+    public IdGenerator ids() {
+        return ids;
+    }
+
+    /** The ids generated while a message was gathered, in order (a copy). */
+    public List<String> generatedIds() {
+        return List.copyOf(generated);
+    }
+
+    /** The calls that need a generated id take these, in order, before any is generated. */
+    public void replay(List<String> ids) {
+        replay = ids;
+        replayed = 0;
     }
 
     public boolean isOpen() {
@@ -423,10 +456,12 @@ public final class CallAssembler {
                             + "): "
                             + shorten(all));
         header();
-        pendingArgs();
-        if (argsSent < all.length()) {
-            out.arguments(index, all.substring(argsSent)); // a trailing lone surrogate, if any
-            argsSent = all.length();
+        if (out.collectsEvents()) {
+            pendingArgs();
+            if (argsSent < all.length()) {
+                out.arguments(index, all.substring(argsSent)); // a trailing lone surrogate, if any
+                argsSent = all.length();
+            }
         }
         out.end(index, sentId, name, all);
         open = false;
@@ -470,10 +505,12 @@ public final class CallAssembler {
         if (headerSent || unknownAsText) return;
         index = nextIndex++;
         String chosen = idDecided ? decidedId : id;
-        sentId =
-                chosen != null && idStyle.keeps(chosen)
-                        ? chosen
-                        : idStyle.generate(ids, name, index);
+        if (chosen != null && idStyle.keeps(chosen)) sentId = chosen;
+        else if (replayed < replay.size()) sentId = replay.get(replayed++);
+        else {
+            sentId = idStyle.generate(ids, name, index);
+            if (!out.collectsEvents()) generated.add(sentId);
+        }
         out.start(index, sentId, name);
         headerSent = true;
         clearRaw();
@@ -494,7 +531,7 @@ public final class CallAssembler {
 
     /** The strict check of the arguments, not reading again the pieces known to be string text. */
     private char check(String all) throws Json.NotJson {
-        return Json.check(all, options.maxNesting(), validText);
+        return checker.check(all, options.maxNesting(), validText);
     }
 
     private void clearArgs() {

@@ -1,6 +1,8 @@
 package dev.toolcalls.internal.assemble;
 
+import dev.toolcalls.ChatMessage;
 import dev.toolcalls.ParseEvent;
+import dev.toolcalls.ToolCall;
 
 import java.util.AbstractList;
 import java.util.ArrayList;
@@ -10,6 +12,10 @@ import java.util.RandomAccess;
 /**
  * Collects the events of one feed, merging consecutive pieces of the same kind: text after text,
  * reasoning after reasoning, argument fragments of the same call after each other.
+ *
+ * <p>For a whole output parsed into a message ({@link #collectMessage}) it makes no events: it
+ * gathers the message's text, reasoning and ended calls, as {@code ChatMessage.fromEvents} would
+ * read them from the events.
  */
 public final class EventCollector {
     private enum Kind {
@@ -48,10 +54,30 @@ public final class EventCollector {
      */
     private CallAssembler owing;
 
+    /** Gathering a message instead of events ({@link #collectMessage}). */
+    private boolean message;
+
+    private final Joined messageText = new Joined();
+    private final Joined messageReasoning = new Joined();
+
+    /** The message's first call, and the ones after it. */
+    private ToolCall firstCall;
+
+    private final ArrayList<ToolCall> moreCalls = new ArrayList<>();
+
     /** Empty, as new (for a parser that reuses this one). */
     public void reset() {
         done.clear();
         more.clear();
+        message = false;
+        messageText.clear();
+        messageReasoning.clear();
+        firstCall = null;
+        if (moreCalls.size() > 1024) {
+            moreCalls.clear();
+            moreCalls.trimToSize();
+        }
+        moreCalls.clear();
         kind = Kind.NONE;
         first = null;
         length = 0;
@@ -61,9 +87,44 @@ public final class EventCollector {
         owing = null;
     }
 
+    /**
+     * From now until {@link #reset}, the pieces of the message a whole output makes are gathered
+     * ({@link #message}) and no event is made: {@link #drain} gives nothing.
+     */
+    public void collectMessage() {
+        message = true;
+    }
+
+    /** Whether events are collected (else only a message, whose calls need no argument events). */
+    boolean collectsEvents() {
+        return !message;
+    }
+
+    /**
+     * The message of what was gathered since {@link #collectMessage}: its text, reasoning and the
+     * calls that ended, in order (what {@code ChatMessage.fromEvents} makes of the events).
+     */
+    public ChatMessage message() {
+        int n = firstCall == null ? 0 : 1 + moreCalls.size();
+        List<ToolCall> calls;
+        if (n == 0) calls = List.of();
+        else if (n == 1) calls = List.of(firstCall);
+        else {
+            ToolCall[] all = new ToolCall[n];
+            all[0] = firstCall;
+            for (int i = 1; i < n; i++) all[i] = moreCalls.get(i - 1);
+            calls = List.of(all);
+        }
+        return new ChatMessage(orNull(messageText.text()), orNull(messageReasoning.text()), calls);
+    }
+
+    private static String orNull(String text) {
+        return text.isBlank() ? null : text;
+    }
+
     /** {@code calls} has argument pieces to send, collected when {@link #settle} is due. */
     void owe(CallAssembler calls) {
-        owing = calls;
+        if (!message) owing = calls;
     }
 
     /** Collects the argument pieces a call owes, before any other event and any drain. */
@@ -85,6 +146,10 @@ public final class EventCollector {
 
     private void text(Kind k, String piece) {
         if (piece.isEmpty()) return;
+        if (message) {
+            (k == Kind.TEXT ? messageText : messageReasoning).add(piece);
+            return;
+        }
         settle();
         justStarted = -1;
         if (kind != k) {
@@ -119,6 +184,7 @@ public final class EventCollector {
     }
 
     public void start(int index, String id, String name) {
+        if (message) return;
         settle();
         flush();
         done.add(new ParseEvent.ToolCallStart(index, id, name));
@@ -126,7 +192,7 @@ public final class EventCollector {
     }
 
     public void arguments(int index, String fragment) {
-        if (fragment.isEmpty()) return;
+        if (fragment.isEmpty() || message) return;
         if (kind != Kind.ARGUMENTS || this.index != index) {
             flush();
             kind = Kind.ARGUMENTS;
@@ -141,6 +207,12 @@ public final class EventCollector {
      * @param arguments the call's whole arguments: the concatenation of all its fragments
      */
     public void end(int index, String id, String name, String arguments) {
+        if (message) {
+            ToolCall call = new ToolCall(id, name, arguments);
+            if (firstCall == null) firstCall = call;
+            else moreCalls.add(call);
+            return;
+        }
         settle();
         if (kind == Kind.ARGUMENTS && this.index == index && wholeCall) {
             // the pieces collected are all of them: their event is the whole arguments, not a copy
@@ -222,6 +294,40 @@ public final class EventCollector {
                 return new ParseEvent.ToolCallArguments(index, taken());
             default:
                 return null;
+        }
+    }
+
+    /**
+     * Pieces of a message's text joined once at the end; a single piece as it is (a long text is
+     * not copied), two by one {@code concat}; kept with the parts, its builder reused.
+     */
+    private static final class Joined {
+        private String first = "";
+        private String second;
+        private final StringBuilder more = new StringBuilder();
+        private boolean many;
+
+        void add(String piece) {
+            if (many) more.append(piece);
+            else if (first.isEmpty()) first = piece;
+            else if (second == null) second = piece;
+            else {
+                more.append(first).append(second).append(piece);
+                many = true;
+            }
+        }
+
+        String text() {
+            if (many) return more.toString();
+            return second == null ? first : first.concat(second);
+        }
+
+        void clear() {
+            first = "";
+            second = null;
+            many = false;
+            more.setLength(0);
+            if (more.capacity() > 4096) more.trimToSize();
         }
     }
 }
