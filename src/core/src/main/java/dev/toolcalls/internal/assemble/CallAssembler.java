@@ -155,10 +155,14 @@ public final class CallAssembler {
 
     /** No call made yet, for another response with its own ids, options and tools. */
     public void reset(IdGenerator ids, ParseOptions options, Set<String> knownTools) {
-        this.ids = ids;
-        this.options = options;
-        this.knownTools = knownTools == null || knownTools.isEmpty() ? null : knownTools;
-        this.keepRaw = keepsRaw(options, this.knownTools);
+        // the parts are kept from parse to parse: a reference that stays the same is not stored
+        // again (with G1, a reference stored into an object that survived a collection pays the
+        // write barrier's fence)
+        if (this.ids != ids) this.ids = ids;
+        if (this.options != options) this.options = options;
+        Set<String> known = knownTools == null || knownTools.isEmpty() ? null : knownTools;
+        if (this.knownTools != known) this.knownTools = known;
+        this.keepRaw = keepsRaw(options, known);
         nextIndex = 0;
         open = false;
         hold = false;
@@ -261,7 +265,7 @@ public final class CallAssembler {
         id = null;
         headerSent = false;
         clearArgs();
-        lastPiece = "";
+        if (!lastPiece.isEmpty()) lastPiece = "";
         argsSent = 0;
         argsStarted = false;
         unknownAsText = false;
@@ -407,7 +411,7 @@ public final class CallAssembler {
         argsTail.append(before).append(source, from, to).append(after);
         argsLength += n;
         if (argsTail.length() >= 4096) flushArgsTail();
-        lastPiece = "";
+        if (!lastPiece.isEmpty()) lastPiece = "";
         if (name != null) sendHeader();
         if (headerSent) sendArgs();
     }

@@ -18,15 +18,18 @@ import java.util.RandomAccess;
  * read them from the events.
  */
 public final class EventCollector {
-    private enum Kind {
-        NONE,
-        TEXT,
-        REASONING,
-        ARGUMENTS
-    }
+    /*
+     * What is being collected: a number, not an enum constant, so that the parts kept from parse to
+     * parse store no reference when it changes (with G1, a reference stored into an object that
+     * survived a collection pays the write barrier's fence).
+     */
+    private static final int NONE = 0;
+    private static final int TEXT = 1;
+    private static final int REASONING = 2;
+    private static final int ARGUMENTS = 3;
 
     private final ArrayList<ParseEvent> done = new ArrayList<>();
-    private Kind kind = Kind.NONE;
+    private int kind = NONE;
 
     /** The first piece of the current kind, kept as is: a single piece is never copied. */
     private String first;
@@ -48,11 +51,14 @@ public final class EventCollector {
     private boolean wholeCall;
 
     /**
-     * A call whose argument pieces have arrived but are not collected yet (else null): they are
+     * A call whose argument pieces have arrived but are not collected yet ({@code owed}): they are
      * collected before anything else is, and before the events are drained, so that many pieces of
-     * one feed make one fragment without a string per piece.
+     * one feed make one fragment without a string per piece. The call is kept once known (a flag
+     * marks the debt, rather than a reference stored and cleared per piece).
      */
     private CallAssembler owing;
+
+    private boolean owed;
 
     /** Gathering a message instead of events ({@link #collectMessage}). */
     private boolean message;
@@ -78,13 +84,13 @@ public final class EventCollector {
             moreCalls.trimToSize();
         }
         moreCalls.clear();
-        kind = Kind.NONE;
+        kind = NONE;
         first = null;
         length = 0;
         index = 0;
         justStarted = -1;
         wholeCall = false;
-        owing = null;
+        owed = false;
     }
 
     /**
@@ -124,30 +130,31 @@ public final class EventCollector {
 
     /** {@code calls} has argument pieces to send, collected when {@link #settle} is due. */
     void owe(CallAssembler calls) {
-        if (!message) owing = calls;
+        if (message) return;
+        if (owing != calls) owing = calls;
+        owed = true;
     }
 
     /** Collects the argument pieces a call owes, before any other event and any drain. */
     void settle() {
-        CallAssembler c = owing;
-        if (c != null) {
-            owing = null;
-            c.sendPending();
+        if (owed) {
+            owed = false;
+            owing.sendPending();
         }
     }
 
     public void content(String piece) {
-        text(Kind.TEXT, piece);
+        text(TEXT, piece);
     }
 
     public void reasoning(String piece) {
-        text(Kind.REASONING, piece);
+        text(REASONING, piece);
     }
 
-    private void text(Kind k, String piece) {
+    private void text(int k, String piece) {
         if (piece.isEmpty()) return;
         if (message) {
-            (k == Kind.TEXT ? messageText : messageReasoning).add(piece);
+            (k == TEXT ? messageText : messageReasoning).add(piece);
             return;
         }
         settle();
@@ -193,9 +200,9 @@ public final class EventCollector {
 
     public void arguments(int index, String fragment) {
         if (fragment.isEmpty() || message) return;
-        if (kind != Kind.ARGUMENTS || this.index != index) {
+        if (kind != ARGUMENTS || this.index != index) {
             flush();
-            kind = Kind.ARGUMENTS;
+            kind = ARGUMENTS;
             this.index = index;
             wholeCall = justStarted == index;
         }
@@ -214,7 +221,7 @@ public final class EventCollector {
             return;
         }
         settle();
-        if (kind == Kind.ARGUMENTS && this.index == index && wholeCall) {
+        if (kind == ARGUMENTS && this.index == index && wholeCall) {
             // the pieces collected are all of them: their event is the whole arguments, not a copy
             more.clear();
             first = arguments;
@@ -231,8 +238,8 @@ public final class EventCollector {
      */
     public List<ParseEvent> drainText(String piece, boolean reasoning) {
         settle();
-        if (kind != Kind.NONE || !done.isEmpty() || piece.isEmpty()) {
-            text(reasoning ? Kind.REASONING : Kind.TEXT, piece);
+        if (kind != NONE || !done.isEmpty() || piece.isEmpty()) {
+            text(reasoning ? REASONING : TEXT, piece);
             return drain();
         }
         justStarted = -1;
@@ -283,8 +290,8 @@ public final class EventCollector {
 
     /** The piece being collected as an event (null if none), and collecting starts over. */
     private ParseEvent pending() {
-        Kind k = kind;
-        kind = Kind.NONE;
+        int k = kind;
+        kind = NONE;
         switch (k) {
             case TEXT:
                 return new ParseEvent.Text(taken());
