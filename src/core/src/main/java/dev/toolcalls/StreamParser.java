@@ -47,7 +47,7 @@ public final class StreamParser {
 
     /** Roles whose token is read where it lies in the output's chunk, when it lies in one. */
     private static final long IN_PLACE =
-            roles(Role.ARG_VALUE, Role.ARG_KEY, Role.LIT_CHARS, Role.LIT_ATOM);
+            roles(Role.ARG_VALUE, Role.ARG_KEY, Role.LIT_CHARS, Role.LIT_ATOM, Role.LIT_KEY);
 
     /**
      * Roles that use nothing of their token's text but the open call's raw copy of it (and, for a
@@ -762,9 +762,16 @@ public final class StreamParser {
                             lexer.tokenChunk(), lexer.tokenStart() - base, lexer.tokenEnd() - base);
                 }
                 break;
+            case LIT_KEY:
+                if (text != null) arguments.literal(role, text);
+                else {
+                    int base = lexer.tokenChunkBase();
+                    arguments.literalKey(
+                            lexer.tokenChunk(), lexer.tokenStart() - base, lexer.tokenEnd() - base);
+                }
+                break;
             case LIT_COMMA:
             case LIT_COLON:
-            case LIT_KEY:
             case LIT_QUOTE:
             case LIT_ESCAPE:
                 arguments.literal(role, text);

@@ -460,6 +460,21 @@ public final class ArgumentWriter {
     }
 
     /**
+     * A literal's bare key ({@link Role#LIT_KEY}), the text of [from, to) in {@code source} (the
+     * output itself): as {@link #literal} of its text, a key with nothing to escape written from
+     * where it lies between its quotes.
+     */
+    public void literalKey(String source, int from, int to) {
+        if (!literalBegins(Role.LIT_KEY)) return;
+        while (from < to && Character.isWhitespace(source.charAt(from))) from++;
+        while (to > from && Character.isWhitespace(source.charAt(to - 1))) to--;
+        if (SchemaTypes.plainString(source, from, to)) {
+            out.json(pendingComma ? ", \"" : "\"", source, from, to, "\"", false);
+            pendingComma = false;
+        } else separated(SchemaTypes.quote(source.substring(from, to)));
+    }
+
+    /**
      * A literal's string characters ({@link Role#LIT_CHARS}), the text of [from, to) in {@code
      * source} (the output itself, not a copy of the piece), escaped where they lie.
      */

@@ -37,6 +37,13 @@ public final class CallAssembler {
     private final String format;
     private final IdTemplate idStyle;
     private final Pattern nameFromId;
+
+    /**
+     * The matcher of {@code nameFromId}, made on first use and kept, reset for each id (no matcher
+     * and no group arrays made per call); it is left on an empty text between ids.
+     */
+    private Matcher nameMatcher;
+
     private IdGenerator ids;
     private final boolean idFromText;
     private final EventCollector out;
@@ -350,9 +357,13 @@ public final class CallAssembler {
         if (value == null) value = ""; // not a usable id: one is generated
         if (id == null) id = value;
         if (name == null && nameFromId != null) {
-            Matcher m = nameFromId.matcher(value);
-            if (m.matches() && m.groupCount() >= 1 && m.group(1) != null && !m.group(1).isEmpty())
-                takeName(m.group(1), offset);
+            Matcher m = nameMatcher;
+            if (m == null) m = nameMatcher = nameFromId.matcher(value);
+            else m.reset(value);
+            String found =
+                    m.matches() && m.groupCount() >= 1 && m.group(1) != null ? m.group(1) : null;
+            m.reset(""); // nothing of the output kept
+            if (found != null && !found.isEmpty()) takeName(found, offset);
         }
         if (name != null) {
             sendHeader();

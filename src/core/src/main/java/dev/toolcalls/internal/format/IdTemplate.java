@@ -37,8 +37,8 @@ public final class IdTemplate {
     private final int keepLength;
 
     /**
-     * A template that is a literal and then a random part: the literal, else null (and the random
-     * part's length).
+     * A template that is a literal and then a random part, or a random part alone: the literal (""
+     * for none), else null; and the random part's length.
      */
     private final String prefix;
 
@@ -50,8 +50,9 @@ public final class IdTemplate {
                 parts.size() == 2
                         && parts.get(0) instanceof String
                         && parts.get(1) instanceof Integer;
-        this.prefix = prefixed ? (String) parts.get(0) : null;
-        this.randomLength = prefixed ? (Integer) parts.get(1) : 0;
+        boolean random = parts.size() == 1 && parts.get(0) instanceof Integer;
+        this.prefix = prefixed ? (String) parts.get(0) : random ? "" : null;
+        this.randomLength = prefixed ? (Integer) parts.get(1) : random ? (Integer) parts.get(0) : 0;
         boolean[] set = keepPattern == null ? null : characterClassRun(keepPattern);
         this.keepClass = set;
         this.keepLength = set == null ? 0 : runLength(keepPattern);
@@ -155,7 +156,9 @@ public final class IdTemplate {
         if (prefix != null)
             return ids instanceof Prefixed p
                     ? p.alphanumeric(prefix, randomLength)
-                    : prefix.concat(ids.alphanumeric(randomLength));
+                    : prefix.isEmpty()
+                            ? String.valueOf(ids.alphanumeric(randomLength))
+                            : prefix.concat(ids.alphanumeric(randomLength));
         StringBuilder b = new StringBuilder();
         for (Object p : parts) {
             if (p instanceof String) b.append((String) p);
