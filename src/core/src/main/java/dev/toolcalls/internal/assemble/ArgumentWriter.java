@@ -325,7 +325,8 @@ public final class ArgumentWriter {
         boolean string;
         if (forcedString != null) string = forcedString;
         else {
-            types = typesOf(keyName());
+            // without the tools' properties no key has a type: its name is not cut
+            types = properties == null ? Set.of() : typesOf(keyName());
             string =
                     types.isEmpty()
                             ? untyped == Untyped.STRING
