@@ -94,8 +94,8 @@ public final class EventCollector {
     }
 
     /**
-     * From now until {@link #reset}, the pieces of the message a whole output makes are gathered
-     * ({@link #message}) and no event is made: {@link #drain} gives nothing.
+     * Until {@link #reset}, the pieces of the message a whole output makes are gathered ({@link
+     * #message}) and no event is made: {@link #drain} gives nothing.
      */
     public void collectMessage() {
         message = true;
