@@ -161,18 +161,50 @@ final class GrammarFormat implements Format, FormatDefinition {
     public List<ParseEvent> parseEvents(String text, Tools tools, ParseOptions options) {
         Tools t = tools == null ? Tools.none() : tools;
         ParseOptions o = options == null ? ParseOptions.defaults() : options;
-        CompiledFormat c = compiled();
-        ParserParts parts = spares.take();
-        if (parts == null) parts = new ParserParts(this, c, o, true);
-        // no caller holds the parser of a whole output: the parts keep one and reuse it
-        StreamParser parser = parts.whole;
-        if (parser == null)
-            parser = parts.whole = new StreamParser(this, c, t, o, parts.bind(t, o), null);
-        else parser.again(t, o);
-        List<ParseEvent> events = parser.wholeOutput().feedWhole(text);
+        ParserParts parts = wholeParts(t, o);
+        List<ParseEvent> events = parts.whole.wholeOutput().feedWhole(text);
         parts.clear(); // after an error the parts stay with the failed parser, as a stream's do
         spares.give(parts);
         return events;
+    }
+
+    /**
+     * The message of {@link #parseEvents}, gathered without making the events. On an error the
+     * output is parsed again, with events, for the error to carry them: with the same id source and
+     * the ids the first parse generated, so the error is exactly that of {@link #parseEvents}.
+     */
+    @Override
+    public ChatMessage parse(String text, Tools tools, ParseOptions options) {
+        Tools t = tools == null ? Tools.none() : tools;
+        ParseOptions o = options == null ? ParseOptions.defaults() : options;
+        ParserParts parts = wholeParts(t, o);
+        ChatMessage message;
+        try {
+            message = parts.whole.wholeOutput().messageOfWhole(text);
+        } catch (ToolCallParseException e) {
+            ParserParts again =
+                    new ParserParts(this, compiled(), o, true).bind(t, o, parts.calls.ids());
+            again.calls.replay(parts.calls.generatedIds());
+            StreamParser parser = new StreamParser(this, compiled(), t, o, again, null);
+            return ChatMessage.fromEvents(parser.wholeOutput().feedWhole(text));
+        }
+        parts.clear();
+        spares.give(parts);
+        return message;
+    }
+
+    /**
+     * Parts from the spares (or new ones) with the parser of whole outputs that they keep, bound to
+     * this request: no caller holds that parser, so no parser object is made per output.
+     */
+    private ParserParts wholeParts(Tools t, ParseOptions o) {
+        CompiledFormat c = compiled();
+        ParserParts parts = spares.take();
+        if (parts == null) parts = new ParserParts(this, c, o, true);
+        if (parts.whole == null)
+            parts.whole = new StreamParser(this, c, t, o, parts.bind(t, o), null);
+        else parts.whole.again(t, o);
+        return parts;
     }
 
     /**

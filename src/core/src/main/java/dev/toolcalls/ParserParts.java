@@ -137,9 +137,14 @@ final class ParserParts {
 
     /** For a new parser (parts just made, or cleared when given back): this request's. */
     ParserParts bind(Tools tools, ParseOptions options) {
+        return bind(tools, options, options.newIdGenerator());
+    }
+
+    /** The same with the response's id source given (not a new one from the options). */
+    ParserParts bind(Tools tools, ParseOptions options, IdGenerator ids) {
         definitions.use(tools.definitions());
         lexer.limit(options.maxTokenLength());
-        calls.reset(options.newIdGenerator(), options, tools.names());
+        calls.reset(ids, options, tools.names());
         return this;
     }
 

@@ -1,5 +1,7 @@
 package dev.toolcalls;
 
+import dev.toolcalls.internal.format.IdTemplate;
+
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -8,7 +10,7 @@ import java.nio.charset.StandardCharsets;
  * so that each character of an id costs a multiplication rather than a compare-and-set. The
  * sequence is exactly that of {@code new Random(seed)}.
  */
-final class SeededIds implements IdGenerator {
+final class SeededIds implements IdGenerator, IdTemplate.Prefixed {
     private static final long MULTIPLIER = 0x5DEECE66DL;
     private static final long ADDEND = 0xBL;
     private static final long MASK = (1L << 48) - 1;
@@ -34,8 +36,18 @@ final class SeededIds implements IdGenerator {
 
     @Override
     public String alphanumeric(int length) {
-        byte[] out = new byte[length];
-        for (int i = 0; i < length; i++)
+        return alphanumeric("", length);
+    }
+
+    /** The literal and the random characters written into one array, made a string once. */
+    @Override
+    public String alphanumeric(String prefix, int length) {
+        int p = prefix.length();
+        for (int i = 0; i < p; i++)
+            if (prefix.charAt(i) > 0xFF) return prefix.concat(alphanumeric(length));
+        byte[] out = new byte[p + length];
+        for (int i = 0; i < p; i++) out[i] = (byte) prefix.charAt(i);
+        for (int i = p; i < out.length; i++)
             out[i] = (byte) ALPHANUMERIC.charAt(nextInt(ALPHANUMERIC.length()));
         return new String(out, StandardCharsets.ISO_8859_1);
     }

@@ -17,7 +17,7 @@ import dev.toolcalls.internal.lex.SpecialTokens;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 
 /**
  * Parses one response as it streams: feed it the output piece by piece, send the events each call
@@ -47,7 +47,7 @@ public final class StreamParser {
 
     /** Roles whose token is read where it lies in the output's chunk, when it lies in one. */
     private static final long IN_PLACE =
-            roles(Role.ARG_VALUE, Role.ARG_KEY, Role.LIT_CHARS, Role.LIT_ATOM);
+            roles(Role.ARG_VALUE, Role.ARG_KEY, Role.LIT_CHARS, Role.LIT_ATOM, Role.LIT_KEY);
 
     /**
      * Roles that use nothing of their token's text but the open call's raw copy of it (and, for a
@@ -68,6 +68,9 @@ public final class StreamParser {
                     Role.LIT_QUOTE);
 
     private static final int[] NO_RUNS = {};
+
+    private static final AtomicLongFieldUpdater<StreamParser> OWNER =
+            AtomicLongFieldUpdater.newUpdater(StreamParser.class, "owner");
 
     private final Format format;
     private final LexerModel model;
@@ -102,13 +105,14 @@ public final class StreamParser {
     private long tokenCount;
 
     /**
-     * The id of the thread in a call now, or 0: acquire on entry, release on exit, opaque between
-     * (plain loads and stores, no atomic update; a number, not the thread, so that no store of a
-     * reference into this long-lived object pays the collector's barrier). An {@code AtomicLong}
-     * rather than a {@code VarHandle}: a fresh JVM's first {@code VarHandle} sets up the
-     * method-handle machinery, about 2 ms.
+     * The id of the thread in a call now, or 0: read as a volatile (a plain load where loads are
+     * ordered), written with release semantics ({@code lazySet}), no atomic update; a number, not
+     * the thread, so that no store of a reference into this long-lived object pays the collector's
+     * barrier. A field updater rather than an {@code AtomicLong} (an object more per parser) or a
+     * {@code VarHandle} (a fresh JVM's first {@code VarHandle} sets up the method-handle machinery,
+     * about 2 ms).
      */
-    private final AtomicLong owner = new AtomicLong();
+    private volatile long owner;
 
     /** Where the parts go back when the parser has finished without an error, or null. */
     private final Spares<ParserParts> spares;
@@ -185,9 +189,12 @@ public final class StreamParser {
      */
     StreamParser again(Tools tools, ParseOptions options) {
         parts.bind(tools, options);
-        this.tools = tools;
-        this.options = options;
-        inherited = Role.CONTENT;
+        // this parser is kept from output to output: a reference that stays the same is not
+        // stored again (with G1, a store into an object that survived a collection pays the write
+        // barrier's fence)
+        if (this.tools != tools) this.tools = tools;
+        if (this.options != options) this.options = options;
+        if (inherited != Role.CONTENT) inherited = Role.CONTENT;
         leftDefaultMode = false;
         finished = false;
         specials = null;
@@ -266,6 +273,17 @@ public final class StreamParser {
         } finally {
             leave(me);
         }
+    }
+
+    /**
+     * A whole output at once, into its message: what {@link #feedWhole} and then {@link
+     * ChatMessage#fromEvents} give, with no events made. An error carries no events: {@link
+     * GrammarFormat#parse} parses the output again for them.
+     */
+    ChatMessage messageOfWhole(String text) {
+        out.collectMessage();
+        feedWhole(text);
+        return out.message();
     }
 
     /**
@@ -407,10 +425,10 @@ public final class StreamParser {
      */
     private long enter() {
         long me = Thread.currentThread().getId();
-        if (owner.getAcquire() != 0) throw twoThreads();
-        owner.setOpaque(me);
+        if (owner != 0) throw twoThreads();
+        OWNER.lazySet(this, me);
         if (finished) {
-            owner.setRelease(0L);
+            OWNER.lazySet(this, 0L);
             throw new IllegalStateException("stream parser already finished");
         }
         return me;
@@ -421,8 +439,8 @@ public final class StreamParser {
      * there, and goes.
      */
     private void leave(long me) {
-        if (owner.getOpaque() != me) throw twoThreads();
-        owner.setRelease(0L);
+        if (owner != me) throw twoThreads();
+        OWNER.lazySet(this, 0L);
     }
 
     private static long roles(Role... roles) {
@@ -512,7 +530,7 @@ public final class StreamParser {
             }
             Role role = model.roleOfType(lexer.tokenType());
             if (role == Role.INHERIT) role = inherited;
-            else inherited = role;
+            else if (inherited != role) inherited = role; // no store, no write barrier, if same
             if ((role == Role.CONTENT || role == Role.REASONING) && !calls.isOpen()) {
                 // text outside a call: consecutive pieces (runs, and the blanks or stray characters
                 // between them)
@@ -744,9 +762,16 @@ public final class StreamParser {
                             lexer.tokenChunk(), lexer.tokenStart() - base, lexer.tokenEnd() - base);
                 }
                 break;
+            case LIT_KEY:
+                if (text != null) arguments.literal(role, text);
+                else {
+                    int base = lexer.tokenChunkBase();
+                    arguments.literalKey(
+                            lexer.tokenChunk(), lexer.tokenStart() - base, lexer.tokenEnd() - base);
+                }
+                break;
             case LIT_COMMA:
             case LIT_COLON:
-            case LIT_KEY:
             case LIT_QUOTE:
             case LIT_ESCAPE:
                 arguments.literal(role, text);

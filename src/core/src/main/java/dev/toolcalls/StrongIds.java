@@ -1,8 +1,11 @@
 package dev.toolcalls;
 
+import dev.toolcalls.internal.format.IdTemplate;
+
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 
 /**
@@ -30,31 +33,53 @@ final class StrongIds {
 
     private static int used = POOL.length;
 
+    /** The characters of {@link IdGenerator#ALPHANUMERIC}, as bytes. */
+    private static final byte[] CHARACTERS =
+            IdGenerator.ALPHANUMERIC.getBytes(StandardCharsets.ISO_8859_1);
+
+    /** Where an id is written before its string is made (guarded by the pool's lock). */
+    private static byte[] scratch = new byte[64];
+
     /** The generator (a class rather than a lambda: see {@code ParseOptions.RandomIds}). */
-    static final IdGenerator GENERATOR =
-            new IdGenerator() {
-                @Override
-                public String alphanumeric(int length) {
-                    char[] out = new char[length];
-                    int n = 0;
-                    synchronized (POOL) {
-                        while (n < length) {
-                            if (used == POOL.length) {
-                                fill();
-                                used = 0;
-                            }
-                            int v = POOL[used] & 63;
-                            POOL[used++] = 0; // a byte is handed out once
-                            // 6 bits; 62 and 63 are drawn again, so every character is equally
-                            // likely
-                            if (v < 62) out[n++] = IdGenerator.ALPHANUMERIC.charAt(v);
-                        }
-                    }
-                    return new String(out);
-                }
-            };
+    static final IdGenerator GENERATOR = new Generator();
 
     private StrongIds() {}
+
+    /**
+     * Ids drawn from the pool, written with the template's literal into one string where that is
+     * Latin-1.
+     */
+    private static final class Generator implements IdGenerator, IdTemplate.Prefixed {
+        @Override
+        public String alphanumeric(int length) {
+            return alphanumeric("", length);
+        }
+
+        @Override
+        public String alphanumeric(String prefix, int length) {
+            int p = prefix.length();
+            for (int i = 0; i < p; i++)
+                if (prefix.charAt(i) > 0xFF) return prefix.concat(alphanumeric(length));
+            synchronized (POOL) {
+                byte[] out = scratch;
+                if (out.length < p + length) out = scratch = new byte[p + length];
+                for (int i = 0; i < p; i++) out[i] = (byte) prefix.charAt(i);
+                int n = p;
+                int end = p + length;
+                while (n < end) {
+                    if (used == POOL.length) {
+                        fill();
+                        used = 0;
+                    }
+                    int v = POOL[used] & 63;
+                    POOL[used++] = 0; // a byte is handed out once
+                    // 6 bits; 62 and 63 are drawn again, so every character is equally likely
+                    if (v < 62) out[n++] = CHARACTERS[v];
+                }
+                return new String(out, 0, end, StandardCharsets.ISO_8859_1);
+            }
+        }
+    }
 
     /** Refills the pool (the caller holds its lock). */
     private static void fill() {

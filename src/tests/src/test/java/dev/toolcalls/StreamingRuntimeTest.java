@@ -252,6 +252,45 @@ class StreamingRuntimeTest {
     }
 
     @Test
+    void aWholeOutputsErrorCarriesTheEventsParseEventsGivesWithTheSameIds() {
+        // parse gathers the message without events and, on an error, parses the output again for
+        // them: the ids the first parse drew are used again, and the id source is asked once
+        String out = "a <call f>{\"x\": 1}</call> b <call g>{bad</call> c";
+        IdGenerator forEvents = IdGenerator.seeded(7);
+        IdGenerator forMessage = IdGenerator.seeded(7);
+        int[] asked = {0};
+        ToolCallParseException viaEvents =
+                assertThrows(
+                        ToolCallParseException.class,
+                        () ->
+                                TOY.parseEvents(
+                                        out,
+                                        Tools.none(),
+                                        ParseOptions.defaults().withIds(() -> forEvents)));
+        ToolCallParseException viaMessage =
+                assertThrows(
+                        ToolCallParseException.class,
+                        () ->
+                                TOY.parse(
+                                        out,
+                                        Tools.none(),
+                                        ParseOptions.defaults()
+                                                .withIds(
+                                                        () -> {
+                                                            asked[0]++;
+                                                            return forMessage;
+                                                        })));
+        assertEquals(viaEvents.getMessage(), viaMessage.getMessage());
+        assertEquals(viaEvents.eventsBeforeError(), viaMessage.eventsBeforeError());
+        assertTrue(
+                viaMessage.eventsBeforeError().stream()
+                        .anyMatch(e -> e instanceof ParseEvent.ToolCallEnd),
+                "the call before the error: " + viaMessage.eventsBeforeError());
+        assertEquals(1, asked[0]);
+        assertEquals(forEvents.alphanumeric(9), forMessage.alphanumeric(9));
+    }
+
+    @Test
     void deltasProducedBeforeAnErrorTravelWithIt() {
         StreamParser s = stream();
         ToolCallParseException e =

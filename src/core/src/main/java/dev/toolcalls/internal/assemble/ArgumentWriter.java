@@ -325,7 +325,8 @@ public final class ArgumentWriter {
         boolean string;
         if (forcedString != null) string = forcedString;
         else {
-            types = typesOf(keyName());
+            // without the tools' properties no key has a type: its name is not cut
+            types = properties == null ? Set.of() : typesOf(keyName());
             string =
                     types.isEmpty()
                             ? untyped == Untyped.STRING
@@ -457,6 +458,21 @@ public final class ArgumentWriter {
             out.json(pendingComma ? ", " : "", source, from, to, "", false);
             pendingComma = false;
         } else separated(atom(source.substring(from, to)));
+    }
+
+    /**
+     * A literal's bare key ({@link Role#LIT_KEY}), the text of [from, to) in {@code source} (the
+     * output itself): as {@link #literal} of its text, a key with nothing to escape written from
+     * where it lies between its quotes.
+     */
+    public void literalKey(String source, int from, int to) {
+        if (!literalBegins(Role.LIT_KEY)) return;
+        while (from < to && Character.isWhitespace(source.charAt(from))) from++;
+        while (to > from && Character.isWhitespace(source.charAt(to - 1))) to--;
+        if (SchemaTypes.plainString(source, from, to)) {
+            out.json(pendingComma ? ", \"" : "\"", source, from, to, "\"", false);
+            pendingComma = false;
+        } else separated(SchemaTypes.quote(source.substring(from, to)));
     }
 
     /**

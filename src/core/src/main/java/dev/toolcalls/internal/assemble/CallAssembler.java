@@ -37,6 +37,13 @@ public final class CallAssembler {
     private final String format;
     private final IdTemplate idStyle;
     private final Pattern nameFromId;
+
+    /**
+     * The matcher of {@code nameFromId}, made on first use and kept, reset for each id (no matcher
+     * and no group arrays made per call); it is left on an empty text between ids.
+     */
+    private Matcher nameMatcher;
+
     private IdGenerator ids;
     private final boolean idFromText;
     private final EventCollector out;
@@ -84,6 +91,9 @@ public final class CallAssembler {
      */
     private final StringRanges validText = new StringRanges();
 
+    /** The strict check of the arguments, kept for every call. */
+    private final Json.Checker checker = new Json.Checker();
+
     /** The fragment appended last: sent as it is when it is all that is left to send (no copy). */
     private String lastPiece = "";
 
@@ -110,6 +120,17 @@ public final class CallAssembler {
     private boolean idDecided;
 
     private String decidedId;
+
+    /**
+     * The ids generated while the collector gathers a message rather than events, in order: a whole
+     * output that fails is parsed again for its error's events, with these ids ({@link #replay}).
+     */
+    private final List<String> generated = new ArrayList<>();
+
+    /** Ids to use, in order, before any is generated; {@code replayed} of them used. */
+    private List<String> replay = List.of();
+
+    private int replayed;
 
     public CallAssembler(
             String format,
@@ -141,16 +162,39 @@ public final class CallAssembler {
 
     /** No call made yet, for another response with its own ids, options and tools. */
     public void reset(IdGenerator ids, ParseOptions options, Set<String> knownTools) {
-        this.ids = ids;
-        this.options = options;
-        this.knownTools = knownTools == null || knownTools.isEmpty() ? null : knownTools;
-        this.keepRaw = keepsRaw(options, this.knownTools);
+        // the parts are kept from parse to parse: a reference that stays the same is not stored
+        // again (with G1, a reference stored into an object that survived a collection pays the
+        // write barrier's fence)
+        if (this.ids != ids) this.ids = ids;
+        if (this.options != options) this.options = options;
+        Set<String> known = knownTools == null || knownTools.isEmpty() ? null : knownTools;
+        if (this.knownTools != known) this.knownTools = known;
+        this.keepRaw = keepsRaw(options, known);
         nextIndex = 0;
         open = false;
         hold = false;
         sentId = null;
         if (raw != null && raw.capacity() > 4096) raw = null;
+        generated.clear();
+        if (!replay.isEmpty()) replay = List.of();
+        replayed = 0;
         clearCall();
+    }
+
+    /** The id source of this response (the one {@link #reset} gave). */
+    public IdGenerator ids() {
+        return ids;
+    }
+
+    /** The ids generated while a message was gathered, in order (a copy). */
+    public List<String> generatedIds() {
+        return List.copyOf(generated);
+    }
+
+    /** The calls that need a generated id take these, in order, before any is generated. */
+    public void replay(List<String> ids) {
+        replay = ids;
+        replayed = 0;
     }
 
     public boolean isOpen() {
@@ -228,7 +272,7 @@ public final class CallAssembler {
         id = null;
         headerSent = false;
         clearArgs();
-        lastPiece = "";
+        if (!lastPiece.isEmpty()) lastPiece = "";
         argsSent = 0;
         argsStarted = false;
         unknownAsText = false;
@@ -313,9 +357,13 @@ public final class CallAssembler {
         if (value == null) value = ""; // not a usable id: one is generated
         if (id == null) id = value;
         if (name == null && nameFromId != null) {
-            Matcher m = nameFromId.matcher(value);
-            if (m.matches() && m.groupCount() >= 1 && m.group(1) != null && !m.group(1).isEmpty())
-                takeName(m.group(1), offset);
+            Matcher m = nameMatcher;
+            if (m == null) m = nameMatcher = nameFromId.matcher(value);
+            else m.reset(value);
+            String found =
+                    m.matches() && m.groupCount() >= 1 && m.group(1) != null ? m.group(1) : null;
+            m.reset(""); // nothing of the output kept
+            if (found != null && !found.isEmpty()) takeName(found, offset);
         }
         if (name != null) {
             sendHeader();
@@ -374,7 +422,7 @@ public final class CallAssembler {
         argsTail.append(before).append(source, from, to).append(after);
         argsLength += n;
         if (argsTail.length() >= 4096) flushArgsTail();
-        lastPiece = "";
+        if (!lastPiece.isEmpty()) lastPiece = "";
         if (name != null) sendHeader();
         if (headerSent) sendArgs();
     }
@@ -423,10 +471,12 @@ public final class CallAssembler {
                             + "): "
                             + shorten(all));
         header();
-        pendingArgs();
-        if (argsSent < all.length()) {
-            out.arguments(index, all.substring(argsSent)); // a trailing lone surrogate, if any
-            argsSent = all.length();
+        if (out.collectsEvents()) {
+            pendingArgs();
+            if (argsSent < all.length()) {
+                out.arguments(index, all.substring(argsSent)); // a trailing lone surrogate, if any
+                argsSent = all.length();
+            }
         }
         out.end(index, sentId, name, all);
         open = false;
@@ -470,10 +520,12 @@ public final class CallAssembler {
         if (headerSent || unknownAsText) return;
         index = nextIndex++;
         String chosen = idDecided ? decidedId : id;
-        sentId =
-                chosen != null && idStyle.keeps(chosen)
-                        ? chosen
-                        : idStyle.generate(ids, name, index);
+        if (chosen != null && idStyle.keeps(chosen)) sentId = chosen;
+        else if (replayed < replay.size()) sentId = replay.get(replayed++);
+        else {
+            sentId = idStyle.generate(ids, name, index);
+            if (!out.collectsEvents()) generated.add(sentId);
+        }
         out.start(index, sentId, name);
         headerSent = true;
         clearRaw();
@@ -494,7 +546,7 @@ public final class CallAssembler {
 
     /** The strict check of the arguments, not reading again the pieces known to be string text. */
     private char check(String all) throws Json.NotJson {
-        return Json.check(all, options.maxNesting(), validText);
+        return checker.check(all, options.maxNesting(), validText);
     }
 
     private void clearArgs() {

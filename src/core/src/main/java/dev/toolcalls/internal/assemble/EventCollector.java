@@ -1,6 +1,8 @@
 package dev.toolcalls.internal.assemble;
 
+import dev.toolcalls.ChatMessage;
 import dev.toolcalls.ParseEvent;
+import dev.toolcalls.ToolCall;
 
 import java.util.AbstractList;
 import java.util.ArrayList;
@@ -10,17 +12,24 @@ import java.util.RandomAccess;
 /**
  * Collects the events of one feed, merging consecutive pieces of the same kind: text after text,
  * reasoning after reasoning, argument fragments of the same call after each other.
+ *
+ * <p>For a whole output parsed into a message ({@link #collectMessage}) it makes no events: it
+ * gathers the message's text, reasoning and ended calls, as {@code ChatMessage.fromEvents} would
+ * read them from the events.
  */
 public final class EventCollector {
-    private enum Kind {
-        NONE,
-        TEXT,
-        REASONING,
-        ARGUMENTS
-    }
+    /*
+     * What is being collected: a number, not an enum constant, so that the parts kept from parse to
+     * parse store no reference when it changes (with G1, a reference stored into an object that
+     * survived a collection pays the write barrier's fence).
+     */
+    private static final int NONE = 0;
+    private static final int TEXT = 1;
+    private static final int REASONING = 2;
+    private static final int ARGUMENTS = 3;
 
     private final ArrayList<ParseEvent> done = new ArrayList<>();
-    private Kind kind = Kind.NONE;
+    private int kind = NONE;
 
     /** The first piece of the current kind, kept as is: a single piece is never copied. */
     private String first;
@@ -42,49 +51,112 @@ public final class EventCollector {
     private boolean wholeCall;
 
     /**
-     * A call whose argument pieces have arrived but are not collected yet (else null): they are
+     * A call whose argument pieces have arrived but are not collected yet ({@code owed}): they are
      * collected before anything else is, and before the events are drained, so that many pieces of
-     * one feed make one fragment without a string per piece.
+     * one feed make one fragment without a string per piece. The call is kept once known (a flag
+     * marks the debt, rather than a reference stored and cleared per piece).
      */
     private CallAssembler owing;
+
+    private boolean owed;
+
+    /** Gathering a message instead of events ({@link #collectMessage}). */
+    private boolean message;
+
+    private final Joined messageText = new Joined();
+    private final Joined messageReasoning = new Joined();
+
+    /** The message's first call, and the ones after it. */
+    private ToolCall firstCall;
+
+    private final ArrayList<ToolCall> moreCalls = new ArrayList<>();
 
     /** Empty, as new (for a parser that reuses this one). */
     public void reset() {
         done.clear();
         more.clear();
-        kind = Kind.NONE;
+        message = false;
+        messageText.clear();
+        messageReasoning.clear();
+        firstCall = null;
+        if (moreCalls.size() > 1024) {
+            moreCalls.clear();
+            moreCalls.trimToSize();
+        }
+        moreCalls.clear();
+        kind = NONE;
         first = null;
         length = 0;
         index = 0;
         justStarted = -1;
         wholeCall = false;
-        owing = null;
+        owed = false;
+    }
+
+    /**
+     * Until {@link #reset}, the pieces of the message a whole output makes are gathered ({@link
+     * #message}) and no event is made: {@link #drain} gives nothing.
+     */
+    public void collectMessage() {
+        message = true;
+    }
+
+    /** Whether events are collected (else only a message, whose calls need no argument events). */
+    boolean collectsEvents() {
+        return !message;
+    }
+
+    /**
+     * The message of what was gathered since {@link #collectMessage}: its text, reasoning and the
+     * calls that ended, in order (what {@code ChatMessage.fromEvents} makes of the events).
+     */
+    public ChatMessage message() {
+        int n = firstCall == null ? 0 : 1 + moreCalls.size();
+        List<ToolCall> calls;
+        if (n == 0) calls = List.of();
+        else if (n == 1) calls = List.of(firstCall);
+        else {
+            ToolCall[] all = new ToolCall[n];
+            all[0] = firstCall;
+            for (int i = 1; i < n; i++) all[i] = moreCalls.get(i - 1);
+            calls = List.of(all);
+        }
+        return new ChatMessage(orNull(messageText.text()), orNull(messageReasoning.text()), calls);
+    }
+
+    private static String orNull(String text) {
+        return text.isBlank() ? null : text;
     }
 
     /** {@code calls} has argument pieces to send, collected when {@link #settle} is due. */
     void owe(CallAssembler calls) {
-        owing = calls;
+        if (message) return;
+        if (owing != calls) owing = calls;
+        owed = true;
     }
 
     /** Collects the argument pieces a call owes, before any other event and any drain. */
     void settle() {
-        CallAssembler c = owing;
-        if (c != null) {
-            owing = null;
-            c.sendPending();
+        if (owed) {
+            owed = false;
+            owing.sendPending();
         }
     }
 
     public void content(String piece) {
-        text(Kind.TEXT, piece);
+        text(TEXT, piece);
     }
 
     public void reasoning(String piece) {
-        text(Kind.REASONING, piece);
+        text(REASONING, piece);
     }
 
-    private void text(Kind k, String piece) {
+    private void text(int k, String piece) {
         if (piece.isEmpty()) return;
+        if (message) {
+            (k == TEXT ? messageText : messageReasoning).add(piece);
+            return;
+        }
         settle();
         justStarted = -1;
         if (kind != k) {
@@ -119,6 +191,7 @@ public final class EventCollector {
     }
 
     public void start(int index, String id, String name) {
+        if (message) return;
         settle();
         flush();
         done.add(new ParseEvent.ToolCallStart(index, id, name));
@@ -126,10 +199,10 @@ public final class EventCollector {
     }
 
     public void arguments(int index, String fragment) {
-        if (fragment.isEmpty()) return;
-        if (kind != Kind.ARGUMENTS || this.index != index) {
+        if (fragment.isEmpty() || message) return;
+        if (kind != ARGUMENTS || this.index != index) {
             flush();
-            kind = Kind.ARGUMENTS;
+            kind = ARGUMENTS;
             this.index = index;
             wholeCall = justStarted == index;
         }
@@ -141,8 +214,14 @@ public final class EventCollector {
      * @param arguments the call's whole arguments: the concatenation of all its fragments
      */
     public void end(int index, String id, String name, String arguments) {
+        if (message) {
+            ToolCall call = new ToolCall(id, name, arguments);
+            if (firstCall == null) firstCall = call;
+            else moreCalls.add(call);
+            return;
+        }
         settle();
-        if (kind == Kind.ARGUMENTS && this.index == index && wholeCall) {
+        if (kind == ARGUMENTS && this.index == index && wholeCall) {
             // the pieces collected are all of them: their event is the whole arguments, not a copy
             more.clear();
             first = arguments;
@@ -159,8 +238,8 @@ public final class EventCollector {
      */
     public List<ParseEvent> drainText(String piece, boolean reasoning) {
         settle();
-        if (kind != Kind.NONE || !done.isEmpty() || piece.isEmpty()) {
-            text(reasoning ? Kind.REASONING : Kind.TEXT, piece);
+        if (kind != NONE || !done.isEmpty() || piece.isEmpty()) {
+            text(reasoning ? REASONING : TEXT, piece);
             return drain();
         }
         justStarted = -1;
@@ -211,8 +290,8 @@ public final class EventCollector {
 
     /** The piece being collected as an event (null if none), and collecting starts over. */
     private ParseEvent pending() {
-        Kind k = kind;
-        kind = Kind.NONE;
+        int k = kind;
+        kind = NONE;
         switch (k) {
             case TEXT:
                 return new ParseEvent.Text(taken());
@@ -222,6 +301,40 @@ public final class EventCollector {
                 return new ParseEvent.ToolCallArguments(index, taken());
             default:
                 return null;
+        }
+    }
+
+    /**
+     * Pieces of a message's text joined once at the end; a single piece as it is (a long text is
+     * not copied), two by one {@code concat}; kept with the parts, its builder reused.
+     */
+    private static final class Joined {
+        private String first = "";
+        private String second;
+        private final StringBuilder more = new StringBuilder();
+        private boolean many;
+
+        void add(String piece) {
+            if (many) more.append(piece);
+            else if (first.isEmpty()) first = piece;
+            else if (second == null) second = piece;
+            else {
+                more.append(first).append(second).append(piece);
+                many = true;
+            }
+        }
+
+        String text() {
+            if (many) return more.toString();
+            return second == null ? first : first.concat(second);
+        }
+
+        void clear() {
+            first = "";
+            second = null;
+            many = false;
+            more.setLength(0);
+            if (more.capacity() > 4096) more.trimToSize();
         }
     }
 }

@@ -15,7 +15,7 @@ public final class ToolDefinitions implements Function<String, JsonObject> {
 
     /** The definitions of the request the parser is bound to, by name (read, never changed). */
     public void use(Map<String, JsonObject> byName) {
-        this.byName = byName;
+        if (this.byName != byName) this.byName = byName; // no store, no write barrier, if same
     }
 
     @Override

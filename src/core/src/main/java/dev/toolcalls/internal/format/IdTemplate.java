@@ -36,8 +36,23 @@ public final class IdTemplate {
 
     private final int keepLength;
 
+    /**
+     * A template that is a literal and then a random part, or a random part alone: the literal (""
+     * for none), else null; and the random part's length.
+     */
+    private final String prefix;
+
+    private final int randomLength;
+
     private IdTemplate(List<Object> parts, String keepPattern) {
         this.parts = parts;
+        boolean prefixed =
+                parts.size() == 2
+                        && parts.get(0) instanceof String
+                        && parts.get(1) instanceof Integer;
+        boolean random = parts.size() == 1 && parts.get(0) instanceof Integer;
+        this.prefix = prefixed ? (String) parts.get(0) : random ? "" : null;
+        this.randomLength = prefixed ? (Integer) parts.get(1) : random ? (Integer) parts.get(0) : 0;
         boolean[] set = keepPattern == null ? null : characterClassRun(keepPattern);
         this.keepClass = set;
         this.keepLength = set == null ? 0 : runLength(keepPattern);
@@ -122,14 +137,28 @@ public final class IdTemplate {
         return Integer.parseInt(inside.substring(7));
     }
 
+    /**
+     * An id source that writes a literal and the random characters after it as one string: an id of
+     * a template such as {@code call_{random:24}} is then made without a string of its random part
+     * alone.
+     */
+    public interface Prefixed {
+        /** {@code prefix} followed by {@code IdGenerator.alphanumeric(length)}. */
+        String alphanumeric(String prefix, int length);
+    }
+
     private enum Placeholder {
         NAME,
         INDEX
     }
 
     public String generate(IdGenerator ids, String name, int index) {
-        if (parts.size() == 2 && parts.get(0) instanceof String && parts.get(1) instanceof Integer)
-            return ((String) parts.get(0)).concat(ids.alphanumeric((Integer) parts.get(1)));
+        if (prefix != null)
+            return ids instanceof Prefixed p
+                    ? p.alphanumeric(prefix, randomLength)
+                    : prefix.isEmpty()
+                            ? String.valueOf(ids.alphanumeric(randomLength))
+                            : prefix.concat(ids.alphanumeric(randomLength));
         StringBuilder b = new StringBuilder();
         for (Object p : parts) {
             if (p instanceof String) b.append((String) p);

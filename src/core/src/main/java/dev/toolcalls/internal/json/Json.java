@@ -107,6 +107,18 @@ public final class Json {
     }
 
     /**
+     * {@link #check(String, int, StringRanges)} by one validator used for check after check (a
+     * parser's parts keep one): no validator is made per check. One thread at a time.
+     */
+    public static final class Checker {
+        private final StrictJson validator = new StrictJson();
+
+        public char check(String text, int maxDepth, StringRanges ranges) throws NotJson {
+            return validator.run(text, Math.min(maxDepth, MAX_DEPTH), ranges);
+        }
+    }
+
+    /**
      * Whether the text is exactly one strict JSON object, checked in one pass without building it.
      */
     public static boolean isStrictObject(String text) throws NotJson {

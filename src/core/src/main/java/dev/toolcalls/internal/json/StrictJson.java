@@ -16,30 +16,21 @@ final class StrictJson {
     /** A range this near the reading of a string is reached by a plain loop, not by search. */
     private static final int NEAR = 256;
 
-    private final String s;
-    private final int maxDepth;
+    private String s;
+    private int maxDepth;
     private int i;
 
     // known string text: [starts[k], ends[k]) for k < ranges, in order, escaped or quoteless;
     // next: the first not passed
-    private final int[] starts;
-    private final int[] ends;
-    private final boolean[] escaped;
-    private final int ranges;
+    private int[] starts;
+    private int[] ends;
+    private boolean[] escaped;
+    private int ranges;
     private int next;
 
     // next quote and backslash at or after i (searched with indexOf, kept while still ahead)
-    private int nextQuote = -1;
-    private int nextSlash = -1;
-
-    private StrictJson(String s, int maxDepth, StringRanges known) {
-        this.s = s;
-        this.maxDepth = maxDepth;
-        this.starts = known == null ? null : known.starts;
-        this.ends = known == null ? null : known.ends;
-        this.escaped = known == null ? null : known.escaped;
-        this.ranges = known == null ? 0 : known.count;
-    }
+    private int nextQuote;
+    private int nextSlash;
 
     /** The first character of the value (after whitespace) when the text is valid, else throws. */
     static char check(String text, int maxDepth) throws Json.NotJson {
@@ -48,12 +39,36 @@ final class StrictJson {
 
     /** The same, passing over the ranges known to be valid string text (null: none). */
     static char check(String text, int maxDepth, StringRanges known) throws Json.NotJson {
-        StrictJson v = new StrictJson(text, maxDepth, known);
-        v.ws();
-        if (v.i >= text.length()) throw v.error("a JSON value");
-        char first = text.charAt(v.i);
-        v.document();
-        return first;
+        return new StrictJson().run(text, maxDepth, known);
+    }
+
+    /**
+     * {@link #check(String, int, StringRanges)} by this validator, which may check again after:
+     * nothing of the text is kept once it returns.
+     */
+    char run(String text, int maxDepth, StringRanges known) throws Json.NotJson {
+        this.s = text;
+        this.maxDepth = maxDepth;
+        this.starts = known == null ? null : known.starts;
+        this.ends = known == null ? null : known.ends;
+        this.escaped = known == null ? null : known.escaped;
+        this.ranges = known == null ? 0 : known.count;
+        i = 0;
+        next = 0;
+        nextQuote = -1;
+        nextSlash = -1;
+        try {
+            ws();
+            if (i >= text.length()) throw error("a JSON value");
+            char first = text.charAt(i);
+            document();
+            return first;
+        } finally {
+            s = null;
+            starts = null;
+            ends = null;
+            escaped = null;
+        }
     }
 
     private void document() throws Json.NotJson {
