@@ -43,10 +43,9 @@ final class SeededIds implements IdGenerator, IdTemplate.Prefixed {
     @Override
     public String alphanumeric(String prefix, int length) {
         int p = prefix.length();
-        for (int i = 0; i < p; i++)
-            if (prefix.charAt(i) > 0xFF) return prefix.concat(alphanumeric(length));
         byte[] out = new byte[p + length];
-        for (int i = 0; i < p; i++) out[i] = (byte) prefix.charAt(i);
+        if (!IdTemplate.Prefixed.writeLatin1(prefix, out))
+            return prefix.concat(alphanumeric(length));
         for (int i = p; i < out.length; i++)
             out[i] = (byte) ALPHANUMERIC.charAt(nextInt(ALPHANUMERIC.length()));
         return new String(out, StandardCharsets.ISO_8859_1);

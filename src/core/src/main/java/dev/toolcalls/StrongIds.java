@@ -58,12 +58,11 @@ final class StrongIds {
         @Override
         public String alphanumeric(String prefix, int length) {
             int p = prefix.length();
-            for (int i = 0; i < p; i++)
-                if (prefix.charAt(i) > 0xFF) return prefix.concat(alphanumeric(length));
             synchronized (POOL) {
                 byte[] out = scratch;
                 if (out.length < p + length) out = scratch = new byte[p + length];
-                for (int i = 0; i < p; i++) out[i] = (byte) prefix.charAt(i);
+                if (!IdTemplate.Prefixed.writeLatin1(prefix, out))
+                    return prefix.concat(alphanumeric(length));
                 int n = p;
                 int end = p + length;
                 while (n < end) {

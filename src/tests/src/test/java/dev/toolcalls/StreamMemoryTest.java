@@ -3,6 +3,8 @@ package dev.toolcalls;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.toolcalls.bench.Corpora;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -16,16 +18,7 @@ import java.util.List;
 class StreamMemoryTest {
     private static final int STREAMS = 20_000;
     private static final long MAX_BYTES_PER_STREAM = 2048;
-    private static final List<String> FORMATS =
-            List.of(
-                    "hermes",
-                    "mistral",
-                    "deepseek_v3",
-                    "glm45",
-                    "llama3_json",
-                    "qwen3_coder",
-                    "kimi_k2",
-                    "pythonic");
+    private static final List<String> FORMATS = Corpora.MATRIX;
     private static final String PROSE = "Let me look that up for you now. ";
 
     @Test

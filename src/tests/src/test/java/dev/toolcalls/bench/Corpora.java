@@ -52,6 +52,18 @@ import java.util.TreeMap;
  * toolcalls.tests}.
  */
 public final class Corpora {
+    /** The formats of the benchmarks' matrix, hermes first. */
+    public static final List<String> MATRIX =
+            List.of(
+                    "hermes",
+                    "mistral",
+                    "deepseek_v3",
+                    "glm45",
+                    "llama3_json",
+                    "qwen3_coder",
+                    "kimi_k2",
+                    "pythonic");
+
     /** Shape names, in the order tables show them. */
     public static final List<String> SHAPES =
             List.of("prose", "prose_cjk", "longcall", "longcall_cjk");

@@ -145,6 +145,17 @@ public final class IdTemplate {
     public interface Prefixed {
         /** {@code prefix} followed by {@code IdGenerator.alphanumeric(length)}. */
         String alphanumeric(String prefix, int length);
+
+        /**
+         * Writes {@code prefix} into the first bytes of {@code out}, one per character; false, with
+         * nothing written, where a character is outside Latin-1.
+         */
+        static boolean writeLatin1(String prefix, byte[] out) {
+            int p = prefix.length();
+            for (int i = 0; i < p; i++) if (prefix.charAt(i) > 0xFF) return false;
+            for (int i = 0; i < p; i++) out[i] = (byte) prefix.charAt(i);
+            return true;
+        }
     }
 
     private enum Placeholder {
