@@ -1,5 +1,7 @@
 package dev.toolcalls;
 
+import dev.toolcalls.internal.assemble.TextPieces;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -48,8 +50,8 @@ public record ChatMessage(String content, String reasoningContent, List<ToolCall
 
     /** The message that events make: text, reasoning, and the calls that ended. */
     public static ChatMessage fromEvents(List<ParseEvent> events) {
-        Pieces content = new Pieces();
-        Pieces reasoning = null;
+        TextPieces content = new TextPieces();
+        TextPieces reasoning = null;
         ToolCall one = null; // the first call: a message of one call makes no array
         ToolCall[] calls = null;
         int n = 0;
@@ -58,7 +60,7 @@ public record ChatMessage(String content, String reasoningContent, List<ToolCall
             if (e instanceof ParseEvent.Text t) {
                 content.add(t.text());
             } else if (e instanceof ParseEvent.Reasoning r) {
-                if (reasoning == null) reasoning = new Pieces();
+                if (reasoning == null) reasoning = new TextPieces();
                 reasoning.add(r.text());
             } else if (e instanceof ParseEvent.ToolCallEnd end) {
                 ToolCall call = end.toolCall();
@@ -75,39 +77,13 @@ public record ChatMessage(String content, String reasoningContent, List<ToolCall
         }
         // immutable lists, which the constructor's List.copyOf keeps as they are
         return new ChatMessage(
-                orNull(content.text()),
-                reasoning == null ? null : orNull(reasoning.text()),
+                content.textOrNull(),
+                reasoning == null ? null : reasoning.textOrNull(),
                 n == 0
                         ? List.of()
                         : n == 1
                                 ? List.of(one)
                                 : List.of(calls.length == n ? calls : Arrays.copyOf(calls, n)));
-    }
-
-    /**
-     * Pieces of text joined once at the end; a single piece as it is (a long text is not copied).
-     */
-    private static final class Pieces {
-        private String first = "";
-        private String second;
-        private StringBuilder more;
-
-        void add(String piece) {
-            if (more != null) more.append(piece);
-            else if (first.isEmpty()) first = piece;
-            else if (second == null) second = piece;
-            else
-                more =
-                        new StringBuilder(first.length() + second.length() + piece.length() + 16)
-                                .append(first)
-                                .append(second)
-                                .append(piece);
-        }
-
-        String text() {
-            if (more != null) return more.toString();
-            return second == null ? first : first.concat(second); // two pieces: one copy
-        }
     }
 
     private static String orNull(String text) {

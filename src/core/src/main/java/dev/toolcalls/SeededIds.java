@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
  * so that each character of an id costs a multiplication rather than a compare-and-set. The
  * sequence is exactly that of {@code new Random(seed)}.
  */
-final class SeededIds implements IdGenerator, IdTemplate.Prefixed {
+final class SeededIds implements IdTemplate.Prefixed {
     private static final long MULTIPLIER = 0x5DEECE66DL;
     private static final long ADDEND = 0xBL;
     private static final long MASK = (1L << 48) - 1;
@@ -32,11 +32,6 @@ final class SeededIds implements IdGenerator, IdTemplate.Prefixed {
         int r = next31();
         for (int u = r; u - (r = u % bound) + m < 0; u = next31()) {}
         return r;
-    }
-
-    @Override
-    public String alphanumeric(int length) {
-        return alphanumeric("", length);
     }
 
     /** The literal and the random characters written into one array, made a string once. */

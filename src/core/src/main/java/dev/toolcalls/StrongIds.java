@@ -49,12 +49,7 @@ final class StrongIds {
      * Ids drawn from the pool, written with the template's literal into one string where that is
      * Latin-1.
      */
-    private static final class Generator implements IdGenerator, IdTemplate.Prefixed {
-        @Override
-        public String alphanumeric(int length) {
-            return alphanumeric("", length);
-        }
-
+    private static final class Generator implements IdTemplate.Prefixed {
         @Override
         public String alphanumeric(String prefix, int length) {
             int p = prefix.length();

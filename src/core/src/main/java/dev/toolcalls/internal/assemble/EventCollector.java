@@ -63,8 +63,8 @@ public final class EventCollector {
     /** Gathering a message instead of events ({@link #collectMessage}). */
     private boolean message;
 
-    private final Joined messageText = new Joined();
-    private final Joined messageReasoning = new Joined();
+    private final TextPieces messageText = new TextPieces();
+    private final TextPieces messageReasoning = new TextPieces();
 
     /** The message's first call, and the ones after it. */
     private ToolCall firstCall;
@@ -121,11 +121,7 @@ public final class EventCollector {
             for (int i = 1; i < n; i++) all[i] = moreCalls.get(i - 1);
             calls = List.of(all);
         }
-        return new ChatMessage(orNull(messageText.text()), orNull(messageReasoning.text()), calls);
-    }
-
-    private static String orNull(String text) {
-        return text.isBlank() ? null : text;
+        return new ChatMessage(messageText.textOrNull(), messageReasoning.textOrNull(), calls);
     }
 
     /** {@code calls} has argument pieces to send, collected when {@link #settle} is due. */
@@ -301,40 +297,6 @@ public final class EventCollector {
                 return new ParseEvent.ToolCallArguments(index, taken());
             default:
                 return null;
-        }
-    }
-
-    /**
-     * Pieces of a message's text joined once at the end; a single piece as it is (a long text is
-     * not copied), two by one {@code concat}; kept with the parts, its builder reused.
-     */
-    private static final class Joined {
-        private String first = "";
-        private String second;
-        private final StringBuilder more = new StringBuilder();
-        private boolean many;
-
-        void add(String piece) {
-            if (many) more.append(piece);
-            else if (first.isEmpty()) first = piece;
-            else if (second == null) second = piece;
-            else {
-                more.append(first).append(second).append(piece);
-                many = true;
-            }
-        }
-
-        String text() {
-            if (many) return more.toString();
-            return second == null ? first : first.concat(second);
-        }
-
-        void clear() {
-            first = "";
-            second = null;
-            many = false;
-            more.setLength(0);
-            if (more.capacity() > 4096) more.trimToSize();
         }
     }
 }

@@ -31,8 +31,8 @@ import java.util.function.Function;
  * token's language, and in which modes the parameter a value belongs to can still matter.
  */
 final class ModePlan {
-    /** Rules defined for an expression, and the expression. */
-    private record Answer(String expr, String[] names, String[] bodies) {}
+    /** Rules defined for an expression (read only once made), and the expression. */
+    private record Answer(String expr, Gbnf rules) {}
 
     private static final Set<Role> TEXT_ROLES = EnumSet.of(Role.CONTENT, Role.REASONING, Role.SKIP);
 
@@ -719,16 +719,9 @@ final class ModePlan {
                         key,
                         k -> {
                             Gbnf g = new Gbnf();
-                            String e = make.apply(g);
-                            String[] names = new String[g.size()];
-                            String[] bodies = new String[g.size()];
-                            for (int i = 0; i < names.length; i++) {
-                                names[i] = g.name(i);
-                                bodies[i] = g.body(i);
-                            }
-                            return new Answer(e, names, bodies);
+                            return new Answer(make.apply(g), g);
                         });
-        for (int i = 0; i < a.names.length; i++) out.define(a.names[i], a.bodies[i]);
+        out.defineAll(a.rules);
         return a.expr;
     }
 

@@ -225,23 +225,8 @@ final class TokenDifference {
         return new TokenDifference(atn, true);
     }
 
-    /** Rules defined for an answer ({@link #rulesOf}), and the answer. */
-    private record Answer(String start, String[] rules) {}
-
-    /** A rule set's rules as names and bodies, one after the other. */
-    private static String[] rulesOf(Gbnf rules) {
-        String[] out = new String[2 * rules.size()];
-        for (int i = 0; i < rules.size(); i++) {
-            out[2 * i] = rules.name(i);
-            out[2 * i + 1] = rules.body(i);
-        }
-        return out;
-    }
-
-    /** Defines the rules of {@link #rulesOf} in {@code out}. */
-    private static void define(Gbnf out, String[] rules) {
-        for (int i = 0; i < rules.length; i += 2) out.define(rules[i], rules[i + 1]);
-    }
+    /** Rules defined for an answer (read only once made), and the answer. */
+    private record Answer(String start, Gbnf rules) {}
 
     /**
      * The answer to a question: known, or made by {@code make} and kept under the question as
@@ -260,7 +245,7 @@ final class TokenDifference {
     /** Defines an answer's rules in {@code out}, once per rule set. */
     private String replay(Gbnf out, Object cached) {
         Answer a = (Answer) cached;
-        if (replayed == null || replayed.put(a, out) != out) define(out, a.rules);
+        if (replayed == null || replayed.put(a, out) != out) out.defineAll(a.rules);
         return a.start;
     }
 
@@ -275,7 +260,7 @@ final class TokenDifference {
     private static Answer answer(Function<Gbnf, String> build) {
         Gbnf g = new Gbnf();
         String start = build.apply(g);
-        return new Answer(start, rulesOf(g));
+        return new Answer(start, g);
     }
 
     /**
@@ -1378,18 +1363,21 @@ final class TokenDifference {
                 for (TokenClass c : made)
                     named.add(new TokenClass(c.expr.replace("\u0002", prefix), c.left));
             }
-            a = new Split(named == null ? null : new TokenSplit(named, narrows[0]), rulesOf(rules));
+            a = new Split(named == null ? null : new TokenSplit(named, narrows[0]), rules);
             Split raced = splits.putIfAbsent(key, a);
             if (raced != null) a = raced;
         }
         return a;
     }
 
-    /** A token's split ({@link #split}; null: the token stays whole), and its rules. */
-    record Split(TokenSplit split, String[] rules) {
+    /**
+     * A token's split ({@link #split}; null: the token stays whole), and its rules (read only once
+     * made).
+     */
+    record Split(TokenSplit split, Gbnf rules) {
         /** Defines the split's rules in {@code out}. */
         void define(Gbnf out) {
-            TokenDifference.define(out, rules);
+            out.defineAll(rules);
         }
     }
 

@@ -142,9 +142,14 @@ public final class IdTemplate {
      * a template such as {@code call_{random:24}} is then made without a string of its random part
      * alone.
      */
-    public interface Prefixed {
-        /** {@code prefix} followed by {@code IdGenerator.alphanumeric(length)}. */
+    public interface Prefixed extends IdGenerator {
+        /** {@code prefix} followed by {@link #alphanumeric(int) alphanumeric(length)}. */
         String alphanumeric(String prefix, int length);
+
+        @Override
+        default String alphanumeric(int length) {
+            return alphanumeric("", length);
+        }
 
         /**
          * Writes {@code prefix} into the first bytes of {@code out}, one per character; false, with
@@ -168,7 +173,7 @@ public final class IdTemplate {
             return ids instanceof Prefixed p
                     ? p.alphanumeric(prefix, randomLength)
                     : prefix.isEmpty()
-                            ? String.valueOf(ids.alphanumeric(randomLength))
+                            ? ids.alphanumeric(randomLength)
                             : prefix.concat(ids.alphanumeric(randomLength));
         StringBuilder b = new StringBuilder();
         for (Object p : parts) {
