@@ -4,6 +4,7 @@ import dev.toolcalls.internal.assemble.ArgumentWriter;
 import dev.toolcalls.internal.assemble.CallAssembler;
 import dev.toolcalls.internal.assemble.ContentChannel;
 import dev.toolcalls.internal.assemble.EventCollector;
+import dev.toolcalls.internal.assemble.SchemaTypes;
 import dev.toolcalls.internal.assemble.ToolDefinitions;
 import dev.toolcalls.internal.format.CompiledFormat;
 import dev.toolcalls.internal.format.FormatRules;
@@ -117,6 +118,11 @@ final class ParserParts {
         @Override
         public void escaped(String piece) {
             calls.escapedArguments(piece, lexer.tokenStart());
+        }
+
+        @Override
+        public void escaped(String before, String source, int from, int to, SchemaTypes.Seen seen) {
+            calls.escapedArguments(before, source, from, to, seen, lexer.tokenStart());
         }
 
         @Override

@@ -639,10 +639,15 @@ public final class StreamParser {
         if (pendingRole == null) return;
         Role role = pendingRole;
         pendingRole = null;
-        String text = lexer.text(pendingStart, pendingEnd);
-        if (role == Role.CONTENT) content.add(text);
-        else if (role == Role.REASONING) reasoning.add(text);
-        else {
+        if (role == Role.CONTENT || role == Role.REASONING) {
+            ContentChannel channel = role == Role.CONTENT ? content : reasoning;
+            // white space that is held or dropped is not made into a string
+            if (!channel.sendsBlank() && lexer.isBlank(pendingStart, pendingEnd)) {
+                StringBuilder holder = channel.blankHolder();
+                if (holder != null) lexer.appendTo(holder, pendingStart, pendingEnd);
+            } else channel.add(lexer.text(pendingStart, pendingEnd));
+        } else {
+            String text = lexer.text(pendingStart, pendingEnd);
             calls.text(text);
             for (int k = 0; k < quotelessCount; k++) {
                 quotelessStarts[k] -= pendingStart;

@@ -114,15 +114,57 @@ class AllocationTest {
         }
     }
 
+    @Test
+    void whiteSpaceHeldOrDroppedMakesNoString() {
+        // blank lines around a call, in a format whose blank content is none: they are held or
+        // dropped where they lie, so the parse allocates what the bare call's parse does
+        String call = "[TOOL_CALLS]get_time[ARGS]{}";
+        double bare = bytesPerParse("mistral", call, 200);
+        double blank = bytesPerParse("mistral", "\n\n" + call + "\n", 200);
+        assertEquals(
+                bare,
+                blank,
+                1.0,
+                "blank lines around a call allocate " + (blank - bare) + " bytes");
+    }
+
+    @Test
+    void aRawValueIsEscapedIntoTheArguments() {
+        // a raw parameter value with characters to escape is escaped into the arguments being
+        // gathered: no builder and no string of the escaped value of its own (more than 80 bytes
+        // for this value), only the arguments' longer string (at most 8 bytes more here)
+        String escaped = "a \"quoted\"\nvalue\tthere";
+        String plain = "a  quoted  nvalue there";
+        double withEscapes = bytesPerParse("qwen3_coder", qwenCall(escaped), 200);
+        double without = bytesPerParse("qwen3_coder", qwenCall(plain), 200);
+        assertTrue(
+                withEscapes <= without + 8,
+                "a value with escapes allocates "
+                        + withEscapes
+                        + " bytes per parse, one of as many characters without "
+                        + without);
+    }
+
+    private static String qwenCall(String value) {
+        return "<tool_call>\n<function=write>\n<parameter=text>\n"
+                + value
+                + "\n</parameter>\n</function>\n</tool_call>";
+    }
+
     /** Bytes one batch parse of {@code text} by hermes allocates: the least of 30 rounds of 200. */
     private static double bytesPerParse(String text) {
         return bytesPerParse(text, 200);
     }
 
-    /** The least of 30 rounds of {@code perRound} parses, per parse. */
+    /** The least of 30 rounds of {@code perRound} parses by hermes, per parse. */
     private static double bytesPerParse(String text, int perRound) {
+        return bytesPerParse("hermes", text, perRound);
+    }
+
+    /** The least of 30 rounds of {@code perRound} parses by {@code format}, per parse. */
+    private static double bytesPerParse(String format, String text, int perRound) {
         Allocated threads = new Allocated();
-        Format f = Formats.get("hermes");
+        Format f = Formats.get(format);
         long best = Long.MAX_VALUE;
         int sink = 0;
         for (int round = 0; round < 30; round++) {

@@ -64,6 +64,17 @@ public final class ArgumentWriter {
         }
 
         /**
+         * A piece that is {@code before} (escaped already) and [from, to) of {@code source} escaped
+         * here as the inside of a JSON string ({@link SchemaTypes#escape(String, int, int,
+         * SchemaTypes.Seen)}, with {@code seen}): the range is read where it lies.
+         */
+        default void escaped(
+                String before, String source, int from, int to, SchemaTypes.Seen seen) {
+            String text = SchemaTypes.escape(source, from, to, seen);
+            escaped(before.isEmpty() ? text : before + text);
+        }
+
+        /**
          * A piece of the arguments JSON that is {@code before}, the text of [from, to) in {@code
          * source} and {@code after}, joined: the range is read where it lies, no string is made of
          * it here.
@@ -267,15 +278,14 @@ public final class ArgumentWriter {
         // last one
         if (from == to) return;
         if (!trimNewlines) {
-            out.escaped(SchemaTypes.escape(source, from, to, seen));
+            out.escaped("", source, from, to, seen);
             return;
         }
         boolean newlineBefore = pendingNewline;
         pendingNewline = source.charAt(to - 1) == '\n';
         if (pendingNewline) to--;
-        String text = from < to ? SchemaTypes.escape(source, from, to, seen) : "";
-        if (newlineBefore) text = "\\n" + text;
-        if (!text.isEmpty()) out.escaped(text);
+        if (from < to) out.escaped(newlineBefore ? "\\n" : "", source, from, to, seen);
+        else if (newlineBefore) out.escaped("\\n");
     }
 
     /** Holds [from, to) of {@code source} after what the value already holds. */

@@ -427,6 +427,30 @@ public final class CallAssembler {
         if (headerSent) sendArgs();
     }
 
+    /**
+     * A fragment of the arguments that is {@code before} (escaped already) and [from, to) of {@code
+     * source} escaped as the inside of a JSON string ({@link SchemaTypes#escape(String, int, int,
+     * SchemaTypes.Seen)}): escaped into the arguments gathered where it is short, with no string
+     * made of it.
+     */
+    public void escapedArguments(
+            String before, String source, int from, int to, SchemaTypes.Seen seen, int offset) {
+        if (before.length() + (to - from) >= LONG_PIECE || !open) {
+            String text = SchemaTypes.escape(source, from, to, seen);
+            escapedArguments(before.isEmpty() ? text : before + text, offset);
+            return;
+        }
+        argsStarted = true;
+        if (firstKept) gatherFirst();
+        int at = argsTail.length();
+        SchemaTypes.escapeTo(argsTail.append(before), source, from, to, seen);
+        argsLength += argsTail.length() - at;
+        if (argsTail.length() >= 4096) flushArgsTail();
+        if (!lastPiece.isEmpty()) lastPiece = "";
+        if (name != null) sendHeader();
+        if (headerSent) sendArgs();
+    }
+
     public void arguments(String fragment, int offset) {
         requireOpen(offset);
         argsStarted = true;

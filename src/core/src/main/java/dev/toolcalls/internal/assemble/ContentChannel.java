@@ -66,6 +66,23 @@ public final class ContentChannel {
         return piece;
     }
 
+    /**
+     * Where a piece of text that is only white space goes when it is not sent: the builder that
+     * holds it, to append the piece to, or null where it is dropped (nothing to do); {@link #add}
+     * sends it where {@link #sendsBlank} says so.
+     */
+    public StringBuilder blankHolder() {
+        if (policy == Policy.VERBATIM) return held(); // before the first text sent
+        return segmentStarted ? held() : null; // a segment's trailing, or leading, white space
+    }
+
+    /**
+     * Whether {@link #add} sends a piece of text that is only white space (not held, not dropped).
+     */
+    public boolean sendsBlank() {
+        return policy == Policy.VERBATIM && sentAny;
+    }
+
     public void add(String text) {
         String piece = addOne(text);
         if (piece != null) {

@@ -412,13 +412,31 @@ public final class SchemaTypes {
      * is made of the text as it is).
      */
     public static String escapeOrNull(String s, int from, int to, Seen seen) {
+        StringBuilder b = escapeInto(null, s, from, to, seen);
+        return b == null ? null : b.toString();
+    }
+
+    /**
+     * Appends [from, to) of {@code s} to {@code into}, escaped as {@link #escape(String, int, int,
+     * Seen)} escapes it, with no string made of it.
+     */
+    public static void escapeTo(StringBuilder into, String s, int from, int to, Seen seen) {
+        escapeInto(into, s, from, to, seen);
+    }
+
+    /**
+     * The escape of [from, to) of {@code s} appended to {@code into}; where {@code into} is null,
+     * to a builder made at the first character that needs an escape (null where none does).
+     */
+    private static StringBuilder escapeInto(
+            StringBuilder into, String s, int from, int to, Seen seen) {
         int quote = -1;
         int slash = -1;
         if (seen != null && seen.text == s && seen.from <= from) {
             quote = seen.quote;
             slash = seen.slash;
         }
-        StringBuilder b = null;
+        StringBuilder b = into;
         int i = from;
         while (true) {
             if (quote < i) quote = next(s, '"', i);
@@ -462,7 +480,7 @@ public final class SchemaTypes {
             seen.slash = slash;
         }
         if (b == null) return null;
-        return b.append(s, i, to).toString();
+        return b.append(s, i, to);
     }
 
     /**

@@ -432,6 +432,16 @@ public final class LexerDriver {
         return input.text(from, to);
     }
 
+    /** Whether the text of [from, to) is only white space ({@link TextStream#isBlank}). */
+    public boolean isBlank(int from, int to) {
+        return input.isBlank(from, to);
+    }
+
+    /** Appends the text of [from, to) to {@code b} ({@link TextStream#appendTo}). */
+    public void appendTo(StringBuilder b, int from, int to) {
+        input.appendTo(b, from, to);
+    }
+
     /**
      * Lexes from the start, and after every return to the top, in {@code mode} instead of the
      * default mode.

@@ -282,6 +282,25 @@ public final class TextStream implements CharStream {
     }
 
     /**
+     * Whether the text of [from, to) (clipped as {@link #text} clips it) is only white space
+     * ({@link Character#isWhitespace}), read where it lies.
+     */
+    public boolean isBlank(int from, int to) {
+        from = Math.max(from, carryBase);
+        to = Math.min(to, curBase + cur.length());
+        for (int g = from; g < to; g++) if (!Character.isWhitespace(charAt(g))) return false;
+        return true;
+    }
+
+    /** Appends the text of [from, to) (clipped as {@link #text} clips it) to {@code b}. */
+    public void appendTo(StringBuilder b, int from, int to) {
+        from = Math.max(from, carryBase);
+        to = Math.min(to, curBase + cur.length());
+        if (from < curBase) b.append(carry, from - carryBase, Math.min(to, curBase) - from);
+        if (to > curBase) b.append(cur, Math.max(from, curBase) - curBase, to - curBase);
+    }
+
+    /**
      * Text of [from, to), clipped to what is still held; the current chunk itself when it is all of
      * it.
      */
