@@ -48,8 +48,10 @@ final class ParserParts {
         this.runs = runs;
         this.lexer = new LexerDriver(compiled.model(), options.maxTokenLength(), runs);
         FormatRules rules = compiled.rules();
-        this.content = new ContentChannel(new Content(out, false), rules.content());
-        this.reasoning = new ContentChannel(new Content(out, true), ContentChannel.Policy.VERBATIM);
+        Content text = new Content(out, false);
+        Content thoughts = new Content(out, true);
+        this.content = new ContentChannel(text, text, rules.content());
+        this.reasoning = new ContentChannel(thoughts, thoughts, ContentChannel.Policy.VERBATIM);
         Hooks hooks = new Hooks();
         this.calls =
                 new CallAssembler(
@@ -78,7 +80,7 @@ final class ParserParts {
      */
 
     /** Text for the content or the reasoning channel's events. */
-    private static final class Content implements Consumer<String> {
+    private static final class Content implements Consumer<String>, ContentChannel.Ranges {
         private final EventCollector out;
         private final boolean reasoning;
 
@@ -91,6 +93,11 @@ final class ParserParts {
         public void accept(String text) {
             if (reasoning) out.reasoning(text);
             else out.content(text);
+        }
+
+        @Override
+        public void accept(String source, int from, int to) {
+            out.text(reasoning, source, from, to);
         }
     }
 

@@ -642,9 +642,15 @@ public final class StreamParser {
         if (role == Role.CONTENT || role == Role.REASONING) {
             ContentChannel channel = role == Role.CONTENT ? content : reasoning;
             // white space that is held or dropped is not made into a string
+            String chunk;
             if (!channel.sendsBlank() && lexer.isBlank(pendingStart, pendingEnd)) {
                 StringBuilder holder = channel.blankHolder();
-                if (holder != null) lexer.appendTo(holder, pendingStart, pendingEnd);
+                if (holder != null) lexer.appendText(holder, pendingStart, pendingEnd);
+            } else if (channel.sendsRange()
+                    && (chunk = lexer.chunkHolding(pendingStart, pendingEnd)) != null) {
+                // sent as it lies in the chunk: a message gathered whole cuts it only once
+                int base = lexer.tokenChunkBase();
+                channel.addRange(chunk, pendingStart - base, pendingEnd - base);
             } else channel.add(lexer.text(pendingStart, pendingEnd));
         } else {
             String text = lexer.text(pendingStart, pendingEnd);

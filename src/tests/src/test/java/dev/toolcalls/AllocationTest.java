@@ -129,6 +129,20 @@ class AllocationTest {
     }
 
     @Test
+    void textAroundACallIsCutOnce() {
+        // text before and after a call, parsed whole: the content is cut from the output once,
+        // with no string of each piece before they are joined (48 bytes: the content "a\n\nb")
+        String call = "<tool_call>{\"name\": \"f\"}</tool_call>";
+        double bare = bytesPerParse(call);
+        double around = bytesPerParse("a\n" + call + "\nb");
+        assertTrue(
+                around <= bare + 48,
+                "text around a call allocates "
+                        + (around - bare)
+                        + " bytes beyond the call's parse (its content, 4 characters)");
+    }
+
+    @Test
     void aRawValueIsEscapedIntoTheArguments() {
         // a raw parameter value with characters to escape is escaped into the arguments being
         // gathered: no builder and no string of the escaped value of its own (more than 80 bytes

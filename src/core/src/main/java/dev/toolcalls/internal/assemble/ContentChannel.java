@@ -21,7 +21,13 @@ public final class ContentChannel {
         SEGMENTS
     }
 
+    /** Where the text goes as a range of the string it lies in, with no string made of it. */
+    public interface Ranges {
+        void accept(String source, int from, int to);
+    }
+
     private final Consumer<String> out;
+    private final Ranges ranges;
     private final Policy policy;
     private boolean sentAny;
     private boolean segmentStarted;
@@ -29,9 +35,28 @@ public final class ContentChannel {
     /** Whitespace held back (made on first use: most streams never hold any). */
     private StringBuilder held;
 
-    public ContentChannel(Consumer<String> out, Policy policy) {
+    /** {@code ranges}: where text is sent as it lies, when {@link #sendsRange} says it is. */
+    public ContentChannel(Consumer<String> out, Ranges ranges, Policy policy) {
         this.out = out;
+        this.ranges = ranges;
         this.policy = policy;
+    }
+
+    /**
+     * Whether text that is not only white space (or any text, once some was sent) is sent as it is,
+     * so that {@link #addRange} may send it where it lies: verbatim, nothing held.
+     */
+    public boolean sendsRange() {
+        return policy == Policy.VERBATIM && heldEmpty();
+    }
+
+    /**
+     * Sends [from, to) of {@code source} where it lies; only where {@link #sendsRange}, and the
+     * text is not only white space or {@link #sendsBlank}.
+     */
+    public void addRange(String source, int from, int to) {
+        ranges.accept(source, from, to);
+        sentAny = true;
     }
 
     /** Nothing sent or held, as new (for a parser that reuses this one). */

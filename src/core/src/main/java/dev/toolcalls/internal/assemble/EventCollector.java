@@ -143,6 +143,16 @@ public final class EventCollector {
         text(TEXT, piece);
     }
 
+    /**
+     * Text of [from, to) of {@code source}: gathered as a range where a message is gathered (no
+     * string made of it here), else cut for its event.
+     */
+    public void text(boolean reasoning, String source, int from, int to) {
+        if (from == to) return;
+        if (message) (reasoning ? messageReasoning : messageText).add(source, from, to);
+        else text(reasoning ? REASONING : TEXT, source.substring(from, to));
+    }
+
     public void reasoning(String piece) {
         text(REASONING, piece);
     }

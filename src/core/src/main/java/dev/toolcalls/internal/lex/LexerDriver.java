@@ -437,9 +437,17 @@ public final class LexerDriver {
         return input.isBlank(from, to);
     }
 
-    /** Appends the text of [from, to) to {@code b} ({@link TextStream#appendTo}). */
-    public void appendTo(StringBuilder b, int from, int to) {
-        input.appendTo(b, from, to);
+    /**
+     * The input chunk that holds the whole of [from, to), to read it in place at [from - {@link
+     * #tokenChunkBase()}, to - tokenChunkBase()); null where it spans chunks.
+     */
+    public String chunkHolding(int from, int to) {
+        return input.chunkHolding(from, to);
+    }
+
+    /** Appends the text of [from, to) to {@code sink} without making a string of it. */
+    public void appendText(StringBuilder sink, int from, int to) {
+        input.appendText(sink, from, to);
     }
 
     /**

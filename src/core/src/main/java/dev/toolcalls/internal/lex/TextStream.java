@@ -292,14 +292,6 @@ public final class TextStream implements CharStream {
         return true;
     }
 
-    /** Appends the text of [from, to) (clipped as {@link #text} clips it) to {@code b}. */
-    public void appendTo(StringBuilder b, int from, int to) {
-        from = Math.max(from, carryBase);
-        to = Math.min(to, curBase + cur.length());
-        if (from < curBase) b.append(carry, from - carryBase, Math.min(to, curBase) - from);
-        if (to > curBase) b.append(cur, Math.max(from, curBase) - curBase, to - curBase);
-    }
-
     /**
      * Text of [from, to), clipped to what is still held; the current chunk itself when it is all of
      * it.
