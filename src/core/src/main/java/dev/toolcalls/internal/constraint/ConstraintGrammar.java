@@ -1522,7 +1522,7 @@ public final class ConstraintGrammar {
             // ends), since text that stops being JSON may go on over the marker that ends it
             if (words.isEmpty()) return null;
         }
-        String blanks = Gbnf.charClass(JsonSchemaRules.STRIPPED) + "*";
+        String blanks = stripBlanks();
         List<String> alts = new ArrayList<>();
         alts.add(
                 blanks
@@ -1580,9 +1580,17 @@ public final class ConstraintGrammar {
                 && PLAIN_STRING.containsAll(p.keySet())) return text;
         String name = "vs_" + mode + "_" + tool + "_" + key;
         if (out.has(name)) return name;
-        String blanks = Gbnf.charClass(JsonSchemaRules.STRIPPED) + "*";
+        String blanks = stripBlanks();
         String json = written(schemaText(t.name, t.parameters, prop), "k" + tool + "_" + key);
         return out.define(name, blanks + " " + json + " " + blanks + " | " + text);
+    }
+
+    /**
+     * The rule of the blanks {@code strip()} takes from around a raw value read as JSON, defined
+     * once: every such value is written between two of them.
+     */
+    private String stripBlanks() {
+        return shared("json_strip", Gbnf.charClass(JsonSchemaRules.STRIPPED) + "*");
     }
 
     /** Whether the string, its blanks stripped, is JSON (the parser then reads it as JSON). */
