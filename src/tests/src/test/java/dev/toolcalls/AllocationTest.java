@@ -143,6 +143,31 @@ class AllocationTest {
     }
 
     @Test
+    void aRawValueThatIsNotJsonIsToldSoWithoutAnError() {
+        // a raw value read as JSON where it is JSON, else as a string: UTC is not JSON, and telling
+        // so makes no error and no message; the string it becomes is its quoted copy (48 bytes)
+        // beyond the same call with the JSON string "UTC" written
+        String bare = minicpmCall("UTC");
+        String quoted = minicpmCall("\"UTC\"");
+        double text = bytesPerParse("minicpm5", bare, 200);
+        double json = bytesPerParse("minicpm5", quoted, 200);
+        assertEquals(
+                Formats.get("minicpm5").parse(quoted).toolCalls().get(0).arguments(),
+                Formats.get("minicpm5").parse(bare).toolCalls().get(0).arguments());
+        assertTrue(
+                text <= json + 48,
+                "a value that is not JSON allocates "
+                        + (text - json)
+                        + " bytes beyond the same value written as a JSON string");
+    }
+
+    private static String minicpmCall(String value) {
+        return "<functionname=\"get_time\"><paramname=\"timezone\">"
+                + value
+                + "</param></function>";
+    }
+
+    @Test
     void aRawValueIsEscapedIntoTheArguments() {
         // a raw parameter value with characters to escape is escaped into the arguments being
         // gathered: no builder and no string of the escaped value of its own (more than 80 bytes

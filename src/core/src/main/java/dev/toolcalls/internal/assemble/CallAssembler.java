@@ -36,6 +36,10 @@ public final class CallAssembler {
 
     private final String format;
     private final IdTemplate idStyle;
+
+    /** The matcher of the pattern model-written ids must match, kept from call to call. */
+    private final Matcher idKeep;
+
     private final Pattern nameFromId;
 
     /**
@@ -148,6 +152,7 @@ public final class CallAssembler {
         this.knownTools = knownTools == null || knownTools.isEmpty() ? null : knownTools;
         this.excerpts = excerpts;
         this.idStyle = rules.ids();
+        this.idKeep = idStyle.keepMatcher();
         this.nameFromId = rules.nameFromId();
         this.ids = ids;
         this.idFromText = idFromText;
@@ -544,7 +549,7 @@ public final class CallAssembler {
         if (headerSent || unknownAsText) return;
         index = nextIndex++;
         String chosen = idDecided ? decidedId : id;
-        if (chosen != null && idStyle.keeps(chosen)) sentId = chosen;
+        if (chosen != null && idStyle.keeps(chosen, idKeep)) sentId = chosen;
         else if (replayed < replay.size()) sentId = replay.get(replayed++);
         else {
             sentId = idStyle.generate(ids, name, index);

@@ -4,6 +4,7 @@ import dev.toolcalls.IdGenerator;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -182,6 +183,24 @@ public final class IdTemplate {
             else b.append(p == Placeholder.NAME ? name : String.valueOf(index));
         }
         return b.toString();
+    }
+
+    /**
+     * A matcher of the pattern a model-written id must match, for one caller to reuse with {@link
+     * #keeps(String, Matcher)}; null where no such pattern is needed.
+     */
+    public Matcher keepMatcher() {
+        return keep == null ? null : keep.matcher("");
+    }
+
+    /**
+     * Whether a model-written id is used as the call's id, matched by {@code reused} (from {@link
+     * #keepMatcher}; null: a matcher of its own) where a pattern decides.
+     */
+    public boolean keeps(String modelId, Matcher reused) {
+        if (reused == null || keepClass != null || keep == null || modelId.isEmpty())
+            return keeps(modelId);
+        return reused.reset(modelId).matches();
     }
 
     /** Whether a model-written id is used as the call's id. */

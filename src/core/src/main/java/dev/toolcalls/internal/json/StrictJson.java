@@ -16,9 +16,15 @@ final class StrictJson {
     /** A range this near the reading of a string is reached by a plain loop, not by search. */
     private static final int NEAR = 256;
 
+    /** The error of a check that wants no message ({@link #kind}): one, thrown again and again. */
+    private static final Json.NotJson QUIET = new Json.NotJson("not JSON");
+
     private String s;
     private int maxDepth;
     private int i;
+
+    /** Errors are {@link #QUIET}, with no message made. */
+    private boolean quiet;
 
     // known string text: [starts[k], ends[k]) for k < ranges, in order, escaped or quoteless;
     // next: the first not passed
@@ -35,6 +41,20 @@ final class StrictJson {
     /** The first character of the value (after whitespace) when the text is valid, else throws. */
     static char check(String text, int maxDepth) throws Json.NotJson {
         return check(text, maxDepth, null);
+    }
+
+    /**
+     * The first character of the value (after whitespace) when the text is valid, else 0: no error
+     * message is made for text that is not.
+     */
+    static char kind(String text, int maxDepth) {
+        StrictJson v = new StrictJson();
+        v.quiet = true;
+        try {
+            return v.run(text, maxDepth, null);
+        } catch (Json.NotJson e) {
+            return 0;
+        }
     }
 
     /** The same, passing over the ranges known to be valid string text (null: none). */
@@ -261,6 +281,7 @@ final class StrictJson {
     }
 
     private Json.NotJson error(String expected) {
+        if (quiet) return QUIET;
         if (i >= s.length())
             return new Json.NotJson("expected " + expected + " but the data ended at offset " + i);
         int cp = s.codePointAt(i);
