@@ -758,27 +758,16 @@ public final class StreamParser {
                 arguments.literal(role, lexer.tokenIsOnly('}') ? "}" : "]");
                 break;
             case LIT_CHARS:
+            case LIT_ATOM:
+            case LIT_KEY:
                 if (text != null) arguments.literal(role, text);
                 else { // read where it lies in the output's chunk
                     int base = lexer.tokenChunkBase();
-                    arguments.literalChars(
-                            lexer.tokenChunk(), lexer.tokenStart() - base, lexer.tokenEnd() - base);
-                }
-                break;
-            case LIT_ATOM:
-                if (text != null) arguments.literal(role, text);
-                else {
-                    int base = lexer.tokenChunkBase();
-                    arguments.literalAtom(
-                            lexer.tokenChunk(), lexer.tokenStart() - base, lexer.tokenEnd() - base);
-                }
-                break;
-            case LIT_KEY:
-                if (text != null) arguments.literal(role, text);
-                else {
-                    int base = lexer.tokenChunkBase();
-                    arguments.literalKey(
-                            lexer.tokenChunk(), lexer.tokenStart() - base, lexer.tokenEnd() - base);
+                    arguments.literal(
+                            role,
+                            lexer.tokenChunk(),
+                            lexer.tokenStart() - base,
+                            lexer.tokenEnd() - base);
                 }
                 break;
             case LIT_COMMA:

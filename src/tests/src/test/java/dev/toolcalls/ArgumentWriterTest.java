@@ -225,10 +225,10 @@ class ArgumentWriterTest {
                 w.key(source, k, k + key.length(), "f");
                 int a = source.indexOf('[') + 1;
                 w.literal(Role.LIT_OPEN, "[");
-                w.literalAtom(source, a, a + atom.length());
+                w.literal(Role.LIT_ATOM, source, a, a + atom.length());
                 w.literal(Role.LIT_COMMA, ",");
                 a += atom.length() + 1;
-                w.literalAtom(source, a, a + atom.length());
+                w.literal(Role.LIT_ATOM, source, a, a + atom.length());
                 w.literal(Role.LIT_CLOSE, "]");
                 w.finish();
                 assertEquals(String.join("", byText), String.join("", inPlace), key + " " + atom);

@@ -64,6 +64,23 @@ class SpeedGuardTest {
     /** A parse and the floor it is held to (the index of its text's floor). */
     private record Subject(String name, IntSupplier parse, int floor, double bound) {}
 
+    /** Adds {@code floor}, and the batch parse of {@code o} held to {@code bound} times it. */
+    private static void batch(
+            List<IntSupplier> floors,
+            List<Subject> subjects,
+            String name,
+            Corpora.Output o,
+            IntSupplier floor,
+            double bound) {
+        floors.add(floor);
+        subjects.add(
+                new Subject(
+                        name + " batch",
+                        () -> o.parse().toolCalls().size(),
+                        floors.size() - 1,
+                        bound));
+    }
+
     @Test
     void batchAndStreamingStayWithinTheirBoundsOfTheIndexOfFloor() {
         Format hermes = Formats.get("hermes");
@@ -73,13 +90,13 @@ class SpeedGuardTest {
         List<Subject> subjects = new ArrayList<>();
         List<IntSupplier> floors = new ArrayList<>();
         String argument = longCall.text();
-        floors.add(() -> Corpora.quoteScan(argument));
-        subjects.add(
-                new Subject(
-                        "longcall batch",
-                        () -> longCall.parse().toolCalls().size(),
-                        0,
-                        MAX_LONGCALL_BATCH_OVER_FLOOR));
+        batch(
+                floors,
+                subjects,
+                "longcall",
+                longCall,
+                () -> Corpora.quoteScan(argument),
+                MAX_LONGCALL_BATCH_OVER_FLOOR);
         for (Corpora.Output o : List.of(corpus, prose)) {
             String text = o.text();
             String probe = o.probe();
@@ -106,13 +123,13 @@ class SpeedGuardTest {
         for (String name : MATRIX) {
             Corpora.Output call = Corpora.shape(Formats.get(name), "longcall", SIZE);
             String text = call.text();
-            floors.add(() -> Corpora.quoteScan(text));
-            subjects.add(
-                    new Subject(
-                            name + " longcall batch",
-                            () -> call.parse().toolCalls().size(),
-                            floors.size() - 1,
-                            MAX_LONGCALL_BATCH_OVER_FLOOR));
+            batch(
+                    floors,
+                    subjects,
+                    name + " longcall",
+                    call,
+                    () -> Corpora.quoteScan(text),
+                    MAX_LONGCALL_BATCH_OVER_FLOOR);
         }
         // prose in each of them, and in generic (markers that begin with a quote; llama3_json's
         // content is segments): the grammar proves a complete rest without the characters every
@@ -123,13 +140,13 @@ class SpeedGuardTest {
             Corpora.Output o = Corpora.shape(Formats.get(name), "prose", SIZE);
             String text = o.text();
             String probe = o.probe();
-            floors.add(() -> Corpora.indexOfAll(text, probe));
-            subjects.add(
-                    new Subject(
-                            name + " prose batch",
-                            () -> o.parse().toolCalls().size(),
-                            floors.size() - 1,
-                            MAX_PROSE_BATCH_OVER_FLOOR));
+            batch(
+                    floors,
+                    subjects,
+                    name + " prose",
+                    o,
+                    () -> Corpora.indexOfAll(text, probe),
+                    MAX_PROSE_BATCH_OVER_FLOOR);
         }
         // markers that all hold a character outside Latin-1 cannot occur in a Latin-1 text: the
         // prose is answered without reading it, in the same time at any length (held to the same

@@ -454,11 +454,24 @@ public final class ArgumentWriter {
     }
 
     /**
-     * A literal's atom ({@link Role#LIT_ATOM}), the text of [from, to) in {@code source} (the
-     * output itself, not a copy of the token): as {@link #literal} of its text, with the JSON words
-     * and the numbers already written as the conversion writes them read where they lie.
+     * A literal's string characters, atom or bare key ({@link Role#LIT_CHARS}, {@link
+     * Role#LIT_ATOM}, {@link Role#LIT_KEY}), the text of [from, to) in {@code source} (the output
+     * itself, not a copy of the token): as {@link #literal} of its text, read where it lies.
      */
-    public void literalAtom(String source, int from, int to) {
+    public void literal(Role role, String source, int from, int to) {
+        switch (role) {
+            case LIT_CHARS -> literalChars(source, from, to);
+            case LIT_ATOM -> literalAtom(source, from, to);
+            case LIT_KEY -> literalKey(source, from, to);
+            default -> literal(role, source.substring(from, to));
+        }
+    }
+
+    /**
+     * A literal's atom: with the JSON words and the numbers already written as the conversion
+     * writes them read where they lie.
+     */
+    private void literalAtom(String source, int from, int to) {
         if (!literalBegins(Role.LIT_ATOM)) return;
         while (from < to && Character.isWhitespace(source.charAt(from))) from++;
         while (to > from && Character.isWhitespace(source.charAt(to - 1))) to--;
@@ -470,12 +483,8 @@ public final class ArgumentWriter {
         } else separated(atom(source.substring(from, to)));
     }
 
-    /**
-     * A literal's bare key ({@link Role#LIT_KEY}), the text of [from, to) in {@code source} (the
-     * output itself): as {@link #literal} of its text, a key with nothing to escape written from
-     * where it lies between its quotes.
-     */
-    public void literalKey(String source, int from, int to) {
+    /** A literal's bare key: one with nothing to escape written from where it lies. */
+    private void literalKey(String source, int from, int to) {
         if (!literalBegins(Role.LIT_KEY)) return;
         while (from < to && Character.isWhitespace(source.charAt(from))) from++;
         while (to > from && Character.isWhitespace(source.charAt(to - 1))) to--;
@@ -485,17 +494,12 @@ public final class ArgumentWriter {
         } else separated(SchemaTypes.quote(source.substring(from, to)));
     }
 
-    /**
-     * A literal's string characters ({@link Role#LIT_CHARS}), the text of [from, to) in {@code
-     * source} (the output itself, not a copy of the piece), escaped where they lie.
-     */
-    public void literalChars(String source, int from, int to) {
+    /** A literal's string characters, escaped into the arguments from where they lie. */
+    private void literalChars(String source, int from, int to) {
         if (!keyed) throw keyless();
         if (mode == Mode.NONE) mode = Mode.LITERAL;
         if (mode != Mode.LITERAL) return;
-        String escaped = SchemaTypes.escapeOrNull(source, from, to, seen);
-        if (escaped == null) out.json("", source, from, to, "", true);
-        else out.escaped(escaped);
+        out.escaped("", source, from, to, seen);
     }
 
     /**

@@ -187,7 +187,7 @@ public final class IdTemplate {
 
     /**
      * A matcher of the pattern a model-written id must match, for one caller to reuse with {@link
-     * #keeps(String, Matcher)}; null where no such pattern is needed.
+     * #keeps}; null where no such pattern is needed.
      */
     public Matcher keepMatcher() {
         return keep == null ? null : keep.matcher("");
@@ -198,13 +198,6 @@ public final class IdTemplate {
      * #keepMatcher}; null: a matcher of its own) where a pattern decides.
      */
     public boolean keeps(String modelId, Matcher reused) {
-        if (reused == null || keepClass != null || keep == null || modelId.isEmpty())
-            return keeps(modelId);
-        return reused.reset(modelId).matches();
-    }
-
-    /** Whether a model-written id is used as the call's id. */
-    public boolean keeps(String modelId) {
         if (modelId.isEmpty()) return false;
         if (keepClass != null) {
             if (modelId.length() != keepLength) return false;
@@ -214,6 +207,7 @@ public final class IdTemplate {
             }
             return true;
         }
-        return keep == null || keep.matcher(modelId).matches();
+        return keep == null
+                || (reused != null ? reused.reset(modelId) : keep.matcher(modelId)).matches();
     }
 }

@@ -97,24 +97,7 @@ public final class Json {
      * JSON value is not read further.
      */
     public static char kind(String text) {
-        int i = 0;
-        while (i < text.length() && isJsonWhitespace(text.charAt(i))) i++;
-        if (i == text.length()) return 0;
-        char c = text.charAt(i);
-        boolean begins =
-                c == '{'
-                        || c == '['
-                        || c == '"'
-                        || c == '-'
-                        || c >= '0' && c <= '9'
-                        || c == 't'
-                        || c == 'f'
-                        || c == 'n';
-        return begins ? StrictJson.kind(text, MAX_DEPTH) : 0;
-    }
-
-    private static boolean isJsonWhitespace(char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+        return StrictJson.kind(text, MAX_DEPTH);
     }
 
     /** Validates strict JSON without building anything; the value's first character when valid. */

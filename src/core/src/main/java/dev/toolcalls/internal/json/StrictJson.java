@@ -48,6 +48,9 @@ final class StrictJson {
      * message is made for text that is not.
      */
     static char kind(String text, int maxDepth) {
+        // text whose first character begins no JSON value is not read further
+        int at = skipWs(text, 0);
+        if (at == text.length() || "{[\"-0123456789tfn".indexOf(text.charAt(at)) < 0) return 0;
         StrictJson v = new StrictJson();
         v.quiet = true;
         try {
@@ -273,11 +276,17 @@ final class StrictJson {
     }
 
     private void ws() {
-        while (i < s.length()) {
-            char c = s.charAt(i);
-            if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return;
-            i++;
+        i = skipWs(s, i);
+    }
+
+    /** The first index at or after {@code at} that is not JSON whitespace. */
+    private static int skipWs(String s, int at) {
+        while (at < s.length()) {
+            char c = s.charAt(at);
+            if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return at;
+            at++;
         }
+        return at;
     }
 
     private Json.NotJson error(String expected) {

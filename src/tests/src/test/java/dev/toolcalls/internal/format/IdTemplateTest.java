@@ -57,7 +57,10 @@ class IdTemplateTest {
         for (String p : PATTERNS) {
             IdTemplate t = IdTemplate.parse("openai", p);
             for (String id : IDS)
-                assertEquals(!id.isEmpty() && Pattern.matches(p, id), t.keeps(id), p + " on " + id);
+                assertEquals(
+                        !id.isEmpty() && Pattern.matches(p, id),
+                        t.keeps(id, null),
+                        p + " on " + id);
         }
     }
 
