@@ -6,6 +6,7 @@ import dev.toolcalls.Formats;
 import dev.toolcalls.Tools;
 
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +38,12 @@ import java.util.Set;
  * medians, then the least and the most: {@code FORMAT MEDIAN_MS GRAMMAR_CHARS MIN_MS MAX_MS}. With
  * {@code -Dfresh=N} the builds take N sets of 20 tools in turn, no two sharing a schema ({@link
  * ConstraintBenchmark#tools(int, int)}): the time to build for a tool set the library has not seen,
- * where a cache kept across builds cannot help (N = 64 passes any such cache's bound).
+ * where a cache kept across builds cannot help (N = 64 passes any such cache's bound). With {@code
+ * -Dsettled=true} a format's warm-up goes on past its window until the JIT compilers have spent
+ * less than a hundredth of a second-long window compiling (at most two minutes): the builder's
+ * methods that run once per build reach the optimizing compiler only after a few thousand builds,
+ * so a fixed window of a few seconds measures partly compiled code. The line then ends with the
+ * builds and the seconds the warm-up took: {@code FORMAT MEDIAN_MS GRAMMAR_CHARS BUILDS SECONDS}.
  */
 public final class ConstraintBuildTimes {
     private ConstraintBuildTimes() {}
@@ -69,8 +75,19 @@ public final class ConstraintBuildTimes {
             ConstraintOptions options = ConstraintOptions.defaults();
             long warm = threads.getCurrentThreadCpuTime() + warmup;
             int built = 0;
+            long began = System.nanoTime();
             while (threads.getCurrentThreadCpuTime() < warm)
                 format.constraint(fresh > 0 ? sets.get(built++ % fresh) : tools, options);
+            if (Boolean.getBoolean("settled"))
+                built = settle(format, options, fresh > 0 ? sets : List.of(tools), built);
+            String settled =
+                    Boolean.getBoolean("settled")
+                            ? String.format(
+                                    Locale.ROOT,
+                                    " %d %.0f",
+                                    built,
+                                    (System.nanoTime() - began) / 1e9)
+                            : "";
             List<Long> times = new ArrayList<>();
             long end = threads.getCurrentThreadCpuTime() + window;
             for (long t = threads.getCurrentThreadCpuTime(); t < end; ) {
@@ -82,11 +99,30 @@ public final class ConstraintBuildTimes {
             times.sort(null);
             System.out.printf(
                     Locale.ROOT,
-                    "%s %.2f %d%n",
+                    "%s %.2f %d%s%n",
                     format.name(),
                     times.get(times.size() / 2) / 1e6,
-                    format.constraint(tools, options).length());
+                    format.constraint(tools, options).length(),
+                    settled);
         }
+    }
+
+    /**
+     * Builds on, a second at a time, until the JIT compilers spent under 10 ms of one second
+     * compiling, or two minutes have passed; returns the builds made so far.
+     */
+    private static int settle(
+            Format format, ConstraintOptions options, List<Tools> sets, int built) {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        long until = System.nanoTime() + 120_000_000_000L;
+        while (System.nanoTime() < until) {
+            long compiled = jit.getTotalCompilationTime();
+            long second = System.nanoTime() + 1_000_000_000L;
+            while (System.nanoTime() < second)
+                format.constraint(sets.get(built++ % sets.size()), options);
+            if (jit.getTotalCompilationTime() - compiled < 10) break;
+        }
+        return built;
     }
 
     /**
@@ -98,7 +134,7 @@ public final class ConstraintBuildTimes {
         for (int f = 0; f < forks; f++) {
             List<String> command = new ArrayList<>();
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            for (String p : List.of("w", "warm", "fresh"))
+            for (String p : List.of("w", "warm", "fresh", "settled"))
                 if (System.getProperty(p) != null)
                     command.add("-D" + p + "=" + System.getProperty(p));
             command.addAll(

@@ -2889,23 +2889,19 @@ public final class ConstraintGrammar {
         Nt n = merged != null ? frameList.get(merged[frame.id]) : frame;
         String known = names.get(n.id);
         if (known != null) return known;
-        String exit =
-                n.exit.eof
-                        ? "e"
-                        : "r"
-                                + ctxId(n.exit.ctx)
-                                + "p"
-                                + n.exit.pops
-                                + (n.exit.mode >= 0 ? "m" + n.exit.mode : "")
-                                + (n.exit.popped >= 0 ? "s" + n.exit.popped : "");
-        String made =
-                "m_"
-                        + plan.modeIds[n.mode]
-                        + "_c"
-                        + ctxId(n.ctx)
-                        + "_"
-                        + exit
-                        + (n.after >= 0 ? "_a" + n.after : "");
+        // the exit's context is numbered first; one builder of about the name's size (a
+        // concatenation would grow a default one)
+        int exitCtx = n.exit.eof ? -1 : ctxId(n.exit.ctx);
+        StringBuilder b = new StringBuilder(48).append("m_").append(plan.modeIds[n.mode]);
+        b.append("_c").append(ctxId(n.ctx)).append('_');
+        if (n.exit.eof) b.append('e');
+        else {
+            b.append('r').append(exitCtx).append('p').append(n.exit.pops);
+            if (n.exit.mode >= 0) b.append('m').append(n.exit.mode);
+            if (n.exit.popped >= 0) b.append('s').append(n.exit.popped);
+        }
+        if (n.after >= 0) b.append("_a").append(n.after);
+        String made = b.toString();
         names.set(n.id, made);
         return made;
     }
