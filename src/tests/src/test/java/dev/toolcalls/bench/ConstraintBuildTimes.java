@@ -42,8 +42,9 @@ import java.util.Set;
  * -Dsettled=true} a format's warm-up goes on past its window until the JIT compilers have spent
  * less than a hundredth of a second-long window compiling (at most two minutes): the builder's
  * methods that run once per build reach the optimizing compiler only after a few thousand builds,
- * so a fixed window of a few seconds measures partly compiled code. The line then ends with the
- * builds and the seconds the warm-up took: {@code FORMAT MEDIAN_MS GRAMMAR_CHARS BUILDS SECONDS}.
+ * so a fixed window of a few seconds measures partly compiled code. The line of the JVM that
+ * measures then ends with the builds and the seconds the warm-up took: {@code FORMAT MEDIAN_MS
+ * GRAMMAR_CHARS BUILDS SECONDS} (with {@code -Dforks}, each fork's).
  */
 public final class ConstraintBuildTimes {
     private ConstraintBuildTimes() {}
