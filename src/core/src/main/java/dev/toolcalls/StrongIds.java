@@ -10,7 +10,7 @@ import java.security.SecureRandom;
 
 /**
  * The default id source: made on first use and shared (never one per response), drawn from in bulk:
- * a kilobyte of random bytes at a time, each handed out once.
+ * four kilobytes of random bytes at a time, each handed out once.
  *
  * <p>The bytes come from the operating system's random device, {@code /dev/urandom}, read directly
  * where there is one: it is what {@code SecureRandom}'s default on Linux and macOS (NativePRNG)
@@ -28,7 +28,10 @@ final class StrongIds {
     /** The device, open once read (null before the first draw, or when it failed). */
     private static InputStream device;
 
-    /** Random bytes drawn ahead, in bulk (one draw of the source per 4 KiB, not per id). */
+    /**
+     * Random bytes drawn ahead, in bulk (one draw of the source per 4 KiB, not per id), used three
+     * at a time.
+     */
     private static final byte[] POOL = new byte[4096];
 
     private static int used = POOL.length;
@@ -61,14 +64,24 @@ final class StrongIds {
                 int n = p;
                 int end = p + length;
                 while (n < end) {
-                    if (used == POOL.length) {
+                    if (POOL.length - used < 3) {
                         fill();
                         used = 0;
                     }
-                    int v = POOL[used] & 63;
-                    POOL[used++] = 0; // a byte is handed out once
-                    // 6 bits; 62 and 63 are drawn again, so every character is equally likely
-                    if (v < 62) out[n++] = CHARACTERS[v];
+                    // three bytes are four draws of 6 bits; 62 and 63 are drawn again, so every
+                    // character is equally likely; the bytes are handed out once (draws left
+                    // over at the end of an id are dropped)
+                    int bits =
+                            (POOL[used] & 0xFF) << 16
+                                    | (POOL[used + 1] & 0xFF) << 8
+                                    | POOL[used + 2] & 0xFF;
+                    POOL[used++] = 0;
+                    POOL[used++] = 0;
+                    POOL[used++] = 0;
+                    for (int shift = 18; shift >= 0 && n < end; shift -= 6) {
+                        int v = bits >>> shift & 63;
+                        if (v < 62) out[n++] = CHARACTERS[v];
+                    }
                 }
                 return new String(out, 0, end, StandardCharsets.ISO_8859_1);
             }
