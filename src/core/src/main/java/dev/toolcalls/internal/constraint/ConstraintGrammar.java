@@ -2081,8 +2081,9 @@ public final class ConstraintGrammar {
                             else stackReturns(stackOf(k.mode, r, true), s.ctx, found);
                         } else if (e.pops > 0) {
                             PopSplit split = popped(k.mode, r, s);
-                            for (int p : split.spelled)
-                                found.add(exit(k.mode, s.ctx, e.pops, e.mode, p));
+                            for (int p = 0; p < split.spelled.size(); p++)
+                                found.add(
+                                        exit(k.mode, s.ctx, e.pops, e.mode, split.spelled.get(p)));
                             if (split.plain != null)
                                 found.add(exit(k.mode, s.ctx, e.pops, e.mode, -1));
                         } else if (defers(c, s)) {
@@ -2096,7 +2097,8 @@ public final class ConstraintGrammar {
                     }
                 }
             }
-            if (summary.returns.addAll(found.list)) for (Summary d : summary.readers) enqueue(d);
+            if (summary.returns.addAll(found.list))
+                for (int i = 0; i < summary.readers.size(); i++) enqueue(summary.readers.get(i));
         }
         reading = null;
     }
@@ -2234,7 +2236,9 @@ public final class ConstraintGrammar {
         int inner = stack.get(stack.size() - 1);
         List<Integer> rest = stack.subList(0, stack.size() - 1);
         // the returns do not change while frames are read (a summary grows once it is read)
-        for (Exit r : returnsOf(inner, c)) {
+        List<Exit> returns = returnsOf(inner, c);
+        for (int i = 0; i < returns.size(); i++) {
+            Exit r = returns.get(i);
             int more = r.pops - 1;
             if (more < rest.size()) {
                 List<Integer> next = new ArrayList<>(rest.subList(0, rest.size() - more));
@@ -2313,7 +2317,9 @@ public final class ConstraintGrammar {
             Nt open = nt(inner, c, e, after);
             if (open != dead) out.add(List.of(open));
         }
-        for (Exit r : returnsOf(inner, c)) {
+        List<Exit> returns = returnsOf(inner, c);
+        for (int i = 0; i < returns.size(); i++) {
+            Exit r = returns.get(i);
             int more = r.pops - 1;
             Nt head = nt(inner, c, r, after);
             if (head == dead) continue;
@@ -2325,8 +2331,10 @@ public final class ConstraintGrammar {
                     PopSpelling p = popSpellings.get(r.popped);
                     below = after(p.mode, p.rule, p.lit, next.get(next.size() - 1), r.ctx);
                 }
-                for (List<Object> tail : stackAlts(next, r.ctx, e, below)) {
-                    List<Object> alt = new ArrayList<>();
+                List<List<Object>> tails = stackAlts(next, r.ctx, e, below);
+                for (int t = 0; t < tails.size(); t++) {
+                    List<Object> tail = tails.get(t);
+                    List<Object> alt = new ArrayList<>(1 + tail.size());
                     alt.add(head);
                     alt.addAll(tail);
                     out.add(alt);
@@ -2346,7 +2354,9 @@ public final class ConstraintGrammar {
     private List<List<Object>> deferredAlts(int mode, Ctx d, int mask, Exit e) {
         List<List<Object>> out = new ArrayList<>();
         Ctx k = keyed(mode, d);
-        for (Exit r : returnsOf(mode, k)) {
+        List<Exit> returns = returnsOf(mode, k);
+        for (int i = 0; i < returns.size(); i++) {
+            Exit r = returns.get(i);
             Nt head = nt(mode, k, r);
             if (head == dead) continue;
             Ctx c = resumed(unkeyed(d, r), mask);
@@ -2355,7 +2365,9 @@ public final class ConstraintGrammar {
                 PopSpelling p = popSpellings.get(r.popped);
                 below = after(p.mode, p.rule, p.lit, r.mode, c);
             }
-            for (List<Object> tail : stackAlts(plan.singles.get(r.mode), c, e, below)) {
+            List<List<Object>> tails = stackAlts(plan.singles.get(r.mode), c, e, below);
+            for (int t = 0; t < tails.size(); t++) {
+                List<Object> tail = tails.get(t);
                 List<Object> alt = new ArrayList<>(1 + tail.size());
                 alt.add(head);
                 alt.addAll(tail);
@@ -2388,7 +2400,9 @@ public final class ConstraintGrammar {
             // the held arguments read the characters and escapes themselves
             if (held && plan.stays(n.mode, r)) continue;
             Effect e = effectIn(n.mode, c, r);
-            for (Step s : steps(known, c, r)) {
+            List<Step> steps = steps(known, c, r);
+            for (int si = 0; si < steps.size(); si++) {
+                Step s = steps.get(si);
                 List<List<Object>> tails;
                 String popExpr = null;
                 if (s.swallow) {
@@ -2476,14 +2490,16 @@ public final class ConstraintGrammar {
                         s.swallow || e.pops > 0 || !s.expr.equals(expr(r))
                                 ? null
                                 : languages.literals(r);
-                for (List<Object> tail : tails) {
+                for (int t = 0; t < tails.size(); t++) {
+                    List<Object> tail = tails.get(t);
                     List<String> plain = null;
                     if (lits != null
                             && !tail.isEmpty()
                             && tail.get(0) instanceof Nt head
                             && head.ctx.tool != CALLS) {
                         plain = new ArrayList<>();
-                        for (String lit : lits) {
+                        for (int li = 0; li < lits.size(); li++) {
+                            String lit = lits.get(li);
                             int k = after(n.mode, r, lit, next, head.ctx);
                             if (k < 0) {
                                 plain.add(lit);
@@ -2634,11 +2650,13 @@ public final class ConstraintGrammar {
      */
     private int encode(List<List<Object>> alts) {
         int at = used;
-        for (List<Object> alt : alts) {
+        for (int a = 0; a < alts.size(); a++) {
+            List<Object> alt = alts.get(a);
             int need = used + alt.size() + 1;
             if (need > pool.length) pool = Arrays.copyOf(pool, Math.max(need, 2 * pool.length));
             pool[used++] = alt.size();
-            for (Object o : alt) {
+            for (int i = 0; i < alt.size(); i++) {
+                Object o = alt.get(i);
                 if (o instanceof Nt n) pool[used++] = n.id;
                 else {
                     pool[used++] = -1 - texts.size();
