@@ -422,14 +422,9 @@ public final class CallAssembler {
             else arguments(fragment, offset);
             return;
         }
-        argsStarted = true;
-        if (firstKept) gatherFirst();
+        int at = tail();
         argsTail.append(before).append(source, from, to).append(after);
-        argsLength += n;
-        if (argsTail.length() >= 4096) flushArgsTail();
-        if (!lastPiece.isEmpty()) lastPiece = "";
-        if (name != null) sendHeader();
-        if (headerSent) sendArgs();
+        tailGrew(at);
     }
 
     /**
@@ -445,10 +440,23 @@ public final class CallAssembler {
             escapedArguments(before.isEmpty() ? text : before + text, offset);
             return;
         }
+        int at = tail();
+        SchemaTypes.escapeTo(argsTail.append(before), source, from, to, seen);
+        tailGrew(at);
+    }
+
+    /**
+     * Readies {@link #argsTail} for a short fragment appended in place (the arguments begun, a kept
+     * first piece moved into it); returns its length before.
+     */
+    private int tail() {
         argsStarted = true;
         if (firstKept) gatherFirst();
-        int at = argsTail.length();
-        SchemaTypes.escapeTo(argsTail.append(before), source, from, to, seen);
+        return argsTail.length();
+    }
+
+    /** After a short fragment was appended to {@link #argsTail} from {@code at}: sends it on. */
+    private void tailGrew(int at) {
         argsLength += argsTail.length() - at;
         if (argsTail.length() >= 4096) flushArgsTail();
         if (!lastPiece.isEmpty()) lastPiece = "";

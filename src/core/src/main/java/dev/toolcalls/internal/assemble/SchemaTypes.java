@@ -402,7 +402,7 @@ public final class SchemaTypes {
      * {@link #escape(String, int, int, Seen)}, but null where [from, to) needs no escape (no string
      * is made of the text as it is).
      */
-    public static String escapeOrNull(String s, int from, int to, Seen seen) {
+    private static String escapeOrNull(String s, int from, int to, Seen seen) {
         StringBuilder b = escapeInto(null, s, from, to, seen);
         return b == null ? null : b.toString();
     }
