@@ -12,7 +12,7 @@ Several runs (--run, once per run) join into the same rows, their figures side b
 vLLM's result.
 
 toolcalls: JMH's -rf json of StreamingBenchmark.batch|streamEvents (chunk 4: the corpus, the
-call-dense kind) and ShapeBenchmark.batch|stream4 (the prose and longcall shapes). Both sides
+call-dense kind) and ShapeBenchmark.batch|stream4 (the prose, longcall and calls shapes). Both sides
 are best of rounds: vLLM's best round of vllm_bench.py, toolcalls' best JMH measurement
 iteration (each an average over many parses); a row measured in several --toolcalls files (a
 rerun of some rows) gives its best.
@@ -21,8 +21,13 @@ rerun of some rows) gives its best.
 import argparse
 import json
 
-KIND_ORDER = {"prose": 0, "longcall": 1, "corpus": 2}
-KIND_NAME = {"prose": "prose only", "longcall": "one long call", "corpus": "call-dense"}
+KIND_ORDER = {"prose": 0, "longcall": 1, "calls": 2, "corpus": 3}
+KIND_NAME = {
+    "prose": "prose only",
+    "longcall": "one long call",
+    "calls": "calls with prose",
+    "corpus": "call-dense",
+}
 
 
 def toolcalls_rows(paths):

@@ -40,7 +40,7 @@ mkdir -p "$out"
 has() { [[ ",$parts," == *",$1,"* ]]; }
 if has inputs; then
     "$base/src/tests/bench/matrix.sh" --inputs "$out/inputs" --formats "$formats" \
-        --parts corpus,shapes --shapes prose,longcall --corpus-size "$sizes" --shape-size "$sizes"
+        --parts corpus,shapes --shapes prose,longcall,calls --corpus-size "$sizes" --shape-size "$sizes"
 fi
 if has toolcalls; then
     # the same outputs: StreamingBenchmark's corpus and ShapeBenchmark's shapes at these sizes,
@@ -55,7 +55,7 @@ if has toolcalls; then
         'StreamingBenchmark\.(batch|streamEvents)$' -p format="$formats" -p chunk=4 -p size="$sizes" \
         $jmh -rf json -rff "$out/toolcalls-corpus.json" -o "$out/toolcalls-corpus.log"
     java -Dtoolcalls.tests="$base/tests-data" -cp "$cp" org.openjdk.jmh.Main \
-        'ShapeBenchmark\.(batch|stream4)$' -p format="$formats" -p shape=prose,longcall -p size="$sizes" \
+        'ShapeBenchmark\.(batch|stream4)$' -p format="$formats" -p shape=prose,longcall,calls -p size="$sizes" \
         $jmh -rf json -rff "$out/toolcalls-shapes.json" -o "$out/toolcalls-shapes.log"
 fi
 if has vllm; then

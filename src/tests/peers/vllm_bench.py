@@ -8,7 +8,7 @@ message toolcalls gives (``.expected.json``), times it, and writes a JSON file a
 Markdown table. ``join_vllm.py`` puts the result beside toolcalls' own rows.
 
     python3 src/tests/peers/vllm_bench.py --vllm VLLM_SRC --inputs DIR \\
-        [--formats hermes,...] [--kinds corpus,prose,longcall] [--sizes 1000,10000]
+        [--formats hermes,...] [--kinds corpus,prose,longcall,calls] [--sizes 1000,10000]
         [--budget 1.0] [--stream-cap 20] --json OUT.json [--table OUT.md]
 
 VLLM_SRC is a directory holding the ``vllm`` package's tool parser sources: a checkout of
@@ -623,7 +623,7 @@ def main():
     ap.add_argument("--vllm", required=True, help="directory holding the vllm package sources")
     ap.add_argument("--inputs", required=True, help="directory written by matrix.sh --inputs")
     ap.add_argument("--formats", default=",".join(PARSERS))
-    ap.add_argument("--kinds", default="prose,longcall,corpus")
+    ap.add_argument("--kinds", default="prose,longcall,calls,corpus")
     ap.add_argument("--sizes", default="", help="the sizes to run (default: all in inputs.tsv)")
     ap.add_argument("--budget", type=float, default=1.0, help="seconds of timing per row")
     ap.add_argument("--stream-cap", type=float, default=20.0, help="seconds at most per stream")

@@ -35,6 +35,8 @@ import java.util.TreeMap;
  *       must come back as content exactly;
  *   <li>{@link #shape} {@code longcall} / {@code longcall_cjk}: one of the format's cases with one
  *       call, whose string argument is replaced by a filler that makes the output the size;
+ *   <li>{@link #shape} {@code calls}: short calls, the format's own one-call cases, with a sentence
+ *       of prose between them, to the size;
  *   <li>{@link #opener}: the text a call of the format starts with, for the {@code indexOf} floor.
  * </ul>
  *
@@ -66,7 +68,7 @@ public final class Corpora {
 
     /** Shape names, in the order tables show them. */
     public static final List<String> SHAPES =
-            List.of("prose", "prose_cjk", "longcall", "longcall_cjk");
+            List.of("prose", "prose_cjk", "longcall", "longcall_cjk", "calls");
 
     /** Options of every measured parse: default limits, reproducible ids. */
     public static final ParseOptions OPTIONS =
@@ -90,6 +92,12 @@ public final class Corpora {
     }; // 😀 🌟 🚀 🍵
 
     private static final Map<String, String> OPENERS = new TreeMap<>();
+
+    /** The longest call text {@link #calls} takes from a case. */
+    private static final int SHORT_CALL = 400;
+
+    /** How many of a format's shortest one-call cases {@link #calls} takes in turn. */
+    private static final int CALL_CASES = 4;
 
     private Corpora() {}
 
@@ -243,6 +251,8 @@ public final class Corpora {
                 return longCall(f, size, false);
             case "longcall_cjk":
                 return longCall(f, size, true);
+            case "calls":
+                return calls(f, size);
             default:
                 throw new IllegalArgumentException(
                         "unknown shape " + shape + "; shapes: " + SHAPES);
@@ -430,6 +440,128 @@ public final class Corpora {
                         + " shape: none of its valid cases has exactly one call with a string "
                         + "argument whose value appears exactly once in its text and can be replaced by a filler"
                         + (tried.isEmpty() ? "" : " (tried " + tried + ")"));
+    }
+
+    /**
+     * Short calls with prose between, as a model writes them in a long answer: a sentence, a call
+     * on a line of its own, a sentence, another call, and so on, ending with prose so that the
+     * output is exactly {@code size} characters. The calls are the format's valid cases that hold
+     * exactly one call and nothing else (no content, no reasoning), at most {@value #SHORT_CALL}
+     * characters, of the set of tools most of them are given (none where that ties), the {@value
+     * #CALL_CASES} shortest in turn; the sentences are {@link #prose}'s. Checked: it parses to one
+     * call per case put in, each that case's call, and its content holds the sentences (white space
+     * aside: a format may strip or join it); a format that reads no prose between calls (calls only
+     * at the start of the output, or a list of calls as the whole output) has no such output and
+     * fails, naming itself.
+     */
+    public static Output calls(Format f, int size) {
+        ParseOptions options = OPTIONS.withThinking(false);
+        record Call(String text, ToolCall call, String tools) {}
+        List<Call> found = new ArrayList<>();
+        Map<String, Integer> bySet = new TreeMap<>();
+        for (SuiteCase c : cases(f)) {
+            if (!usable(c)) continue;
+            String text = c.input().strip();
+            if (text.length() > SHORT_CALL) continue;
+            JsonElement t = c.expected().get("tools");
+            String set = t == null || t.isJsonNull() ? "" : t.toString();
+            ChatMessage m;
+            try {
+                m = f.parse(text, tools(c), options);
+            } catch (RuntimeException e) {
+                continue;
+            }
+            if (m.toolCalls().size() == 1
+                    && (m.content() == null || m.content().isBlank())
+                    && (m.reasoningContent() == null || m.reasoningContent().isEmpty())
+                    && found.stream().noneMatch(k -> k.text().equals(text))) {
+                found.add(new Call(text, m.toolCalls().get(0), set));
+                bySet.merge(set, 1, Integer::sum);
+            }
+        }
+        if (found.isEmpty())
+            throw new IllegalStateException(
+                    "format "
+                            + f.name()
+                            + ": no case for the calls shape (none of its valid cases is one call"
+                            + " and nothing else, in at most "
+                            + SHORT_CALL
+                            + " characters)");
+        // the cases of one set of tools, the set most of them have (no tools where that ties)
+        String set = "";
+        for (Map.Entry<String, Integer> e : bySet.entrySet())
+            if (e.getValue() > bySet.getOrDefault(set, 0)) set = e.getKey();
+        Tools tools = set.isEmpty() ? Tools.none() : Tools.parse(set);
+        String chosen = set;
+        found.removeIf(k -> !k.tools().equals(chosen));
+        found.sort(Comparator.comparingInt((Call k) -> k.text().length()));
+        List<Call> calls = found.subList(0, Math.min(CALL_CASES, found.size()));
+        String[] sentences = prose(4000, false).split("(?<=\\.)\\s+");
+        StringBuilder b = new StringBuilder(size + SHORT_CALL);
+        StringBuilder words = new StringBuilder();
+        List<ToolCall> want = new ArrayList<>();
+        for (int i = 0; ; i++) {
+            String sentence = sentences[i % (sentences.length - 1)];
+            Call call = calls.get(i % calls.size());
+            if (b.length() + sentence.length() + call.text().length() + 4 > size) break;
+            b.append(sentence).append('\n').append(call.text()).append('\n');
+            words.append(sentence);
+            want.add(call.call());
+        }
+        if (want.isEmpty())
+            throw new IllegalStateException(
+                    "format "
+                            + f.name()
+                            + ": "
+                            + size
+                            + " characters hold no sentence and call (calls shape)");
+        // the last sentence makes up the size
+        String last = prose(Math.max(1, size - b.length()), false);
+        b.append(last);
+        words.append(last);
+        String text = b.toString();
+        ChatMessage m;
+        try {
+            m = f.parse(text, tools, options);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(
+                    "format "
+                            + f.name()
+                            + " reads no prose between calls (calls shape): "
+                            + e.getMessage(),
+                    e);
+        }
+        boolean same = m.toolCalls().size() == want.size();
+        for (int i = 0; same && i < want.size(); i++)
+            same =
+                    m.toolCalls().get(i).name().equals(want.get(i).name())
+                            && Objects.equals(
+                                    object(m.toolCalls().get(i).arguments()),
+                                    object(want.get(i).arguments()));
+        String content = m.content() == null ? "" : m.content();
+        if (!same || !blankless(content).equals(blankless(words)))
+            throw new IllegalStateException(
+                    "format "
+                            + f.name()
+                            + " reads no prose between calls (calls shape): "
+                            + want.size()
+                            + " calls put in, "
+                            + m.toolCalls().size()
+                            + " parsed"
+                            + (same ? "" : " (or not the calls put in)")
+                            + ", content "
+                            + excerpt(content));
+        Output o = new Output(f, "calls", text, tools, options, m, opener(f));
+        checkStream(o, 4);
+        return o;
+    }
+
+    /** The text without its white space. */
+    private static String blankless(CharSequence s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++)
+            if (!Character.isWhitespace(s.charAt(i))) b.append(s.charAt(i));
+        return b.toString();
     }
 
     private static JsonObject object(String json) {

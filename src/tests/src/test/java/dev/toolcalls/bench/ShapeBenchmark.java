@@ -19,14 +19,16 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The two synthetic shapes of any format (see {@link Corpora}), with the floors they are held to,
+ * The synthetic shapes of any format (see {@link Corpora}), with the floors they are held to,
  * measured in the same run:
  *
  * <ul>
  *   <li>{@code prose}, {@code prose_cjk}: plain sentences with no marker (ASCII; Han characters
  *       with full-width punctuation and a few emoji), which come back as content;
  *   <li>{@code longcall}, {@code longcall_cjk}: one of the format's own cases with one call, its
- *       string argument replaced by a filler that makes the output {@code size} characters.
+ *       string argument replaced by a filler that makes the output {@code size} characters;
+ *   <li>{@code calls}: short calls (the format's own one-call cases) with a sentence of prose
+ *       between them, to {@code size} characters.
  * </ul>
  *
  * Benchmarks: {@code batch} ({@code Format.parse}), {@code stream4} ({@code feed} over chunks of 4
@@ -62,7 +64,7 @@ public class ShapeBenchmark {
     })
     public String format;
 
-    @Param({"prose", "prose_cjk", "longcall", "longcall_cjk"})
+    @Param({"prose", "prose_cjk", "longcall", "longcall_cjk", "calls"})
     public String shape;
 
     /** Characters of the output ({@code String.length()}). */
