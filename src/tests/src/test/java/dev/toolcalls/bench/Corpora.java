@@ -96,9 +96,6 @@ public final class Corpora {
     /** The longest call text {@link #calls} takes from a case. */
     private static final int SHORT_CALL = 400;
 
-    /** How many of a format's shortest one-call cases {@link #calls} takes in turn. */
-    private static final int CALL_CASES = 4;
-
     private Corpora() {}
 
     /**
@@ -444,40 +441,51 @@ public final class Corpora {
 
     /**
      * Short calls with prose between, as a model writes them in a long answer: a sentence, a call
-     * on a line of its own, a sentence, another call, and so on, ending with prose so that the
-     * output is exactly {@code size} characters. The calls are the format's valid cases that hold
-     * exactly one call and nothing else (no content, no reasoning), at most {@value #SHORT_CALL}
-     * characters, of the set of tools most of them are given (none where that ties), the {@value
-     * #CALL_CASES} shortest in turn; the sentences are {@link #prose}'s. Checked: it parses to one
-     * call per case put in, each that case's call, and its content holds the sentences (white space
-     * aside: a format may strip or join it); a format that reads no prose between calls (calls only
-     * at the start of the output, or a list of calls as the whole output) has no such output and
-     * fails, naming itself.
+     * on a line of its own, the next sentence, the same call again, and so on, ending with prose so
+     * that the output is exactly {@code size} characters. The call is an ordinary one of the
+     * format's valid cases, not one that tests its edges: a case that holds exactly one call and
+     * nothing else (no content, no reasoning), in at most {@value #SHORT_CALL} characters, whose
+     * name, keys and string values are {@link #plain} text and which has a string argument whose
+     * value appears exactly once in its text; of these, those calling the tool most of them call
+     * come first, then those that begin with the format's {@link #opener}, then the longest such
+     * value, the shortest text and the first name. The sentences are {@link #prose}'s. Checked: it
+     * parses to the call once per sentence before it, and its content holds the sentences (white
+     * space aside: a format may strip or join it); a format that reads no prose between calls
+     * (calls only at the start of the output, or a list of calls as the whole output) has no such
+     * output and fails, naming itself.
      */
     public static Output calls(Format f, int size) {
         ParseOptions options = OPTIONS.withThinking(false);
-        record Call(String text, ToolCall call, String tools) {}
+        record Call(String text, ToolCall call, Tools tools, String name, int value) {}
         List<Call> found = new ArrayList<>();
-        Map<String, Integer> bySet = new TreeMap<>();
         for (SuiteCase c : cases(f)) {
             if (!usable(c)) continue;
             String text = c.input().strip();
             if (text.length() > SHORT_CALL) continue;
-            JsonElement t = c.expected().get("tools");
-            String set = t == null || t.isJsonNull() ? "" : t.toString();
+            Tools tools;
             ChatMessage m;
             try {
-                m = f.parse(text, tools(c), options);
+                tools = tools(c);
+                m = f.parse(text, tools, options);
             } catch (RuntimeException e) {
                 continue;
             }
-            if (m.toolCalls().size() == 1
-                    && (m.content() == null || m.content().isBlank())
-                    && (m.reasoningContent() == null || m.reasoningContent().isEmpty())
-                    && found.stream().noneMatch(k -> k.text().equals(text))) {
-                found.add(new Call(text, m.toolCalls().get(0), set));
-                bySet.merge(set, 1, Integer::sum);
+            if (m.toolCalls().size() != 1
+                    || m.content() != null && !m.content().isBlank()
+                    || m.reasoningContent() != null && !m.reasoningContent().isEmpty()) continue;
+            JsonObject args = object(m.toolCalls().get(0).arguments());
+            if (args == null) continue;
+            int longest = 0;
+            boolean plain = plain(m.toolCalls().get(0).name());
+            for (Map.Entry<String, JsonElement> e : args.entrySet()) {
+                JsonElement v = e.getValue();
+                boolean string = v.isJsonPrimitive() && v.getAsJsonPrimitive().isString();
+                plain &= plain(e.getKey()) && (!string || plain(v.getAsString()));
+                if (string && !v.getAsString().isEmpty() && count(text, v.getAsString()) == 1)
+                    longest = Math.max(longest, v.getAsString().length());
             }
+            if (longest > 0 && plain)
+                found.add(new Call(text, m.toolCalls().get(0), tools, c.name(), longest));
         }
         if (found.isEmpty())
             throw new IllegalStateException(
@@ -486,23 +494,25 @@ public final class Corpora {
                             + ": no case for the calls shape (none of its valid cases is one call"
                             + " and nothing else, in at most "
                             + SHORT_CALL
-                            + " characters)");
-        // the cases of one set of tools, the set most of them have (no tools where that ties)
-        String set = "";
-        for (Map.Entry<String, Integer> e : bySet.entrySet())
-            if (e.getValue() > bySet.getOrDefault(set, 0)) set = e.getKey();
-        Tools tools = set.isEmpty() ? Tools.none() : Tools.parse(set);
-        String chosen = set;
-        found.removeIf(k -> !k.tools().equals(chosen));
-        found.sort(Comparator.comparingInt((Call k) -> k.text().length()));
-        List<Call> calls = found.subList(0, Math.min(CALL_CASES, found.size()));
+                            + " characters, of plain names and values, with a string argument"
+                            + " written once)");
+        String opener = opener(f);
+        Map<String, Integer> names = new TreeMap<>();
+        for (Call k : found) names.merge(k.call().name(), 1, Integer::sum);
+        found.sort(
+                Comparator.comparingInt((Call k) -> -names.get(k.call().name()))
+                        .thenComparingInt(k -> k.text().startsWith(opener) ? 0 : 1)
+                        .thenComparingInt(k -> -k.value())
+                        .thenComparingInt(k -> k.text().length())
+                        .thenComparing(k -> k.name()));
+        Call call = found.get(0);
+        Tools tools = call.tools();
         String[] sentences = prose(4000, false).split("(?<=\\.)\\s+");
         StringBuilder b = new StringBuilder(size + SHORT_CALL);
         StringBuilder words = new StringBuilder();
         List<ToolCall> want = new ArrayList<>();
         for (int i = 0; ; i++) {
             String sentence = sentences[i % (sentences.length - 1)];
-            Call call = calls.get(i % calls.size());
             if (b.length() + sentence.length() + call.text().length() + 4 > size) break;
             b.append(sentence).append('\n').append(call.text()).append('\n');
             words.append(sentence);
@@ -551,9 +561,21 @@ public final class Corpora {
                             + (same ? "" : " (or not the calls put in)")
                             + ", content "
                             + excerpt(content));
-        Output o = new Output(f, "calls", text, tools, options, m, opener(f));
+        Output o = new Output(f, "calls", text, tools, options, m, opener);
         checkStream(o, 4);
         return o;
+    }
+
+    /**
+     * Whether a name or value is ordinary text: letters, digits, spaces and {@code , . - _ :}, none
+     * of the characters a format's markers or a case testing its edges are made of.
+     */
+    private static boolean plain(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!Character.isLetterOrDigit(c) && " ,.-_:".indexOf(c) < 0) return false;
+        }
+        return true;
     }
 
     /** The text without its white space. */
