@@ -56,6 +56,26 @@ class ArgumentWriterTest {
     }
 
     @Test
+    void eachToolSetTypesItsOwnKeysWhenParsesTakeTurns() {
+        // the same key typed differently by two tool sets, parsed in turn on one thread (a parse
+        // may reuse the parts of the one before): each output gets its own tools' types, in every
+        // call
+        Tools strings =
+                Tools.parse(
+                        "[{\"type\": \"function\", \"function\": {\"name\": \"f\", \"parameters\": {\"type\": \"object\","
+                                + " \"properties\": {\"i\": {\"type\": \"string\"}}}}}]");
+        String calls = "<fn=f>\n" + p("i", "5") + "</fn><fn=f>\n" + p("i", "7") + "</fn>";
+        for (int round = 0; round < 3; round++) {
+            ChatMessage typed = X.parse(calls, TOOLS, ParseOptions.defaults());
+            ChatMessage raw = X.parse(calls, strings, ParseOptions.defaults());
+            assertEquals("{\"i\": 5}", typed.toolCalls().get(0).arguments());
+            assertEquals("{\"i\": 7}", typed.toolCalls().get(1).arguments());
+            assertEquals("{\"i\": \"5\"}", raw.toolCalls().get(0).arguments());
+            assertEquals("{\"i\": \"7\"}", raw.toolCalls().get(1).arguments());
+        }
+    }
+
+    @Test
     void escapingRangesOfOneTextWithRememberedFindsIsEscapingTheirCopies() {
         // ranges mostly ascending, some going back, over text dense in quotes, backslashes and
         // control characters: the finds one range leaves for the next never skip a character

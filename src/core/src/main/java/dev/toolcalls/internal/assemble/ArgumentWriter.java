@@ -8,6 +8,7 @@ import dev.toolcalls.internal.lex.Role;
 
 import java.math.BigInteger;
 import java.util.EnumSet;
+import java.util.IdentityHashMap;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -103,6 +104,18 @@ public final class ArgumentWriter {
 
     private boolean used; // anything written in this call
     private JsonObject properties; // schema properties of the current function, if known
+
+    /**
+     * The types read from each property schema met (by identity; made on first use, and emptied
+     * past {@link #MAX_TYPE_CACHE} schemas, for a writer reused with many tool sets). Never changed
+     * once read: the sets are only read.
+     */
+    private IdentityHashMap<JsonElement, Set<SchemaTypes.Type>> typeCache;
+
+    private static final int MAX_TYPE_CACHE = 256;
+
+    /** The types of a string property and nothing else. */
+    private static final Set<SchemaTypes.Type> STRING_ONLY = EnumSet.of(SchemaTypes.Type.STRING);
 
     /** A key is open: its value, or the next key, is to come. */
     private boolean keyed;
@@ -337,10 +350,7 @@ public final class ArgumentWriter {
         else {
             // without the tools' properties no key has a type: its name is not cut
             types = properties == null ? Set.of() : typesOf(keyName());
-            string =
-                    types.isEmpty()
-                            ? untyped == Untyped.STRING
-                            : types.equals(EnumSet.of(SchemaTypes.Type.STRING));
+            string = types.isEmpty() ? untyped == Untyped.STRING : types.equals(STRING_ONLY);
         }
         if (string) {
             mode = Mode.STREAM_STRING;
@@ -695,9 +705,21 @@ public final class ArgumentWriter {
         return keySource.substring(keyFrom, keyTo);
     }
 
-    /** The types the tools give key {@code k}; none (an immutable empty set) when they say none. */
+    /**
+     * The types the tools give key {@code k}; none (an immutable empty set) when they say none.
+     * Each property's types are read from its schema once, on first use: every call of a tool gives
+     * its keys the same schema objects.
+     */
     private Set<SchemaTypes.Type> typesOf(String k) {
-        if (properties == null || !properties.has(k)) return Set.of();
-        return SchemaTypes.of(properties.get(k));
+        JsonElement schema = properties == null ? null : properties.get(k);
+        if (schema == null) return Set.of();
+        if (typeCache == null) typeCache = new IdentityHashMap<>();
+        Set<SchemaTypes.Type> known = typeCache.get(schema);
+        if (known == null) {
+            if (typeCache.size() >= MAX_TYPE_CACHE) typeCache.clear();
+            known = SchemaTypes.of(schema);
+            typeCache.put(schema, known);
+        }
+        return known;
     }
 }
