@@ -229,7 +229,7 @@ public final class StreamParser {
                 appendOrdinary(text);
             } else {
                 String token = lexer.appendText(text);
-                if (token != null) return textChunk(token);
+                if (token != null) return token.isEmpty() ? out.drain() : textChunk(token);
             }
             return run(false);
         } finally {

@@ -134,8 +134,10 @@ public final class LexerDriver {
      * and the chunk a sequence of text tokens the tables decide within them, the last one perhaps
      * held back as the simulator would hold it, {@link FastRuns#textTokens}), takes that text as
      * one token of that role, as {@link #next()} and the parser's joining of adjacent text would:
-     * the token's text (the chunk itself when it is all of it), and the token is current. Null: the
-     * chunk is appended and waits for {@link #next()}.
+     * the token's text (the chunk itself when it is all of it), and the token is current. The empty
+     * string: the chunk grew a token held back at the commit point, which is held back still, as
+     * {@link #next()} would hold it ({@link HoldBackSimulator#growHeld}). Null: the chunk is
+     * appended and waits for {@link #next()}.
      */
     public String appendText(String chunk) {
         int n = chunk.length();
@@ -146,13 +148,12 @@ public final class LexerDriver {
         int start = input.index();
         int mode = lexer._mode;
         if (input.settled()) {
-            FastRuns.Run run = n > FastRuns.SHORT ? runs.wholeText(mode, chunk) : null;
+            FastRuns.Run run = runs.wholeText(mode, chunk);
             if (run != null) {
-                input.appendWhole(chunk, true);
+                input.appendWhole(chunk, n > FastRuns.SHORT);
                 take(start, start + n, run, run.type);
                 return chunk;
             }
-            // for a short chunk, textTokens finds what wholeText would
             int taken = taken(runs.textTokens(mode, chunk), n);
             if (taken > 0) {
                 input.appendWhole(chunk, false); // textTokens takes no surrogate
@@ -170,6 +171,16 @@ public final class LexerDriver {
                 heldRun = null;
                 take(start, start + taken, null, tokenType);
                 return taken == text.length() ? text : text.substring(0, taken);
+            }
+            // a longer held token that the chunk's characters leave where it was (text a marker
+            // may still follow, in a mode that holds it until one says what it was)
+            int from = input.end();
+            if (text == null && from == input.size() && simulator.holding(start, mode)) {
+                input.append(chunk);
+                boolean grew =
+                        !tooLong(start, input.end())
+                                && simulator.growHeld(start, mode, chunk, from);
+                return grew ? "" : null;
             }
         }
         input.append(chunk);

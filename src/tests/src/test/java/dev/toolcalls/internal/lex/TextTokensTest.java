@@ -62,6 +62,35 @@ class TextTokensTest {
     }
 
     /**
+     * Text a mode holds back until a marker says what it was (inkling's default mode: a block's
+     * header, or text) grows by each chunk whose characters leave the held token's DFA state where
+     * it was, without the lexer's loop; a chunk with a character that may begin a marker goes to
+     * the loop.
+     */
+    @Test
+    void aHeldTokenGrowsOverChunksThatLeaveItsStateWhereItWas() {
+        LexerDriver lexer =
+                new LexerDriver(
+                        FormatDefinition.of(Formats.get("inkling")).compiled().model(), 1 << 20);
+        int grew = 0;
+        int chunks = 0;
+        for (int i = 0; i + 4 <= PROSE.length(); i += 4) {
+            String chunk = PROSE.substring(i, i + 4);
+            chunks++;
+            String token = lexer.appendText(chunk);
+            if ("".equals(token)) grew++;
+            else assertEquals(null, token, chunk);
+            if (token == null) assertEquals(LexerDriver.Step.NEED_MORE, lexer.next(), chunk);
+        }
+        assertTrue(grew > chunks * 9 / 10, grew + " of " + chunks);
+        assertEquals(
+                LexerDriver.Step.NEED_MORE, lexer.appendText("<|") == null ? lexer.next() : null);
+        lexer.appendText("content_text|>");
+        assertEquals(LexerDriver.Step.TOKEN, lexer.next());
+        assertEquals(PROSE.length() + "<|content_text|>".length(), lexer.tokenEnd());
+    }
+
+    /**
      * In every bundled format whose default mode reads prose as it comes (not held back until a
      * marker says what it was), nine in ten of its 4-character chunks are taken without the lexer's
      * loop, the text held back at a chunk's end read again with the next chunk.
