@@ -227,7 +227,10 @@ public final class StreamParser {
             if (specials != null || calls.isOpen()) {
                 calls.countBegin();
                 appendOrdinary(text);
-            } else if (lexer.appendText(text)) return textChunk(text);
+            } else {
+                String token = lexer.appendText(text);
+                if (token != null) return token.isEmpty() ? out.drain() : textChunk(token);
+            }
             return run(false);
         } finally {
             leave(me);
@@ -235,8 +238,8 @@ public final class StreamParser {
     }
 
     /**
-     * The events of a chunk that the lexer took whole as one token of text outside calls: what
-     * {@link #pump} would make of that token, without its loop.
+     * The events of a chunk that the lexer took whole as one token of text outside calls (with the
+     * text held before it, if any): what {@link #pump} would make of that token, without its loop.
      */
     private List<ParseEvent> textChunk(String text) {
         Role role = model.roleOfType(lexer.tokenType());

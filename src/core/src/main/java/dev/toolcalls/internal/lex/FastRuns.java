@@ -227,11 +227,17 @@ public final class FastRuns {
      */
     static final int SHORT = 16;
 
+    /** The longest chunk {@link #textTokens} reads; a longer one goes to the lexer's loop. */
+    static final int TEXT_TOKENS_MAX = 64;
+
     /** A mode without run rules. */
     private static final Mode NONE = new Mode(new Run[0], null);
 
     /** Per mode, derived on first use (a race derives the same mode twice). */
     private final Mode[] modes;
+
+    /** Per mode, derived on first use: the steps of {@link #textTokens}. */
+    private final Steps[] steps;
 
     private final LexerModel model;
     private final ATN atn;
@@ -250,6 +256,7 @@ public final class FastRuns {
         this.model = model;
         this.atn = atn;
         this.modes = new Mode[atn.modeToStartState.size()];
+        this.steps = new Steps[modes.length];
         this.stored = stored != null && new Reader(stored, 0).next() == key() ? stored : null;
     }
 
@@ -627,6 +634,339 @@ public final class FastRuns {
             if (c < 128 ? !ascii[c] : Character.isSurrogate(c) || !run.takes(c)) return null;
         }
         return run;
+    }
+
+    /**
+     * How a token of text that begins with a given character ends, for {@link #textTokens}: a
+     * one-character token ({@link #set} null) or the longest run of {@link #set} after its first
+     * character; then, where other rules begin with that character too, the character after the
+     * token must be present and none of {@link #after} (those the other rules may go on with), or
+     * at the end of the data the token must be a streamable run (cut there) or one character that
+     * no other rule begins.
+     *
+     * <p>Beside the runs and one-character tokens of {@link #at}, a step may be a <em>guarded
+     * run</em>: a text run rule ({@code [set]+}, no commands) whose start characters other rules of
+     * the mode begin too (blanks where a marker may begin with blanks, {@code ' '+ 'to='}), kept
+     * when none of those rules can match a run of the set alone and after such a run they can go on
+     * only with the characters of {@code after} (read from their ATN): a run of the set followed by
+     * a character outside both is then the run rule's token, final, every other rule dead there.
+     */
+    static final class Step {
+        final int type;
+        final Role role;
+
+        /** The characters of the run after the first (below 128), or null: one character. */
+        private final boolean[] set;
+
+        private final IntervalSet wideSet;
+
+        /** The characters the other rules may go on with after the token, or null: none. */
+        private final boolean[] after;
+
+        private final IntervalSet wideAfter;
+
+        /**
+         * By ASCII character of {@link #after}: the characters the other rules may go on with after
+         * that one (below 128), or null where the analysis does not decide it there.
+         */
+        private final boolean[][] after2;
+
+        private final IntervalSet[] wideAfter2;
+
+        /** At the end of the data the token is cut (a streamable run) or final (one character). */
+        private final boolean atEnd;
+
+        /**
+         * At the end of the data the token is held back from its start: it may grow and is not
+         * streamable, or other rules that begin with its first character are still alive.
+         */
+        private final boolean holdsAtEnd;
+
+        Step(
+                int type,
+                Role role,
+                IntervalSet set,
+                IntervalSet after,
+                IntervalSet[] after2,
+                boolean atEnd,
+                boolean holdsAtEnd) {
+            this.type = type;
+            this.role = role;
+            this.wideSet = set;
+            this.set = set == null ? null : table(set);
+            this.wideAfter = after;
+            this.after = after == null ? null : table(after);
+            this.wideAfter2 = after2;
+            this.after2 = after2 == null ? null : new boolean[128][];
+            if (after2 != null)
+                for (int c = 0; c < 128; c++)
+                    if (after2[c] != null) this.after2[c] = table(after2[c]);
+            this.atEnd = atEnd;
+            this.holdsAtEnd = holdsAtEnd;
+        }
+
+        private static boolean[] table(IntervalSet s) {
+            boolean[] t = new boolean[128];
+            for (Interval iv : s.getIntervals())
+                for (int c = Math.max(iv.a, 0); c <= Math.min(iv.b, 127); c++) t[c] = true;
+            return t;
+        }
+    }
+
+    /** One mode's steps by ASCII start character (null where none), and those above 127. */
+    private static final class Steps {
+        final Step[] ascii;
+        final Step[] wide;
+        final IntervalSet[] wideStarts;
+
+        Steps(Step[] ascii, Step[] wide, IntervalSet[] wideStarts) {
+            this.ascii = ascii;
+            this.wide = wide;
+            this.wideStarts = wideStarts;
+        }
+
+        /** The step a token beginning with {@code c} takes; null for none, and for a surrogate. */
+        Step at(char c) {
+            if (c < 128) return ascii[c];
+            if (Character.isSurrogate(c)) return null;
+            for (int k = 0; k < wide.length; k++) if (wideStarts[k].contains(c)) return wide[k];
+            return null;
+        }
+    }
+
+    /**
+     * How much of {@code chunk}, read from the start of a token in {@code mode}, is a sequence of
+     * tokens of one text role (content or reasoning) without commands that the grammar decides
+     * within the chunk, so that the lexer would take every one of them as it stands ({@link Step}:
+     * runs found by search, one-character tokens, guarded runs), and what it does with the rest:
+     * {@code taken << 16 | type}, the type of the last token taken. The last token a streamable run
+     * is cut at the chunk's end, as the simulator cuts it; one that may still grow or be the start
+     * of another rule's token (a run that is not streamable, a one-character token or a guarded run
+     * that other rules begin too) is held back from its start, as the simulator holds it, and
+     * {@code taken} stops there. -1 when nothing is taken, or the chunk is not such (a surrogate, a
+     * chunk longer than {@link #TEXT_TOKENS_MAX}, a character the steps do not decide).
+     */
+    int textTokens(int mode, String chunk) {
+        int n = chunk.length();
+        if (n > TEXT_TOKENS_MAX) return -1;
+        Steps steps = steps(mode);
+        Role role = null;
+        int type = -1;
+        int i = 0;
+        while (i < n) {
+            Step s = steps.at(chunk.charAt(i));
+            if (s == null || role != s.role && role != null) return -1;
+            int j = i + 1;
+            boolean[] set = s.set;
+            if (set != null) {
+                for (; j < n; j++) {
+                    char a = chunk.charAt(j);
+                    if (a < 128) {
+                        if (!set[a]) break;
+                    } else if (Character.isSurrogate(a)) return -1;
+                    else if (!s.wideSet.contains(a)) break;
+                }
+            }
+            if (j >= n) {
+                if (s.atEnd) return n << 16 | s.type;
+                // held back from its start: the text before it is taken
+                return s.holdsAtEnd && type >= 0 ? i << 16 | type : -1;
+            }
+            boolean[] after = s.after;
+            if (after != null) {
+                char a = chunk.charAt(j);
+                if (a >= 128) {
+                    if (Character.isSurrogate(a) || s.wideAfter.contains(a)) return -1;
+                } else if (after[a]) {
+                    // another rule may go on with it: the character after that decides
+                    boolean[] then = s.after2 == null ? null : s.after2[a];
+                    if (then == null || j + 1 >= n) return -1;
+                    char b = chunk.charAt(j + 1);
+                    if (b < 128 ? then[b] : Character.isSurrogate(b) || s.wideAfter2[a].contains(b))
+                        return -1;
+                }
+            }
+            role = s.role;
+            type = s.type;
+            i = j;
+        }
+        return n << 16 | type;
+    }
+
+    private Steps steps(int mode) {
+        Steps s = steps[mode];
+        if (s == null) steps[mode] = s = deriveSteps(mode);
+        return s;
+    }
+
+    /** The mode's steps: its runs and one-character tokens of text, and its guarded runs. */
+    private Steps deriveSteps(int m) {
+        Step[] ascii = new Step[128];
+        List<Step> wide = new ArrayList<>();
+        List<IntervalSet> wideStarts = new ArrayList<>();
+        for (Run r : mode(m).runs) {
+            Role role = model.roleOfType(r.type);
+            if (role != Role.CONTENT && role != Role.REASONING || r.commands.length != 0) continue;
+            // at the end of the data: a one-character token is final unless other rules that
+            // begin with it may go on; a run is cut when streamable, else it may grow and waits
+            boolean rivals = r.ahead != null && !r.ahead.isNil();
+            boolean atEnd = r.single ? !rivals : r.streamable;
+            IntervalSet[] after2 = rivals && r.start.size() == 1 ? rivalsSecond(m, r) : null;
+            Step s =
+                    new Step(r.type, role, r.single ? null : r.set, r.ahead, after2, atEnd, !atEnd);
+            for (Interval iv : r.start.getIntervals())
+                for (int c = Math.max(iv.a, 0); c <= Math.min(iv.b, 127); c++) ascii[c] = s;
+            if (r.start.getMaxElement() > 127) {
+                wide.add(s);
+                wideStarts.add(r.start);
+            }
+        }
+        guardedRuns(m, ascii);
+        return new Steps(ascii, wide.toArray(new Step[0]), wideStarts.toArray(new IntervalSet[0]));
+    }
+
+    /**
+     * For a one-character token that other rules begin too: by character those rules may go on with
+     * after it, the characters they may go on with next ({@link #secondChars}); null where the
+     * analysis does not follow them.
+     */
+    private IntervalSet[] rivalsSecond(int m, Run r) {
+        try {
+            // the other rules' configurations after the token's character (the token's own rule
+            // ends there)
+            int c = r.start.getMinElement();
+            Set<Config> rivals = new HashSet<>();
+            for (int rule : model.rulesOfMode(m)) {
+                if (!model.firstCharsOf(rule).contains(c)) continue;
+                Set<Config> c0 = startConfigs(atn, rule, new ArrayList<>());
+                Set<Config> c1 =
+                        c0 == null ? null : over(atn, c0, IntervalSet.of(c), new boolean[1]);
+                if (c1 == null) return null;
+                rivals.addAll(c1);
+            }
+            return secondChars(rivals, r.ahead);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Adds the mode's guarded runs ({@link Step}) at ASCII characters no run or token begins. */
+    private void guardedRuns(int m, Step[] ascii) {
+        try {
+            int[] rules = model.rulesOfMode(m);
+            for (int i = 0; i < rules.length; i++) {
+                int r = rules[i];
+                Role role = model.roleOfRule(r);
+                if (role != Role.CONTENT && role != Role.REASONING) continue;
+                List<List<LexerAction>> commands = new ArrayList<>();
+                boolean[] single = new boolean[1];
+                IntervalSet first = new IntervalSet();
+                IntervalSet set = loopSet(atn, r, commands, single, first);
+                if (set == null || single[0] || !first.equals(set) || commands.size() != 1)
+                    continue;
+                boolean plain = true;
+                for (LexerAction a : commands.get(0)) plain &= a instanceof LexerTypeAction;
+                Set<Config> reached = new HashSet<>();
+                for (int k = 0; k < rules.length && plain; k++) {
+                    if (k == i || model.firstCharsOf(rules[k]).and(set).isNil()) continue;
+                    Set<Config> after = rivalsAfter(atn, rules[k], set);
+                    if (after == null) plain = false;
+                    else reached.addAll(after);
+                }
+                if (!plain) continue;
+                IntervalSet next = chars(atn, reached).subtract(set);
+                // at the end of the data it may grow: held when not streamable; when streamable,
+                // whether it is cut depends on whether the other rules are still alive there
+                boolean streamable = model.streamable(r);
+                Step g =
+                        new Step(
+                                model.typeOfRule(r),
+                                role,
+                                set,
+                                next,
+                                secondChars(reached, next),
+                                false,
+                                !streamable);
+                for (Interval iv : set.getIntervals())
+                    for (int c = Math.max(iv.a, 0); c <= Math.min(iv.b, 127); c++)
+                        if (at(m, c) == null && ascii[c] == null) ascii[c] = g;
+            }
+        } catch (RuntimeException e) {
+            // something the analysis does not follow: no guarded runs
+        }
+    }
+
+    /**
+     * The rule's configurations after reading one or more characters of {@code set} from its start;
+     * null when it may end there (match a run of the set alone), or the analysis does not follow
+     * the rule.
+     */
+    static Set<Config> rivalsAfter(ATN atn, int rule, IntervalSet set) {
+        Set<Config> c0 = startConfigs(atn, rule, new ArrayList<>());
+        if (c0 == null) return null;
+        boolean[] end = new boolean[1];
+        Set<Config> reached = new HashSet<>();
+        Set<Config> work = c0;
+        while (!work.isEmpty()) {
+            Set<Config> to = over(atn, work, set, end);
+            if (to == null || end[0] || reached.size() > 4096) return null;
+            work = new HashSet<>();
+            for (Config x : to) if (reached.add(x)) work.add(x);
+        }
+        return reached;
+    }
+
+    /**
+     * The configurations reached from {@code from} over one character of {@code chars} ({@code
+     * end[0]} set when a rule may end there); null when the analysis does not follow them.
+     */
+    private static Set<Config> over(ATN atn, Set<Config> from, IntervalSet chars, boolean[] end) {
+        Set<Config> to = new HashSet<>();
+        for (Config c : from) {
+            ATNState s = atn.states.get(c.state);
+            for (int k = 0; k < s.getNumberOfTransitions(); k++) {
+                Transition t = s.transition(k);
+                if (t.isEpsilon() || label(t).and(chars).isNil()) continue;
+                if (!closure(
+                        atn,
+                        t.target,
+                        c.stack,
+                        to,
+                        end,
+                        new HashSet<>(),
+                        List.of(),
+                        new ArrayList<>())) return null;
+            }
+        }
+        return to;
+    }
+
+    /** The characters the configurations may go on with. */
+    private static IntervalSet chars(ATN atn, Set<Config> configs) {
+        IntervalSet out = new IntervalSet();
+        for (Config c : configs) {
+            ATNState s = atn.states.get(c.state);
+            for (int k = 0; k < s.getNumberOfTransitions(); k++) {
+                Transition t = s.transition(k);
+                if (!t.isEpsilon()) out.addAll(label(t));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * By ASCII character of {@code next}: the characters the configurations may go on with after
+     * it, or null where one of them may end with it (or the analysis does not follow them).
+     */
+    private IntervalSet[] secondChars(Set<Config> configs, IntervalSet next) {
+        IntervalSet[] out = new IntervalSet[128];
+        for (int c = 0; c < 128; c++) {
+            if (!next.contains(c)) continue;
+            boolean[] end = new boolean[1];
+            Set<Config> to = over(atn, configs, IntervalSet.of(c), end);
+            if (to != null && !end[0]) out[c] = chars(atn, to);
+        }
+        return out;
     }
 
     // ---- ATN analysis ------------------------------------------------------------------------

@@ -227,6 +227,40 @@ public final class HoldBackSimulator extends LexerATNSimulator {
         return resumeState != null && start == resumeStart && mode == resumeMode;
     }
 
+    /**
+     * Grows the token held back at {@code start} in {@code mode} over {@code chunk}, appended at
+     * {@code from}, where the data ran out, when every character of the chunk leads the held DFA
+     * state back to itself along edges already built: a match would walk there and hold back again,
+     * in the same state with the same last accept state (the state itself, where it accepts, moved
+     * to the new end), so only the new end is remembered. False, with nothing changed, otherwise.
+     */
+    public boolean growHeld(int start, int mode, String chunk, int from) {
+        DFAState s = resumeState;
+        if (s == null || start != resumeStart || mode != resumeMode || from != resumeIndex)
+            return false;
+        if (s.isAcceptState && resumeAccepted != s) return false;
+        DFAState[] edges = s.edges;
+        for (int i = 0, n = chunk.length(); i < n; i++) {
+            char c = chunk.charAt(i);
+            DFAState t;
+            if (c <= MAX_DFA_EDGE) t = edges == null ? null : edges[c];
+            else if (Character.isSurrogate(c)) return false;
+            else t = model.wideEdge(mode, s.stateNumber, c);
+            if (t != s) return false;
+        }
+        int end = from + chunk.length();
+        if (s.isAcceptState) {
+            // as the walk leaves it, for a resume through ANTLR's simulator
+            resumeAcceptAt = end;
+            stream.seek(end);
+            captureSimState(prevAccept, stream, s);
+            stream.seek(start);
+        }
+        resumeIndex = end;
+        stream.addWork(chunk.length());
+        return true;
+    }
+
     /** Forgets a held token (the lexer was moved elsewhere). */
     public void forgetHeld() {
         resumeState = null;

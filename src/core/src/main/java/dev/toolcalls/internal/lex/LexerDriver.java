@@ -40,6 +40,9 @@ public final class LexerDriver {
     /** Code points kept below the commit point, for error excerpts. */
     private static final int KEEP = 80;
 
+    /** The most characters held at the commit point that {@link #appendText} reads again. */
+    private static final int HELD_TEXT_MAX = 8;
+
     private final TextStream input = new TextStream();
     private final FastRuns runs;
 
@@ -125,24 +128,76 @@ public final class LexerDriver {
     }
 
     /**
-     * Appends a chunk and, when the grammar proves that all of it is one token of text (everything
-     * before it is decided, and the chunk is a streamable text run from its first character: {@link
-     * FastRuns#wholeText}), takes it as that token, as {@link #next()} would: true, and the token
-     * is current. False: the chunk is appended and waits for {@link #next()}.
+     * Appends a chunk and, when the grammar proves that it begins, after the short text held at the
+     * commit point if any, with text of one role that the lexer would take as it stands (the chunk
+     * a streamable text run from its first character, {@link FastRuns#wholeText}, or the held text
+     * and the chunk a sequence of text tokens the tables decide within them, the last one perhaps
+     * held back as the simulator would hold it, {@link FastRuns#textTokens}), takes that text as
+     * one token of that role, as {@link #next()} and the parser's joining of adjacent text would:
+     * the token's text (the chunk itself when it is all of it), and the token is current. The empty
+     * string: the chunk grew a token held back at the commit point, which is held back still, as
+     * {@link #next()} would hold it ({@link HoldBackSimulator#growHeld}). Null: the chunk is
+     * appended and waits for {@link #next()}.
      */
-    public boolean appendText(String chunk) {
-        int start = input.index();
-        FastRuns.Run run =
-                runs != null && !chunk.isEmpty() && input.settled()
-                        ? runs.wholeText(lexer._mode, chunk)
-                        : null;
-        if (run == null) {
+    public String appendText(String chunk) {
+        int n = chunk.length();
+        if (runs == null || n == 0) {
             input.append(chunk);
-            return false;
+            return null;
         }
-        input.appendWhole(chunk, chunk.length() > FastRuns.SHORT);
-        take(start, start + chunk.length(), run, run.type);
-        return true;
+        int start = input.index();
+        int mode = lexer._mode;
+        if (input.settled()) {
+            FastRuns.Run run = runs.wholeText(mode, chunk);
+            if (run != null) {
+                input.appendWhole(chunk, n > FastRuns.SHORT);
+                take(start, start + n, run, run.type);
+                return chunk;
+            }
+            int taken = taken(runs.textTokens(mode, chunk), n);
+            if (taken > 0) {
+                input.appendWhole(chunk, false); // textTokens takes no surrogate
+                take(start, start + taken, null, tokenType);
+                return taken == n ? chunk : chunk.substring(0, taken);
+            }
+        } else {
+            // text held at the end of the data (blanks a marker may still follow) and decided by
+            // this chunk
+            String text = input.heldWith(chunk, HELD_TEXT_MAX);
+            int taken = text == null ? 0 : taken(runs.textTokens(mode, text), text.length());
+            if (taken > 0) {
+                input.appendWhole(chunk, false);
+                if (simulator.holding(start, mode)) simulator.forgetHeld();
+                heldRun = null;
+                take(start, start + taken, null, tokenType);
+                return taken == text.length() ? text : text.substring(0, taken);
+            }
+            // a longer held token that the chunk's characters leave where it was (text a marker
+            // may still follow, in a mode that holds it until one says what it was)
+            int from = input.end();
+            if (text == null && from == input.size() && simulator.holding(start, mode)) {
+                input.append(chunk);
+                boolean grew =
+                        !tooLong(start, input.end())
+                                && simulator.growHeld(start, mode, chunk, from);
+                return grew ? "" : null;
+            }
+        }
+        input.append(chunk);
+        return null;
+    }
+
+    /**
+     * Of {@link FastRuns#textTokens}' answer for a text of {@code n} characters: how many are taken
+     * (0: none, the text goes to the lexer's loop), the last token's type left in {@link
+     * #tokenType}. Text held back after them must be no longer than a token may be.
+     */
+    private int taken(int found, int n) {
+        if (found < 0) return 0;
+        int taken = found >>> 16;
+        if (n - taken > maxTokenLength) return 0; // the lexer's loop reports it
+        tokenType = found & 0xFFFF;
+        return taken;
     }
 
     /**

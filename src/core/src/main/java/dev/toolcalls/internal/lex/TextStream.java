@@ -267,6 +267,19 @@ public final class TextStream implements CharStream {
         return e;
     }
 
+    /**
+     * The text held from the read position to the end of the data (at most {@code max} characters,
+     * none masked, no high surrogate waiting for its pair) joined to {@code chunk}, which is not
+     * appended; null when nothing is held there, or the held text is not such.
+     */
+    String heldWith(String chunk, int max) {
+        int total = curBase + cur.length();
+        int n = total - p;
+        if (complete || n <= 0 || n > max || limit != total || p < carryBase) return null;
+        if (carryMasked != null) return null;
+        return text(p, total).concat(chunk);
+    }
+
     /** Nothing below {@code index - keep} is needed any more (kept for error excerpts). */
     public void discardBefore(int index, int keep) {
         int k = index - keep;
