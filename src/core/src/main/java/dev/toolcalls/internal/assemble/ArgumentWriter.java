@@ -7,7 +7,6 @@ import dev.toolcalls.internal.json.Json;
 import dev.toolcalls.internal.lex.Role;
 
 import java.math.BigInteger;
-import java.util.EnumSet;
 import java.util.IdentityHashMap;
 import java.util.Set;
 import java.util.function.Function;
@@ -113,9 +112,6 @@ public final class ArgumentWriter {
     private IdentityHashMap<JsonElement, Set<SchemaTypes.Type>> typeCache;
 
     private static final int MAX_TYPE_CACHE = 256;
-
-    /** The types of a string property and nothing else. */
-    private static final Set<SchemaTypes.Type> STRING_ONLY = EnumSet.of(SchemaTypes.Type.STRING);
 
     /** A key is open: its value, or the next key, is to come. */
     private boolean keyed;
@@ -350,7 +346,10 @@ public final class ArgumentWriter {
         else {
             // without the tools' properties no key has a type: its name is not cut
             types = properties == null ? Set.of() : typesOf(keyName());
-            string = types.isEmpty() ? untyped == Untyped.STRING : types.equals(STRING_ONLY);
+            string =
+                    types.isEmpty()
+                            ? untyped == Untyped.STRING
+                            : types.size() == 1 && types.contains(SchemaTypes.Type.STRING);
         }
         if (string) {
             mode = Mode.STREAM_STRING;
