@@ -568,13 +568,7 @@ public final class FastRuns {
                                 List.of(),
                                 new ArrayList<>())
                         || acc[0]) return false;
-                for (Config next : to) {
-                    ATNState n = atn.states.get(next.state);
-                    for (int m = 0; m < n.getNumberOfTransitions(); m++) {
-                        Transition u = n.transition(m);
-                        if (!u.isEpsilon()) ahead.addAll(label(u));
-                    }
-                }
+                ahead.addAll(chars(atn, to));
             }
         }
         return true;
