@@ -551,26 +551,10 @@ public final class FastRuns {
     static boolean after(ATN atn, int rule, int c, IntervalSet ahead) {
         Set<Config> c0 = startConfigs(atn, rule, new ArrayList<>());
         if (c0 == null) return false;
-        for (Config from : c0) {
-            ATNState s = atn.states.get(from.state);
-            for (int k = 0; k < s.getNumberOfTransitions(); k++) {
-                Transition t = s.transition(k);
-                if (t.isEpsilon() || !label(t).contains(c)) continue;
-                Set<Config> to = new HashSet<>();
-                boolean[] acc = new boolean[1];
-                if (!closure(
-                                atn,
-                                t.target,
-                                from.stack,
-                                to,
-                                acc,
-                                new HashSet<>(),
-                                List.of(),
-                                new ArrayList<>())
-                        || acc[0]) return false;
-                ahead.addAll(chars(atn, to));
-            }
-        }
+        boolean[] end = new boolean[1];
+        Set<Config> to = over(atn, c0, IntervalSet.of(c), end);
+        if (to == null || end[0]) return false;
+        ahead.addAll(chars(atn, to));
         return true;
     }
 
