@@ -219,17 +219,14 @@ public final class Corpora {
         StringBuilder b = new StringBuilder();
         for (int i = 0; b.length() < size; i++) b.append(valid.get(i % valid.size()));
         String text = b.toString();
-        ChatMessage expected;
-        try {
-            expected = f.parse(text, Tools.none(), OPTIONS);
-        } catch (RuntimeException e) {
-            throw new IllegalStateException(
-                    "format "
-                            + f.name()
-                            + ": its corpus (valid cases joined) does not parse: "
-                            + e.getMessage(),
-                    e);
-        }
+        ChatMessage expected =
+                parsedOrFail(
+                        f,
+                        text,
+                        Tools.none(),
+                        OPTIONS,
+                        ": its corpus (valid cases joined) does not parse",
+                        "");
         Output o = new Output(f, "corpus", text, Tools.none(), OPTIONS, expected, opener(f));
         checkStream(o, 4);
         return o;
@@ -298,20 +295,14 @@ public final class Corpora {
 
     private static Output prose(Format f, String text, String shape) {
         ParseOptions options = OPTIONS.withThinking(false);
-        ChatMessage m;
-        try {
-            m = f.parse(text, Tools.none(), options);
-        } catch (RuntimeException e) {
-            throw new IllegalStateException(
-                    "format "
-                            + f.name()
-                            + " cannot take plain prose ("
-                            + shape
-                            + "): "
-                            + e.getMessage()
-                            + "; skipped",
-                    e);
-        }
+        ChatMessage m =
+                parsedOrFail(
+                        f,
+                        text,
+                        Tools.none(),
+                        options,
+                        " cannot take plain prose (" + shape + ")",
+                        "; skipped");
         // verbatim content, or with "content": "segments" (each segment stripped) the stripped text
         boolean asContent =
                 m.toolCalls().isEmpty()
@@ -530,17 +521,9 @@ public final class Corpora {
         b.append(last);
         words.append(last);
         String text = b.toString();
-        ChatMessage m;
-        try {
-            m = f.parse(text, tools, options);
-        } catch (RuntimeException e) {
-            throw new IllegalStateException(
-                    "format "
-                            + f.name()
-                            + " reads no prose between calls (calls shape): "
-                            + e.getMessage(),
-                    e);
-        }
+        ChatMessage m =
+                parsedOrFail(
+                        f, text, tools, options, " reads no prose between calls (calls shape)", "");
         boolean same = m.toolCalls().size() == want.size();
         for (int i = 0; same && i < want.size(); i++)
             same =
@@ -584,6 +567,25 @@ public final class Corpora {
         for (int i = 0; i < s.length(); i++)
             if (!Character.isWhitespace(s.charAt(i))) b.append(s.charAt(i));
         return b.toString();
+    }
+
+    /**
+     * The format's parse of a shape's text; where it fails, an error naming the format, then {@code
+     * problem}, the parse's message and {@code after}.
+     */
+    private static ChatMessage parsedOrFail(
+            Format f,
+            String text,
+            Tools tools,
+            ParseOptions options,
+            String problem,
+            String after) {
+        try {
+            return f.parse(text, tools, options);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(
+                    "format " + f.name() + problem + ": " + e.getMessage() + after, e);
+        }
     }
 
     private static JsonObject object(String json) {
