@@ -56,6 +56,16 @@ final class TokenDifference {
     /** The most classes {@link Tokens#rest} keeps per automaton. */
     private static final int MAX_RESTS = 4096;
 
+    /** Read-only sets of one character below 256 (made with the class, so threads share them). */
+    private static final IntervalSet[] ONE = new IntervalSet[256];
+
+    static {
+        for (int c = 0; c < ONE.length; c++) {
+            ONE[c] = IntervalSet.of(c);
+            ONE[c].setReadonly(true);
+        }
+    }
+
     /** The most states of the product {@link #avoidNotJson} writes. */
     private static final int MAX_NOT_JSON_STATES = 4096;
 
@@ -186,6 +196,16 @@ final class TokenDifference {
             if (known != null) return known;
             if (states.size() >= bound) return -1;
             ids.put(s, states.size());
+            states.add(s);
+            return states.size() - 1;
+        }
+
+        /**
+         * The next number, for a state the caller knows to be new and numbers only this way (it
+         * keeps the numbers of such states itself); -1 where that would pass the bound.
+         */
+        int fresh(S s) {
+            if (states.size() >= bound) return -1;
             states.add(s);
             return states.size() - 1;
         }
@@ -1694,10 +1714,10 @@ final class TokenDifference {
 
         /**
          * The class of the {@code edge}-th edge to a live state of {@code state} less {@code taken}
-         * (read-only), as written; null where nothing is left.
+         * (read-only, {@code takenHash} its hash), as written; null where nothing is left.
          */
-        String rest(int state, int edge, IntervalSet taken) {
-            RestKey key = new RestKey(state, edge, taken);
+        String rest(int state, int edge, IntervalSet taken, int takenHash) {
+            RestKey key = new RestKey(state, edge, taken, takenHash);
             String known = rests.get(key);
             if (known != null) return known.isEmpty() ? null : known;
             IntervalSet c = toLive[state][edge];
@@ -1726,7 +1746,34 @@ final class TokenDifference {
         }
     }
 
-    private record RestKey(int state, int edge, IntervalSet taken) {}
+    /** A question of {@link Tokens#rest}, its hash made once from the class's. */
+    private static final class RestKey {
+        final int state;
+        final int edge;
+        final IntervalSet taken;
+        final int hash;
+
+        RestKey(int state, int edge, IntervalSet taken, int takenHash) {
+            this.state = state;
+            this.edge = edge;
+            this.taken = taken;
+            this.hash = (31 * state + edge) * 31 + takenHash;
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof RestKey k
+                    && hash == k.hash
+                    && state == k.state
+                    && edge == k.edge
+                    && taken.equals(k.taken);
+        }
+    }
 
     /** A pair of the lexer's reads, told apart by their configurations. */
     private static final class ReadPair {
@@ -1837,6 +1884,14 @@ final class TokenDifference {
      * {@code node << 1 | behind}), numbered as they are first met. Each state's moves are grouped
      * by the state they lead to.
      */
+    /** The read-only set of {@code c} alone. */
+    private static IntervalSet one(int c) {
+        if (c < ONE.length) return ONE[c];
+        IntervalSet made = IntervalSet.of(c);
+        made.setReadonly(true);
+        return made;
+    }
+
     private static final class WordAutomaton {
         /** Per trie node: the characters going on and the nodes they lead to, and word ends. */
         private int[][] chars = new int[16][];
@@ -1862,6 +1917,13 @@ final class TokenDifference {
         final List<int[]> to = new ArrayList<>();
         final List<IntervalSet> any = new ArrayList<>();
         final List<Boolean> whole = new ArrayList<>();
+
+        /**
+         * Per state, the hash of its {@link #any}, and its classes as written (made when asked).
+         */
+        final List<Integer> anyHash = new ArrayList<>();
+
+        final List<String[]> texts = new ArrayList<>();
 
         WordAutomaton(List<String> words, IntervalSet before, IntervalSet after) {
             this.before = before;
@@ -1899,7 +1961,8 @@ final class TokenDifference {
             if (r >= singles.length) singles = Arrays.copyOf(singles, Math.max(2 * r, 32));
             int known = singles[r] - 1;
             if (known >= 0) return known;
-            int id = states.id(new ReadSet(new int[] {r}));
+            // a set of one read is numbered here alone: a set of several never equals it
+            int id = states.fresh(new ReadSet(new int[] {r}));
             singles[r] = id + 1;
             return id;
         }
@@ -1907,6 +1970,9 @@ final class TokenDifference {
         /** Makes the moves of state {@code w}; false where the automaton passes its bound. */
         boolean move(int w) {
             int[] at = states.states.get(w).reads;
+            // inside a word, where no word ends: a class per next character, in their order
+            if (at.length == 1 && (at[0] & 1) == 0 && at[0] != 0 && !end[at[0] >> 1])
+                return inside(at[0] >> 1);
             boolean ends = false;
             // the characters that may go on: the next characters of the words, and the stripped
             int n = spaces.length;
@@ -1961,18 +2027,69 @@ final class TokenDifference {
             this.classes.add(Arrays.copyOf(classes, size));
             to.add(Arrays.copyOf(groups, size));
             any.add(all);
+            anyHash.add(all.hashCode());
+            texts.add(new String[size]);
             whole.add(ends);
             return true;
+        }
+
+        /**
+         * {@link #move} from a state that reads inside a word at trie node {@code node}, where no
+         * word ends: the characters around the words cannot follow, each next character leads to
+         * its own node.
+         */
+        private boolean inside(int node) {
+            int[] cs = chars[node];
+            int n = cs.length;
+            int[] order = new int[n];
+            for (int i = 0; i < n; i++) order[i] = i;
+            // by character (a node has few children)
+            for (int a = 1; a < n; a++) {
+                int x = order[a];
+                int b = a - 1;
+                for (; b >= 0 && cs[order[b]] > cs[x]; b--) order[b + 1] = order[b];
+                order[b + 1] = x;
+            }
+            IntervalSet[] classes = new IntervalSet[n];
+            int[] groups = new int[n];
+            IntervalSet all = n == 1 ? null : new IntervalSet();
+            for (int i = 0; i < n; i++) {
+                int id = single(children[node][order[i]] << 1);
+                if (id < 0) return false;
+                groups[i] = id;
+                classes[i] = one(cs[order[i]]);
+                if (all != null) all.add(cs[order[i]]);
+            }
+            if (all != null) all.setReadonly(true);
+            else all = classes[0];
+            this.classes.add(classes);
+            to.add(groups);
+            any.add(all);
+            anyHash.add(all.hashCode());
+            texts.add(new String[n]);
+            whole.add(false);
+            return true;
+        }
+
+        /** The class {@code j} of state {@code w} as written. */
+        String text(int w, int j) {
+            String[] t = texts.get(w);
+            String known = t[j];
+            return known != null ? known : (t[j] = Gbnf.charClass(classes.get(w)[j]));
         }
     }
 
     /** Numbers by pairs of states (two non-negative ints in a long), open addressing. */
     private static final class PairIds {
-        private long[] keys = new long[64];
-        private int[] ids = new int[64];
+        private long[] keys;
+        private int[] ids;
         private int size;
 
-        PairIds() {
+        /** A table for about {@code expected} pairs before it grows. */
+        PairIds(int expected) {
+            int slots = Math.max(64, Integer.highestOneBit(Math.max(expected, 1)) << 2);
+            keys = new long[slots];
+            ids = new int[slots];
             Arrays.fill(keys, -1L);
         }
 
@@ -2040,40 +2157,42 @@ final class TokenDifference {
     private static final class Edges {
         int[] targets = new int[4];
         IntervalSet[] classes = new IntervalSet[4];
-        String[] texts;
+
+        /** Each edge's class as written, where known (null: written from its class when asked). */
+        String[] texts = new String[4];
+
         int size;
 
         /** Adds an edge whose class is written already, to a target no other edge has. */
         void add(int target, String text) {
-            if (texts == null) texts = new String[targets.length];
-            add(target, (IntervalSet) null);
-            if (texts.length < targets.length) texts = Arrays.copyOf(texts, targets.length);
-            texts[size - 1] = text;
+            add(target, null, text);
         }
 
-        void add(int target, IntervalSet chars) {
+        /**
+         * Adds {@code chars} (with {@code text}, their class as written, where known) to the edge
+         * to {@code target}.
+         */
+        void add(int target, IntervalSet chars, String text) {
             for (int i = 0; chars != null && i < size; i++)
                 if (targets[i] == target) {
                     classes[i] = classes[i].or(chars);
+                    texts[i] = null;
                     return;
                 }
             if (size == targets.length) {
                 targets = Arrays.copyOf(targets, 2 * size);
                 classes = Arrays.copyOf(classes, 2 * size);
+                texts = Arrays.copyOf(texts, 2 * size);
             }
             targets[size] = target;
+            texts[size] = text;
             classes[size++] = chars;
         }
 
-        /** Appends {@code | class rule} per edge whose target {@code keep} holds. */
-        void write(StringBuilder b, IntPredicate keep, IntFunction<String> rule) {
-            for (int i = 0; i < size; i++) {
-                if (!keep.test(targets[i])) continue;
-                if (b.length() > 0) b.append(" | ");
-                b.append(texts != null ? texts[i] : Gbnf.charClass(classes[i]))
-                        .append(' ')
-                        .append(rule.apply(targets[i]));
-            }
+        /** The class of edge {@code k} as written. */
+        String text(int k) {
+            String t = texts[k];
+            return t != null ? t : (texts[k] = Gbnf.charClass(classes[k]));
         }
     }
 
@@ -2106,8 +2225,8 @@ final class TokenDifference {
             boolean ahead = true;
             boolean behind = true;
             for (String w : words) {
-                ahead &= matches(rule, c + w);
-                behind &= matches(rule, w + c);
+                ahead = ahead && matches(rule, c + w);
+                behind = behind && matches(rule, w + c);
             }
             if (ahead) before.add(c);
             if (behind) after.add(c);
@@ -2115,7 +2234,7 @@ final class TokenDifference {
         WordAutomaton wa = wordAutomaton(words, before, after);
         // the product: a state of the tokens' automaton and one of the words' automaton, while
         // some word may still be read; once none can, its edges go on in the tokens' rules
-        PairIds ids = new PairIds();
+        PairIds ids = new PairIds(wa.nodes + 8);
         ids.put(0L, 0);
         int[] tokenOf = new int[16];
         int[] wordOf = new int[16];
@@ -2130,6 +2249,7 @@ final class TokenDifference {
             IntervalSet[] wordClasses = wa.classes.get(w);
             int[] wordTo = wa.to.get(w);
             IntervalSet any = wa.any.get(w);
+            int anyHash = wa.anyHash.get(w);
             if (free.accepting[t] && wa.whole.get(w)) taken = true;
             Edges e = new Edges();
             Edges fe = new Edges();
@@ -2161,9 +2281,9 @@ final class TokenDifference {
                         wordOf[count] = wordTo[j];
                         ids.put(key, id = count++);
                     }
-                    e.add(id, both);
+                    e.add(id, both, both == q ? wa.text(w, j) : null);
                 }
-                String rest = free.rest(t, k, any);
+                String rest = free.rest(t, k, any, anyHash);
                 if (rest != null) fe.add(t2, rest);
             }
         }
@@ -2186,7 +2306,10 @@ final class TokenDifference {
         // the states' bodies, later states first, each target named by the state it was merged
         // into and a state's edges to itself by a mark: a state whose body is that of a state
         // already written is merged into it (the same strings follow both); the start, and a state
-        // an edge from a later one leads back to, keep their own rules, named before any is written
+        // an edge from a later one leads back to, keep their own rules, named before any is
+        // written.
+        // A body is compared by its parts (each class and rule name as written), which spell it
+        // one way only, and written out only where it is kept.
         String[] names = new String[count];
         names[0] = prefix + "_0";
         for (int i = 0; i < count; i++) {
@@ -2196,22 +2319,31 @@ final class TokenDifference {
                     names[e.targets[k]] = prefix + "_" + e.targets[k];
         }
         String[] bodies = new String[count];
-        Map<String, Integer> byBody = new HashMap<>();
-        StringBuilder b = new StringBuilder();
+        String[][] partsOf = new String[count][];
+        // the states by their parts' hash: the first in a table, the others chained
+        int[] table = new int[Integer.highestOneBit(Math.max(count, 2)) << 2];
+        int mask = table.length - 1;
+        int[] chain = new int[count];
+        StringBuilder b = new StringBuilder(256);
         for (int i = count - 1; i >= 0; i--) {
             if (!live[i]) continue;
-            int at = i;
-            b.setLength(0);
-            edges.get(i).write(b, q -> live[q], q -> q == at ? SELF : names[q]);
-            freeEdges.get(i).write(b, q -> true, free::rule);
-            if (accepting[i]) b.append(b.length() > 0 ? " | \"\"" : "\"\"");
-            String body = b.toString();
-            Integer same = names[i] != null ? null : byBody.get(body);
-            if (same != null) names[i] = names[same];
+            String[] parts =
+                    parts(edges.get(i), freeEdges.get(i), free, live, names, i, accepting[i]);
+            int h = Arrays.hashCode(parts);
+            int slot = (h * 0x9E3779B9) >>> 1 & mask;
+            int same = -1;
+            for (int s = table[slot] - 1; s >= 0 && same < 0; s = chain[s] - 1)
+                if (Arrays.equals(partsOf[s], parts)) same = s;
+            if (same >= 0 && names[i] == null) names[i] = names[same];
             else {
                 if (names[i] == null) names[i] = prefix + "_" + i;
-                bodies[i] = body.indexOf(SELF) < 0 ? body : body.replace(SELF, names[i]);
-                byBody.putIfAbsent(body, i);
+                bodies[i] = write(b, parts, names[i]);
+                // the first state written with these parts is the one later states merge into
+                if (same < 0) {
+                    partsOf[i] = parts;
+                    chain[i] = table[slot];
+                    table[slot] = i + 1;
+                }
             }
         }
         Set<Integer> reached = new LinkedHashSet<>();
@@ -2223,6 +2355,51 @@ final class TokenDifference {
         }
         free.define(out, reached);
         return prefix + "_0";
+    }
+
+    /**
+     * The parts of the body of state {@code at}: per edge to a live state its class and rule
+     * ({@link #SELF} for its own), then per edge into the tokens' rules its class and rule, then
+     * {@code ""} where it accepts.
+     */
+    private static String[] parts(
+            Edges e,
+            Edges fe,
+            Tokens free,
+            boolean[] live,
+            String[] names,
+            int at,
+            boolean accepting) {
+        int n = accepting ? 1 : 0;
+        for (int k = 0; k < e.size; k++) if (live[e.targets[k]]) n += 2;
+        n += 2 * fe.size;
+        String[] parts = new String[n];
+        int p = 0;
+        for (int k = 0; k < e.size; k++) {
+            int q = e.targets[k];
+            if (!live[q]) continue;
+            parts[p++] = e.text(k);
+            parts[p++] = q == at ? SELF : names[q];
+        }
+        for (int k = 0; k < fe.size; k++) {
+            parts[p++] = fe.text(k);
+            parts[p++] = free.rule(fe.targets[k]);
+        }
+        if (accepting) parts[p] = "";
+        return parts;
+    }
+
+    /** A body of {@link #parts}: {@code class rule} per edge, then {@code ""} where it accepts. */
+    private static String write(StringBuilder b, String[] parts, String self) {
+        b.setLength(0);
+        int pairs = parts.length / 2;
+        for (int k = 0; k < pairs; k++) {
+            if (k > 0) b.append(" | ");
+            String rule = parts[2 * k + 1];
+            b.append(parts[2 * k]).append(' ').append(rule == SELF ? self : rule);
+        }
+        if ((parts.length & 1) == 1) b.append(pairs > 0 ? " | \"\"" : "\"\"");
+        return b.toString();
     }
 
     private static boolean overlaps(IntervalSet a, IntervalSet b) {
