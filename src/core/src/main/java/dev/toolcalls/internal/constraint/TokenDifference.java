@@ -2151,29 +2151,41 @@ final class TokenDifference {
     }
 
     /**
-     * The edges of a state of {@link #lessWordsNew} being made: to states by number, each target
-     * once with the union of its classes.
+     * The edges of the states of {@link #lessWordsNew}, state by state as they are made (those of
+     * state {@code q} from {@code start[q]} to {@code start[q + 1]}): to states by number, each
+     * target once per state with the union of its classes.
      */
     private static final class Edges {
-        int[] targets = new int[4];
-        IntervalSet[] classes = new IntervalSet[4];
+        int[] targets = new int[64];
+        IntervalSet[] classes = new IntervalSet[64];
 
         /** Each edge's class as written, where known (null: written from its class when asked). */
-        String[] texts = new String[4];
+        String[] texts = new String[64];
 
         int size;
+        int[] start = new int[32];
 
-        /** Adds an edge whose class is written already, to a target no other edge has. */
+        /** The states opened. */
+        int states;
+
+        /** Begins the edges of the next state. */
+        void open() {
+            if (states + 2 > start.length) start = Arrays.copyOf(start, 2 * start.length);
+            start[states++] = size;
+            start[states] = size;
+        }
+
+        /** Adds an edge of the open state whose class is written already, to a new target. */
         void add(int target, String text) {
             add(target, null, text);
         }
 
         /**
-         * Adds {@code chars} (with {@code text}, their class as written, where known) to the edge
-         * to {@code target}.
+         * Adds {@code chars} (with {@code text}, their class as written, where known) to the open
+         * state's edge to {@code target}.
          */
         void add(int target, IntervalSet chars, String text) {
-            for (int i = 0; chars != null && i < size; i++)
+            for (int i = start[states - 1]; chars != null && i < size; i++)
                 if (targets[i] == target) {
                     classes[i] = classes[i].or(chars);
                     texts[i] = null;
@@ -2187,6 +2199,7 @@ final class TokenDifference {
             targets[size] = target;
             texts[size] = text;
             classes[size++] = chars;
+            start[states] = size;
         }
 
         /** The class of edge {@code k} as written. */
@@ -2239,8 +2252,8 @@ final class TokenDifference {
         int[] tokenOf = new int[16];
         int[] wordOf = new int[16];
         int count = 1;
-        List<Edges> edges = new ArrayList<>();
-        List<Edges> freeEdges = new ArrayList<>();
+        Edges edges = new Edges();
+        Edges freeEdges = new Edges();
         boolean taken = false;
         for (int i = 0; i < count; i++) {
             int t = tokenOf[i];
@@ -2251,10 +2264,8 @@ final class TokenDifference {
             IntervalSet any = wa.any.get(w);
             int anyHash = wa.anyHash.get(w);
             if (free.accepting[t] && wa.whole.get(w)) taken = true;
-            Edges e = new Edges();
-            Edges fe = new Edges();
-            edges.add(e);
-            freeEdges.add(fe);
+            edges.open();
+            freeEdges.open();
             IntervalSet[] cs = free.toLive[t];
             int[] ts = free.liveTargets[t];
             for (int k = 0; k < cs.length; k++) {
@@ -2281,10 +2292,10 @@ final class TokenDifference {
                         wordOf[count] = wordTo[j];
                         ids.put(key, id = count++);
                     }
-                    e.add(id, both, both == q ? wa.text(w, j) : null);
+                    edges.add(id, both, both == q ? wa.text(w, j) : null);
                 }
                 String rest = free.rest(t, k, any, anyHash);
-                if (rest != null) fe.add(t2, rest);
+                if (rest != null) freeEdges.add(t2, rest);
             }
         }
         if (!taken) return null;
@@ -2292,14 +2303,14 @@ final class TokenDifference {
         boolean[] live = new boolean[count];
         for (int i = 0; i < count; i++) {
             accepting[i] = free.accepting[tokenOf[i]] && !wa.whole.get(wordOf[i]);
-            live[i] = accepting[i] || freeEdges.get(i).size > 0;
+            live[i] = accepting[i] || freeEdges.start[i + 1] > freeEdges.start[i];
         }
         for (boolean grew = true; grew; ) {
             grew = false;
             for (int i = 0; i < count; i++) {
                 if (live[i]) continue;
-                Edges e = edges.get(i);
-                for (int k = 0; k < e.size && !live[i]; k++) live[i] = grew = live[e.targets[k]];
+                for (int k = edges.start[i]; k < edges.start[i + 1] && !live[i]; k++)
+                    live[i] = grew = live[edges.targets[k]];
             }
         }
         if (!live[0]) return "";
@@ -2313,10 +2324,9 @@ final class TokenDifference {
         String[] names = new String[count];
         names[0] = prefix + "_0";
         for (int i = 0; i < count; i++) {
-            Edges e = edges.get(i);
-            for (int k = 0; live[i] && k < e.size; k++)
-                if (live[e.targets[k]] && e.targets[k] < i)
-                    names[e.targets[k]] = prefix + "_" + e.targets[k];
+            for (int k = edges.start[i]; live[i] && k < edges.start[i + 1]; k++)
+                if (live[edges.targets[k]] && edges.targets[k] < i)
+                    names[edges.targets[k]] = prefix + "_" + edges.targets[k];
         }
         String[] bodies = new String[count];
         String[][] partsOf = new String[count][];
@@ -2327,8 +2337,7 @@ final class TokenDifference {
         StringBuilder b = new StringBuilder(256);
         for (int i = count - 1; i >= 0; i--) {
             if (!live[i]) continue;
-            String[] parts =
-                    parts(edges.get(i), freeEdges.get(i), free, live, names, i, accepting[i]);
+            String[] parts = parts(edges, freeEdges, free, live, names, i, accepting[i]);
             int h = Arrays.hashCode(parts);
             int slot = (h * 0x9E3779B9) >>> 1 & mask;
             int same = -1;
@@ -2349,8 +2358,8 @@ final class TokenDifference {
         Set<Integer> reached = new LinkedHashSet<>();
         for (int i = 0; i < count; i++) {
             if (bodies[i] == null) continue;
-            Edges fe = freeEdges.get(i);
-            for (int k = 0; k < fe.size; k++) reached.add(fe.targets[k]);
+            for (int k = freeEdges.start[i]; k < freeEdges.start[i + 1]; k++)
+                reached.add(freeEdges.targets[k]);
             out.define(names[i], bodies[i]);
         }
         free.define(out, reached);
@@ -2371,17 +2380,17 @@ final class TokenDifference {
             int at,
             boolean accepting) {
         int n = accepting ? 1 : 0;
-        for (int k = 0; k < e.size; k++) if (live[e.targets[k]]) n += 2;
-        n += 2 * fe.size;
+        for (int k = e.start[at]; k < e.start[at + 1]; k++) if (live[e.targets[k]]) n += 2;
+        n += 2 * (fe.start[at + 1] - fe.start[at]);
         String[] parts = new String[n];
         int p = 0;
-        for (int k = 0; k < e.size; k++) {
+        for (int k = e.start[at]; k < e.start[at + 1]; k++) {
             int q = e.targets[k];
             if (!live[q]) continue;
             parts[p++] = e.text(k);
             parts[p++] = q == at ? SELF : names[q];
         }
-        for (int k = 0; k < fe.size; k++) {
+        for (int k = fe.start[at]; k < fe.start[at + 1]; k++) {
             parts[p++] = fe.text(k);
             parts[p++] = free.rule(fe.targets[k]);
         }
