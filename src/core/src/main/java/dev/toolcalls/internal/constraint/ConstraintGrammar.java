@@ -563,6 +563,8 @@ public final class ConstraintGrammar {
     /** The whitespace the parser strips around a name or a parameter's name that a model writes. */
     private static final char[] STRIPPED = {' ', '\t', '\n', '\r'};
 
+    private static final String STRIPPED_TEXT = new String(STRIPPED);
+
     /** Per name token: whether it reads escapes. */
     private final Map<Integer, Boolean> escapes = new HashMap<>();
 
@@ -940,9 +942,10 @@ public final class ConstraintGrammar {
     private String strippedNew(int rule, String word) {
         StringBuilder before = new StringBuilder();
         StringBuilder after = new StringBuilder();
-        for (char w : STRIPPED) {
-            if (difference.matches(rule, w + word)) before.append(w);
-            if (difference.matches(rule, word + w)) after.append(w);
+        long around = difference.around(rule, word, STRIPPED_TEXT);
+        for (int i = 0; i < STRIPPED.length; i++) {
+            if ((around >>> 2 * i & 1) != 0) before.append(STRIPPED[i]);
+            if ((around >>> 2 * i + 1 & 1) != 0) after.append(STRIPPED[i]);
         }
         String lit = Gbnf.literal(word);
         if (before.length() == 0 && after.length() == 0) return lit;
@@ -983,7 +986,7 @@ public final class ConstraintGrammar {
                         base + "_f",
                         rule,
                         earlier.get(rule),
-                        new TokenDifference.Words(keys, new String(STRIPPED)));
+                        new TokenDifference.Words(keys, STRIPPED_TEXT));
         otherKeyExprs.put(key, other);
         return other;
     }

@@ -225,6 +225,15 @@ final class TokenDifference {
     /** The words' automata made in this build; null in an instance that threads share. */
     private final Map<WordsShape, WordAutomaton> automata;
 
+    /**
+     * The answers of {@link #around} in this build, by rule, then word and characters; null in an
+     * instance that threads share.
+     */
+    private final Map<Integer, Map<String, Long>> arounds;
+
+    /** The characters the answers of {@link #arounds} are for (one set per build). */
+    private String aroundChars;
+
     /** An instance that threads may share. */
     TokenDifference(ATN atn) {
         this(atn, false);
@@ -235,6 +244,7 @@ final class TokenDifference {
         this.derived = CACHE.computeIfAbsent(atn, Derived::new);
         this.replayed = oneThread ? new IdentityHashMap<>() : null;
         this.automata = oneThread ? new HashMap<>() : null;
+        this.arounds = oneThread ? new HashMap<>() : null;
     }
 
     /**
@@ -376,13 +386,46 @@ final class TokenDifference {
 
     /** Whether {@code s} is in the rule's language. */
     boolean matches(int rule, String s) {
-        Read at = start(rule);
+        return walk(start(rule), s).accepts;
+    }
+
+    /** The read {@code s} leads to from {@code at} (one of no configurations once none is left). */
+    private Read walk(Read at, String s) {
         for (int i = 0; i < s.length() && !at.cfgs.isEmpty(); ) {
             int ch = s.codePointAt(i);
             at = stepRead(at, ch);
             i += Character.charCount(ch);
         }
-        return at.accepts;
+        return at;
+    }
+
+    /**
+     * Which of the characters {@code chars} (at most 32, below U+10000) the rule's language holds
+     * {@code word} with: per character {@code i}, bit {@code 2i} where it holds the character then
+     * the word, bit {@code 2i + 1} where it holds the word then the character. The word is read
+     * once for all the characters after it.
+     */
+    long around(int rule, String word, String chars) {
+        Map<String, Long> known = null;
+        if (arounds != null) {
+            known = arounds.computeIfAbsent(rule, r -> new HashMap<>());
+            Long bits = known.get(word);
+            if (bits != null && chars.equals(aroundChars)) return bits;
+        }
+        Read start = start(rule);
+        Read through = walk(start, word);
+        long bits = 0;
+        for (int i = 0; i < chars.length(); i++) {
+            char c = chars.charAt(i);
+            if (!start.cfgs.isEmpty() && walk(stepRead(start, c), word).accepts)
+                bits |= 1L << 2 * i;
+            if (!through.cfgs.isEmpty() && stepRead(through, c).accepts) bits |= 1L << 2 * i + 1;
+        }
+        if (known != null && (aroundChars == null || chars.equals(aroundChars))) {
+            aroundChars = chars;
+            known.put(word, bits);
+        }
+        return bits;
     }
 
     /** The read of {@code rule}'s start, kept per lexer. */
@@ -2234,15 +2277,13 @@ final class TokenDifference {
         List<String> words = spelled.list();
         IntervalSet before = new IntervalSet();
         IntervalSet after = new IntervalSet();
-        for (char c : spelled.stripped().toCharArray()) {
-            boolean ahead = true;
-            boolean behind = true;
-            for (String w : words) {
-                ahead = ahead && matches(rule, c + w);
-                behind = behind && matches(rule, w + c);
-            }
-            if (ahead) before.add(c);
-            if (behind) after.add(c);
+        String stripped = spelled.stripped();
+        // the characters every word may be written with before it, and after it
+        long all = -1L;
+        for (String w : words) all &= around(rule, w, stripped);
+        for (int i = 0; i < stripped.length(); i++) {
+            if ((all >>> 2 * i & 1) != 0) before.add(stripped.charAt(i));
+            if ((all >>> 2 * i + 1 & 1) != 0) after.add(stripped.charAt(i));
         }
         WordAutomaton wa = wordAutomaton(words, before, after);
         // the product: a state of the tokens' automaton and one of the words' automaton, while
