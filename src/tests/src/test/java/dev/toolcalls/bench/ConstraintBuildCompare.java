@@ -48,17 +48,24 @@ public final class ConstraintBuildCompare {
         }
     }
 
-    private static Build load(String library, String format)
-            throws ReflectiveOperationException, IOException {
-        List<URL> urls = new ArrayList<>();
-        urls.add(Path.of(library).toUri().toURL());
+    /**
+     * A class loader of its own for {@code classes} (folders or jars, in order), with the gson and
+     * antlr4-runtime jars of this JVM's class path, below the platform class loader: one build of
+     * the library beside another in one JVM.
+     */
+    public static ClassLoader loader(URL... classes) throws IOException {
+        List<URL> urls = new ArrayList<>(List.of(classes));
         for (String j : System.getProperty("java.class.path").split(File.pathSeparator)) {
             String file = Path.of(j).getFileName().toString();
             if (file.startsWith("gson-") || file.startsWith("antlr4-runtime-"))
                 urls.add(Path.of(j).toUri().toURL());
         }
-        ClassLoader l =
-                new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
+        return new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
+    }
+
+    private static Build load(String library, String format)
+            throws ReflectiveOperationException, IOException {
+        ClassLoader l = loader(Path.of(library).toUri().toURL());
         Class<?> formats = l.loadClass("dev.toolcalls.Formats");
         Class<?> tools = l.loadClass("dev.toolcalls.Tools");
         Class<?> options = l.loadClass("dev.toolcalls.ConstraintOptions");

@@ -1920,13 +1920,6 @@ final class TokenDifference {
         return b.toString();
     }
 
-    /**
-     * The automaton of a token spelled as one of the words, with characters of {@code before} ahead
-     * of it and of {@code after} behind it: a trie of the words, and its states as sets of reads
-     * (each a node of the trie, and whether the characters after a whole word are being read:
-     * {@code node << 1 | behind}), numbered as they are first met. Each state's moves are grouped
-     * by the state they lead to.
-     */
     /** The read-only set of {@code c} alone. */
     private static IntervalSet one(int c) {
         if (c < ONE.length) return ONE[c];
@@ -1935,6 +1928,13 @@ final class TokenDifference {
         return made;
     }
 
+    /**
+     * The automaton of a token spelled as one of the words, with characters of {@code before} ahead
+     * of it and of {@code after} behind it: a trie of the words, and its states as sets of reads
+     * (each a node of the trie, and whether the characters after a whole word are being read:
+     * {@code node << 1 | behind}), numbered as they are first met. Each state's moves are grouped
+     * by the state they lead to.
+     */
     private static final class WordAutomaton {
         /** Per trie node: the characters going on and the nodes they lead to, and word ends. */
         private int[][] chars = new int[16][];
@@ -2359,9 +2359,8 @@ final class TokenDifference {
         // into and a state's edges to itself by a mark: a state whose body is that of a state
         // already written is merged into it (the same strings follow both); the start, and a state
         // an edge from a later one leads back to, keep their own rules, named before any is
-        // written.
-        // A body is compared by its parts (each class and rule name as written), which spell it
-        // one way only, and written out only where it is kept.
+        // written. Bodies are compared by their parts (each class and rule name as written, which
+        // spell a body one way only), and a body's text is written only where it is kept
         String[] names = new String[count];
         names[0] = prefix + "_0";
         for (int i = 0; i < count; i++) {

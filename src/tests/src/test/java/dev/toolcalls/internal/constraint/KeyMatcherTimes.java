@@ -1,16 +1,14 @@
 package dev.toolcalls.internal.constraint;
 
 import dev.toolcalls.Formats;
+import dev.toolcalls.bench.ConstraintBuildCompare;
 import dev.toolcalls.internal.format.FormatDefinition;
 import dev.toolcalls.internal.lex.LexerModel;
 import dev.toolcalls.internal.lex.Role;
 
-import java.io.File;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.lang.reflect.Method;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -157,16 +155,9 @@ public final class KeyMatcherTimes {
      * Gson jars).
      */
     private static Class<?> load(String library) throws Exception {
-        List<URL> urls = new ArrayList<>();
-        urls.add(KeyMatcherTimes.class.getProtectionDomain().getCodeSource().getLocation());
-        urls.add(Path.of(library).toUri().toURL());
-        for (String j : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            String file = Path.of(j).getFileName().toString();
-            if (file.startsWith("gson-") || file.startsWith("antlr4-runtime-"))
-                urls.add(Path.of(j).toUri().toURL());
-        }
-        ClassLoader l =
-                new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
-        return l.loadClass(KeyMatcherTimes.class.getName());
+        return ConstraintBuildCompare.loader(
+                        KeyMatcherTimes.class.getProtectionDomain().getCodeSource().getLocation(),
+                        Path.of(library).toUri().toURL())
+                .loadClass(KeyMatcherTimes.class.getName());
     }
 }
