@@ -226,13 +226,10 @@ final class TokenDifference {
     private final Map<WordsShape, WordAutomaton> automata;
 
     /**
-     * The answers of {@link #around} in this build, by rule, then word and characters; null in an
+     * The answers of {@link #around} in this build, by rule and characters, then word; null in an
      * instance that threads share.
      */
-    private final Map<Integer, Map<String, Long>> arounds;
-
-    /** The characters the answers of {@link #arounds} are for (one set per build). */
-    private String aroundChars;
+    private final Map<AroundOf, Map<String, Long>> arounds;
 
     /** An instance that threads may share. */
     TokenDifference(ATN atn) {
@@ -406,12 +403,12 @@ final class TokenDifference {
      * once for all the characters after it.
      */
     long around(int rule, String word, String chars) {
-        Map<String, Long> known = null;
-        if (arounds != null) {
-            known = arounds.computeIfAbsent(rule, r -> new HashMap<>());
-            Long bits = known.get(word);
-            if (bits != null && chars.equals(aroundChars)) return bits;
-        }
+        Map<String, Long> known =
+                arounds == null
+                        ? null
+                        : arounds.computeIfAbsent(new AroundOf(rule, chars), k -> new HashMap<>());
+        Long answered = known == null ? null : known.get(word);
+        if (answered != null) return answered;
         Read start = start(rule);
         Read through = walk(start, word);
         long bits = 0;
@@ -421,12 +418,12 @@ final class TokenDifference {
                 bits |= 1L << 2 * i;
             if (!through.cfgs.isEmpty() && stepRead(through, c).accepts) bits |= 1L << 2 * i + 1;
         }
-        if (known != null && (aroundChars == null || chars.equals(aroundChars))) {
-            aroundChars = chars;
-            known.put(word, bits);
-        }
+        if (known != null) known.put(word, bits);
         return bits;
     }
+
+    /** A rule and the characters {@link #around} is asked about. */
+    private record AroundOf(int rule, String chars) {}
 
     /** The read of {@code rule}'s start, kept per lexer. */
     private Read start(int rule) {
@@ -2067,11 +2064,19 @@ final class TokenDifference {
                 all.add(ch);
             }
             all.setReadonly(true);
-            this.classes.add(Arrays.copyOf(classes, size));
-            to.add(Arrays.copyOf(groups, size));
+            return moved(Arrays.copyOf(classes, size), Arrays.copyOf(groups, size), all, ends);
+        }
+
+        /**
+         * Adds the moves of the next state: its classes and the states they lead to, all their
+         * characters (read-only), and whether a word ends there.
+         */
+        private boolean moved(IntervalSet[] classes, int[] groups, IntervalSet all, boolean ends) {
+            this.classes.add(classes);
+            to.add(groups);
             any.add(all);
             anyHash.add(all.hashCode());
-            texts.add(new String[size]);
+            texts.add(new String[classes.length]);
             whole.add(ends);
             return true;
         }
@@ -2105,13 +2110,7 @@ final class TokenDifference {
             }
             if (all != null) all.setReadonly(true);
             else all = classes[0];
-            this.classes.add(classes);
-            to.add(groups);
-            any.add(all);
-            anyHash.add(all.hashCode());
-            texts.add(new String[n]);
-            whole.add(false);
-            return true;
+            return moved(classes, groups, all, false);
         }
 
         /** The class {@code j} of state {@code w} as written. */
