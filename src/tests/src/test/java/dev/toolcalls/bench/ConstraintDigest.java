@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -29,6 +30,10 @@ import java.util.Map;
  * <pre>
  * mvn -B -q -o -Pbench -DskipTests test-compile exec:exec -Dbench.main=dev.toolcalls.bench.ConstraintDigest -Dbench.args=/tmp/digest.txt
  * </pre>
+ *
+ * <p>With {@code -Dunordered=true} a constraint's lines (and the lines of a grammar a JSON string
+ * holds) are digested in sorted order: two builds that write the same rules in another order write
+ * the same digest.
  */
 public final class ConstraintDigest {
     private ConstraintDigest() {}
@@ -66,6 +71,14 @@ public final class ConstraintDigest {
         return sets;
     }
 
+    /** The text digested: the constraint, or its lines sorted where the order is ignored. */
+    private static String lines(String constraint) {
+        if (!Boolean.getBoolean("unordered")) return constraint;
+        String[] parts = constraint.split("\n|\\\\n", -1);
+        Arrays.sort(parts);
+        return String.join("\n", parts);
+    }
+
     /** Writes the digest lines to the file the first argument names (or prints them). */
     public static void main(String[] args) throws IOException, NoSuchAlgorithmException {
         MessageDigest sha = MessageDigest.getInstance("SHA-256");
@@ -90,7 +103,8 @@ public final class ConstraintDigest {
                                 String result;
                                 try {
                                     byte[] text =
-                                            f.constraint(tools, o).getBytes(StandardCharsets.UTF_8);
+                                            lines(f.constraint(tools, o))
+                                                    .getBytes(StandardCharsets.UTF_8);
                                     result =
                                             text.length
                                                     + " "

@@ -655,6 +655,11 @@ public final class ConstraintGrammar {
     /** Each frame's rule name, by id (null until written). */
     private final List<String> names = new ArrayList<>();
 
+    /** The numbers of the runs after a token in the rule names (-1: not named yet). */
+    private int[] afterNames = new int[0];
+
+    private int afterNamed;
+
     /** How many contexts are numbered in the rule names. */
     private int ctxIds;
 
@@ -2009,7 +2014,8 @@ public final class ConstraintGrammar {
 
     private List<Exit> returnsOf(int mode, Ctx c) {
         boolean opaque = plan.opaque[mode];
-        Ctx kc = opaque ? opaqueCtx : canon(mode, c);
+        boolean passes = !opaque && passesMask(mode, c);
+        Ctx kc = opaque ? opaqueCtx : canon(mode, passes ? withMask(c, 0) : c);
         Summary summary = summary(mode, kc);
         if (summary == null) {
             summary = new Summary(new Key(mode, kc));
@@ -2022,11 +2028,50 @@ public final class ConstraintGrammar {
             summary.lastReader = reading;
         }
         List<Exit> s = summary.returns.list;
+        if (passes) {
+            // the frame ends with the required state it began with
+            List<Exit> in = new ArrayList<>(s.size());
+            for (int i = 0; i < s.size(); i++) {
+                Exit x = s.get(i);
+                if (masked(mode, x) && x.ctx.mask != 0)
+                    throw new IllegalStateException("a frame that passes the state on changed it");
+                in.add(withMask(mode, x, c.mask));
+            }
+            return in;
+        }
         if (!opaque) return s;
         // a frame that leaves the context alone ends in the context it began in
         List<Exit> in = new ArrayList<>(s.size());
         for (Exit x : s) addNew(in, new Exit(false, c, x.pops, x.mode, x.popped));
         return in;
+    }
+
+    /**
+     * Whether a frame of {@code mode} in {@code c} is made with no required state: its mode passes
+     * the state on unread ({@link ModePlan#maskThrough}), and its returns are given the state back.
+     */
+    private boolean passesMask(int mode, Ctx c) {
+        return plan.maskThrough[mode] && c.call && c.mask > 0 && c.tool >= -1;
+    }
+
+    private Ctx withMask(Ctx c, int mask) {
+        return c.mask == mask ? c : ctx(c.call, c.tool, c.key, mask, c.called);
+    }
+
+    /**
+     * The return {@code x} of a frame in {@code mode} with the required state {@code mask}, where
+     * the frame below reads it.
+     */
+    private Exit withMask(int mode, Exit x, int mask) {
+        if (!masked(mode, x) || x.ctx.mask == mask) return x;
+        return new Exit(false, withMask(x.ctx, mask), x.pops, x.mode, x.popped);
+    }
+
+    /** Whether the return {@code x} of a frame in {@code mode} keeps the required state. */
+    private boolean masked(int mode, Exit x) {
+        boolean implicit = rules.implicitCallEnd();
+        int live = x.mode >= 0 ? plan.live(x.mode, implicit) : plan.liveBelow(mode, implicit);
+        return (live & ModePlan.MASK) != 0 && x.ctx.call;
     }
 
     /** The summary of frames in {@code mode} and context {@code c}; null before it is made. */
@@ -2268,8 +2313,15 @@ public final class ConstraintGrammar {
 
     private Nt nt(int mode, Ctx c, Exit e, int after) {
         if (e.eof && c.call && !plan.mayEndCall[mode]) return dead;
+        // a call that ends implicitly ends only with every required parameter written
+        if (normalize(mode, c) == null) return dead;
         Nt n;
-        if (!plan.opaque[mode]) n = new Nt(mode, canon(mode, c), e, after);
+        if (!plan.opaque[mode] && !e.eof && passesMask(mode, c)) {
+            // made with no required state: it ends with the one it began with
+            Exit x = withMask(mode, e, 0);
+            if (!withMask(mode, x, c.mask).equals(e)) return dead;
+            n = new Nt(mode, canon(mode, withMask(c, 0)), x, after);
+        } else if (!plan.opaque[mode]) n = new Nt(mode, canon(mode, c), e, after);
         else if (e.eof) n = new Nt(mode, eofOk(c) ? opaqueEnd : opaqueNoEnd, e, after);
         else if (!e.ctx.equals(c)) return dead;
         else
@@ -2324,8 +2376,6 @@ public final class ConstraintGrammar {
         for (int i = 0; i < returns.size(); i++) {
             Exit r = returns.get(i);
             int more = r.pops - 1;
-            Nt head = nt(inner, c, r, after);
-            if (head == dead) continue;
             if (more < rest.size()) {
                 List<Integer> next = new ArrayList<>(rest.subList(0, rest.size() - more));
                 if (r.mode >= 0) next.set(next.size() - 1, r.mode);
@@ -2334,7 +2384,11 @@ public final class ConstraintGrammar {
                     PopSpelling p = popSpellings.get(r.popped);
                     below = after(p.mode, p.rule, p.lit, next.get(next.size() - 1), r.ctx);
                 }
+                // the frame is made only where something can follow its return
                 List<List<Object>> tails = stackAlts(next, r.ctx, e, below);
+                if (tails.isEmpty()) continue;
+                Nt head = nt(inner, c, r, after);
+                if (head == dead) continue;
                 for (int t = 0; t < tails.size(); t++) {
                     List<Object> tail = tails.get(t);
                     List<Object> alt = new ArrayList<>(1 + tail.size());
@@ -2343,8 +2397,10 @@ public final class ConstraintGrammar {
                     out.add(alt);
                 }
             } else if (!e.eof
-                    && e.equals(new Exit(false, r.ctx, r.pops - rest.size(), r.mode, r.popped)))
-                out.add(List.of(head));
+                    && e.equals(new Exit(false, r.ctx, r.pops - rest.size(), r.mode, r.popped))) {
+                Nt head = nt(inner, c, r, after);
+                if (head != dead) out.add(List.of(head));
+            }
         }
         return out;
     }
@@ -2360,8 +2416,6 @@ public final class ConstraintGrammar {
         List<Exit> returns = returnsOf(mode, k);
         for (int i = 0; i < returns.size(); i++) {
             Exit r = returns.get(i);
-            Nt head = nt(mode, k, r);
-            if (head == dead) continue;
             Ctx c = resumed(unkeyed(d, r), mask);
             int below = -1;
             if (r.popped >= 0) {
@@ -2369,6 +2423,9 @@ public final class ConstraintGrammar {
                 below = after(p.mode, p.rule, p.lit, r.mode, c);
             }
             List<List<Object>> tails = stackAlts(plan.singles.get(r.mode), c, e, below);
+            if (tails.isEmpty()) continue;
+            Nt head = nt(mode, k, r);
+            if (head == dead) continue;
             for (int t = 0; t < tails.size(); t++) {
                 List<Object> tail = tails.get(t);
                 List<Object> alt = new ArrayList<>(1 + tail.size());
@@ -2921,10 +2978,21 @@ public final class ConstraintGrammar {
             if (n.exit.mode >= 0) b.append('m').append(n.exit.mode);
             if (n.exit.popped >= 0) b.append('s').append(n.exit.popped);
         }
-        if (n.after >= 0) b.append("_a").append(n.after);
+        if (n.after >= 0) b.append("_a").append(afterId(n.after));
         String made = b.toString();
         names.set(n.id, made);
         return made;
+    }
+
+    /** The number of the run after a token in the rule names, given in the order they are named. */
+    private int afterId(int after) {
+        if (after >= afterNames.length) {
+            int from = afterNames.length;
+            afterNames = Arrays.copyOf(afterNames, Math.max(after + 1, 2 * from));
+            Arrays.fill(afterNames, from, afterNames.length, -1);
+        }
+        if (afterNames[after] < 0) afterNames[after] = afterNamed++;
+        return afterNames[after];
     }
 
     private int ctxId(Ctx c) {

@@ -156,6 +156,14 @@ final class ModePlan {
     final boolean[] opaque;
 
     /**
+     * Per mode (not the default one): whether a frame in it, and every frame it leads to or pushes
+     * before it pops, neither reads nor changes the call's required state (JSON: whether its
+     * arguments are written), popping at most its own frame: it then ends with the state it began
+     * with, and derives the same text whatever that state is.
+     */
+    final boolean[] maskThrough;
+
+    /**
      * Per mode: whether the output may end after a frame in it began inside a call, that is,
      * whether from it (without popping it) a token ending the call, or the default mode, is
      * reached.
@@ -294,6 +302,7 @@ final class ModePlan {
         }
         opaque = new boolean[modes];
         opacity();
+        maskThrough = maskPassing(modes);
         mayEndCall = new boolean[modes];
         endings(below);
         deferrable = deferrals();
@@ -681,6 +690,42 @@ final class ModePlan {
         for (int r : runRules.get(m)) if (CONTEXT_RUNS.contains(roles[r])) return false;
         for (int r : itemRules.get(m)) if (CONTEXT_ROLES.contains(roles[r])) return false;
         return true;
+    }
+
+    /** Whether a token of the rule, read in {@code mode}, may read or change the required state. */
+    private boolean touchesMask(int mode, int rule) {
+        return switch (roles[rule]) {
+            case CALL_BEGIN, CALL_END, ARG_KEY, ARGS_JSON -> true;
+            // the token that ends a string holding the arguments sets them written
+            default -> heldMode[mode] && !stays(mode, rule);
+        };
+    }
+
+    private boolean[] maskPassing(int modes) {
+        boolean[] through = new boolean[modes];
+        for (int m = 1; m < modes; m++) {
+            boolean passes = true;
+            for (int r : itemRules.get(m)) passes &= effects[r].pops() <= 1 && !touchesMask(m, r);
+            through[m] = passes;
+        }
+        boolean shrank = true;
+        while (shrank) {
+            shrank = false;
+            for (int m = 1; m < modes; m++) {
+                if (!through[m]) continue;
+                for (int r : itemRules.get(m)) {
+                    Effect e = effects[r];
+                    boolean ok = e.pops() > 0 || through[e.mode() >= 0 ? e.mode() : m];
+                    for (int p : e.pushes()) ok &= through[p];
+                    if (!ok) {
+                        through[m] = false;
+                        shrank = true;
+                        break;
+                    }
+                }
+            }
+        }
+        return through;
     }
 
     private void opacity() {
