@@ -86,6 +86,15 @@ public final class ConstraintGrammar {
 
         Ctx[] unkeyed;
 
+        /**
+         * The context with the base required state, that frames passing the state on are made in
+         * (null before it is asked for), and their returns per mode given this context's state,
+         * each as of the summary's size it was made at (see returnsOf).
+         */
+        Ctx based;
+
+        List<Exit>[] passed;
+
         Ctx(boolean call, int tool, int key, int mask, boolean called) {
             this.call = call;
             this.tool = tool;
@@ -2015,7 +2024,7 @@ public final class ConstraintGrammar {
     private List<Exit> returnsOf(int mode, Ctx c) {
         boolean opaque = plan.opaque[mode];
         boolean passes = !opaque && passesMask(mode, c);
-        Ctx kc = opaque ? opaqueCtx : canon(mode, passes ? withMask(c, 0) : c);
+        Ctx kc = opaque ? opaqueCtx : canon(mode, passes ? based(c) : c);
         Summary summary = summary(mode, kc);
         if (summary == null) {
             summary = new Summary(new Key(mode, kc));
@@ -2029,14 +2038,22 @@ public final class ConstraintGrammar {
         }
         List<Exit> s = summary.returns.list;
         if (passes) {
-            // the frame ends with the required state it began with
+            // the frame ends with the required state it began with (kept until the summary grows)
+            if (c.passed == null) {
+                @SuppressWarnings("unchecked")
+                List<Exit>[] made = new List[model.modeNames.length];
+                c.passed = made;
+            }
+            List<Exit> known = c.passed[mode];
+            if (known != null && known.size() == s.size()) return known;
             List<Exit> in = new ArrayList<>(s.size());
             for (int i = 0; i < s.size(); i++) {
                 Exit x = s.get(i);
-                if (masked(mode, x) && x.ctx.mask != 0)
+                if (masked(mode, x) && x.ctx.mask != baseMask(c))
                     throw new IllegalStateException("a frame that passes the state on changed it");
                 in.add(withMask(mode, x, c.mask));
             }
+            c.passed[mode] = in;
             return in;
         }
         if (!opaque) return s;
@@ -2047,11 +2064,33 @@ public final class ConstraintGrammar {
     }
 
     /**
-     * Whether a frame of {@code mode} in {@code c} is made with no required state: its mode passes
-     * the state on unread ({@link ModePlan#maskThrough}), and its returns are given the state back.
+     * Whether a frame of {@code mode} in {@code c} is made with the base state ({@link #baseMask})
+     * instead of its own: its mode passes the state on unread ({@link ModePlan#maskThrough}, or a
+     * deferred state through {@link ModePlan#deferrable} modes), and its returns are given the
+     * state back.
      */
     private boolean passesMask(int mode, Ctx c) {
-        return plan.maskThrough[mode] && c.call && c.mask > 0 && c.tool >= -1;
+        if (!c.call || c.tool < -1 || c.mask == baseMask(c)) return false;
+        if (plan.maskThrough[mode]) return true;
+        // a deferred state is carried, unread, to where it is set; it names the parameter, so that
+        // only frames that do not keep the parameter are alike for every deferred state
+        return c.mask <= DEFERRED_OTHER
+                && plan.deferrable[mode]
+                && (c.key < 0 || (plan.live(mode, rules.implicitCallEnd()) & ModePlan.KEY) == 0);
+    }
+
+    /**
+     * The required state a frame that passes it on is made with: none, or, where the state is
+     * deferred, the deferred state after a parameter not among the tool's.
+     */
+    private static int baseMask(Ctx c) {
+        return c.mask <= DEFERRED_OTHER ? DEFERRED_OTHER : 0;
+    }
+
+    /** The context with the base required state ({@link #baseMask}). */
+    private Ctx based(Ctx c) {
+        if (c.based == null) c.based = withMask(c, baseMask(c));
+        return c.based;
     }
 
     private Ctx withMask(Ctx c, int mask) {
@@ -2063,12 +2102,16 @@ public final class ConstraintGrammar {
      * the frame below reads it.
      */
     private Exit withMask(int mode, Exit x, int mask) {
-        if (!masked(mode, x) || x.ctx.mask == mask) return x;
+        if (x.ctx.mask == mask || !masked(mode, x)) return x;
         return new Exit(false, withMask(x.ctx, mask), x.pops, x.mode, x.popped);
     }
 
-    /** Whether the return {@code x} of a frame in {@code mode} keeps the required state. */
+    /**
+     * Whether the return {@code x} of a frame in {@code mode} keeps the required state: where the
+     * frame below reads it, or it is deferred (see strip).
+     */
     private boolean masked(int mode, Exit x) {
+        if (x.ctx.call && x.ctx.mask <= DEFERRED_OTHER) return true;
         boolean implicit = rules.implicitCallEnd();
         int live = x.mode >= 0 ? plan.live(x.mode, implicit) : plan.liveBelow(mode, implicit);
         return (live & ModePlan.MASK) != 0 && x.ctx.call;
@@ -2315,12 +2358,20 @@ public final class ConstraintGrammar {
         if (e.eof && c.call && !plan.mayEndCall[mode]) return dead;
         // a call that ends implicitly ends only with every required parameter written
         if (normalize(mode, c) == null) return dead;
+        // nor does any other, and the output ends after the call: where no parameter can be
+        // written any more, a call that lacks one cannot end
+        if (e.eof
+                && c.call
+                && c.mask > DEFERRED_OTHER
+                && !plan.maskSettable[mode]
+                && !maskComplete(c)) return dead;
         Nt n;
         if (!plan.opaque[mode] && !e.eof && passesMask(mode, c)) {
-            // made with no required state: it ends with the one it began with
-            Exit x = withMask(mode, e, 0);
-            if (!withMask(mode, x, c.mask).equals(e)) return dead;
-            n = new Nt(mode, canon(mode, withMask(c, 0)), x, after);
+            // made with the base state: it ends with the state it began with
+            boolean masked = masked(mode, e);
+            if (masked && e.ctx.mask != c.mask) return dead;
+            Exit x = masked ? new Exit(false, based(e.ctx), e.pops, e.mode, e.popped) : e;
+            n = new Nt(mode, canon(mode, based(c)), x, after);
         } else if (!plan.opaque[mode]) n = new Nt(mode, canon(mode, c), e, after);
         else if (e.eof) n = new Nt(mode, eofOk(c) ? opaqueEnd : opaqueNoEnd, e, after);
         else if (!e.ctx.equals(c)) return dead;

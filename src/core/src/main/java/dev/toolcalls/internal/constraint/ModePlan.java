@@ -164,6 +164,14 @@ final class ModePlan {
     final boolean[] maskThrough;
 
     /**
+     * Per mode: whether a call's frame in it that lacks a required parameter (JSON: its arguments)
+     * may still write it before the output ends in the frame: a token of it, or of a mode it leads
+     * to, pushes, or returns to, writes a parameter's name or the arguments. A token that ends the
+     * call or begins another leads nowhere: the call lacking a parameter, it is not read.
+     */
+    final boolean[] maskSettable;
+
+    /**
      * Per mode: whether the output may end after a frame in it began inside a call, that is,
      * whether from it (without popping it) a token ending the call, or the default mode, is
      * reached.
@@ -303,6 +311,7 @@ final class ModePlan {
         opaque = new boolean[modes];
         opacity();
         maskThrough = maskPassing(modes);
+        maskSettable = maskSetting(modes);
         mayEndCall = new boolean[modes];
         endings(below);
         deferrable = deferrals();
@@ -699,6 +708,38 @@ final class ModePlan {
             // the token that ends a string holding the arguments sets them written
             default -> heldMode[mode] && !stays(mode, rule);
         };
+    }
+
+    private boolean[] maskSetting(int modes) {
+        boolean[] sets = new boolean[modes];
+        for (int m = 0; m < modes; m++)
+            for (int r : itemRules.get(m)) {
+                Role role = roles[r];
+                sets[m] |=
+                        role == Role.ARG_KEY
+                                || role == Role.ARGS_JSON
+                                || heldMode[m] && !stays(m, r);
+            }
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (int m = 0; m < modes; m++) {
+                if (sets[m]) continue;
+                for (int r : itemRules.get(m)) {
+                    // a call that lacks a required parameter neither ends nor is followed by one
+                    if (roles[r] == Role.CALL_BEGIN || roles[r] == Role.CALL_END) continue;
+                    Effect e = effects[r];
+                    boolean reaches = e.mode() >= 0 ? sets[e.mode()] : e.pops() == 0 && sets[m];
+                    for (int p : e.pushes()) reaches |= sets[p];
+                    if (reaches) {
+                        sets[m] = true;
+                        grew = true;
+                        break;
+                    }
+                }
+            }
+        }
+        return sets;
     }
 
     private boolean[] maskPassing(int modes) {
