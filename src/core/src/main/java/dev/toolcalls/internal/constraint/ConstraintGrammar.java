@@ -135,6 +135,9 @@ public final class ConstraintGrammar {
         final int popped;
         private final int hash;
 
+        /** This exit with the base required state (see ConstraintGrammar.nt); null before made. */
+        Exit based;
+
         Exit(boolean eof, Ctx ctx, int pops, int mode, int popped) {
             this.eof = eof;
             this.ctx = ctx;
@@ -2355,6 +2358,14 @@ public final class ConstraintGrammar {
     }
 
     private Nt nt(int mode, Ctx c, Exit e, int after) {
+        return made(frame(mode, c, e, after));
+    }
+
+    /**
+     * The frame {@link #nt} makes, not yet made where it is new (its id is then -1), or {@link
+     * #dead}.
+     */
+    private Nt frame(int mode, Ctx c, Exit e, int after) {
         if (e.eof && c.call && !plan.mayEndCall[mode]) return dead;
         // a call that ends implicitly ends only with every required parameter written
         if (normalize(mode, c) == null) return dead;
@@ -2370,7 +2381,12 @@ public final class ConstraintGrammar {
             // made with the base state: it ends with the state it began with
             boolean masked = masked(mode, e);
             if (masked && e.ctx.mask != c.mask) return dead;
-            Exit x = masked ? new Exit(false, based(e.ctx), e.pops, e.mode, e.popped) : e;
+            Exit x = e;
+            if (masked) {
+                if (e.based == null)
+                    e.based = new Exit(false, based(e.ctx), e.pops, e.mode, e.popped);
+                x = e.based;
+            }
             n = new Nt(mode, canon(mode, based(c)), x, after);
         } else if (!plan.opaque[mode]) n = new Nt(mode, canon(mode, c), e, after);
         else if (e.eof) n = new Nt(mode, eofOk(c) ? opaqueEnd : opaqueNoEnd, e, after);
@@ -2386,6 +2402,13 @@ public final class ConstraintGrammar {
             Summary ends = summary(mode, n.ctx);
             if (ends != null && !ends.returns.contains(n.exit)) return dead;
         }
+        Nt known = frames.get(n);
+        return known != null ? known : n;
+    }
+
+    /** The frame {@code n} of {@link #frame}, made where it is new. */
+    private Nt made(Nt n) {
+        if (n.id >= 0 || n == dead) return n;
         Nt known = frames.putIfAbsent(n, n);
         if (known != null) return known;
         register(n);
@@ -2436,10 +2459,11 @@ public final class ConstraintGrammar {
                     below = after(p.mode, p.rule, p.lit, next.get(next.size() - 1), r.ctx);
                 }
                 // the frame is made only where something can follow its return
+                Nt head = frame(inner, c, r, after);
+                if (head == dead) continue;
                 List<List<Object>> tails = stackAlts(next, r.ctx, e, below);
                 if (tails.isEmpty()) continue;
-                Nt head = nt(inner, c, r, after);
-                if (head == dead) continue;
+                head = made(head);
                 for (int t = 0; t < tails.size(); t++) {
                     List<Object> tail = tails.get(t);
                     List<Object> alt = new ArrayList<>(1 + tail.size());
@@ -2473,10 +2497,11 @@ public final class ConstraintGrammar {
                 PopSpelling p = popSpellings.get(r.popped);
                 below = after(p.mode, p.rule, p.lit, r.mode, c);
             }
+            Nt head = frame(mode, k, r, -1);
+            if (head == dead) continue;
             List<List<Object>> tails = stackAlts(plan.singles.get(r.mode), c, e, below);
             if (tails.isEmpty()) continue;
-            Nt head = nt(mode, k, r);
-            if (head == dead) continue;
+            head = made(head);
             for (int t = 0; t < tails.size(); t++) {
                 List<Object> tail = tails.get(t);
                 List<Object> alt = new ArrayList<>(1 + tail.size());
