@@ -87,11 +87,11 @@ public final class ConstraintGrammar {
         Ctx[] unkeyed;
 
         /**
-         * The context with the base required state, that frames passing the state on are made in
-         * (null before it is asked for), and their returns per mode given this context's state,
-         * each as of the summary's size it was made at (see returnsOf).
+         * Per mode, the context frames in that mode are made in where it is not this one (see
+         * ConstraintGrammar.kept; null before asked), and their returns given this context's fields
+         * back, each as of the summary's size it was made at (see returnsOf).
          */
-        Ctx based;
+        Ctx[] kept;
 
         List<Exit>[] passed;
 
@@ -135,8 +135,15 @@ public final class ConstraintGrammar {
         final int popped;
         private final int hash;
 
-        /** This exit with the base required state (see ConstraintGrammar.nt); null before made. */
-        Exit based;
+        /**
+         * The contexts {@link #keptAs} was made for, and this exit as a frame made in {@code
+         * keptIn} for one in {@code keptFrom} ends (see ConstraintGrammar.forth; null before made).
+         */
+        Ctx keptFrom;
+
+        Ctx keptIn;
+
+        Exit keptAs;
 
         Exit(boolean eof, Ctx ctx, int pops, int mode, int popped) {
             this.eof = eof;
@@ -624,6 +631,13 @@ public final class ConstraintGrammar {
     private record IdAt(int tool, IntervalSet chars) {}
 
     private final Map<IdAt, String> idCache = new HashMap<>();
+
+    /** Per tool and parameter, the first of its value class (see valueClass). */
+    private final Map<Long, Long> valueClasses = new HashMap<>();
+
+    /** The first tool and parameter of each value class, by how the value is written. */
+    private final Map<String, Long> firstOfValue = new HashMap<>();
+
     private final Map<Integer, List<Step>> callSteps = new HashMap<>();
     private final int[] modeOfRule;
     private final ArrayDeque<Summary> work = new ArrayDeque<>();
@@ -2026,8 +2040,9 @@ public final class ConstraintGrammar {
 
     private List<Exit> returnsOf(int mode, Ctx c) {
         boolean opaque = plan.opaque[mode];
-        boolean passes = !opaque && passesMask(mode, c);
-        Ctx kc = opaque ? opaqueCtx : canon(mode, passes ? based(c) : c);
+        Ctx k = opaque ? c : kept(mode, c);
+        boolean passes = k != c;
+        Ctx kc = opaque ? opaqueCtx : canon(mode, k);
         Summary summary = summary(mode, kc);
         if (summary == null) {
             summary = new Summary(new Key(mode, kc));
@@ -2041,7 +2056,7 @@ public final class ConstraintGrammar {
         }
         List<Exit> s = summary.returns.list;
         if (passes) {
-            // the frame ends with the required state it began with (kept until the summary grows)
+            // the frame ends with the fields it began with (kept until the summary grows)
             if (c.passed == null) {
                 @SuppressWarnings("unchecked")
                 List<Exit>[] made = new List[model.modeNames.length];
@@ -2050,12 +2065,7 @@ public final class ConstraintGrammar {
             List<Exit> known = c.passed[mode];
             if (known != null && known.size() == s.size()) return known;
             List<Exit> in = new ArrayList<>(s.size());
-            for (int i = 0; i < s.size(); i++) {
-                Exit x = s.get(i);
-                if (masked(mode, x) && x.ctx.mask != baseMask(c))
-                    throw new IllegalStateException("a frame that passes the state on changed it");
-                in.add(withMask(mode, x, c.mask));
-            }
+            for (int i = 0; i < s.size(); i++) in.add(back(mode, s.get(i), k, c));
             c.passed[mode] = in;
             return in;
         }
@@ -2067,10 +2077,97 @@ public final class ConstraintGrammar {
     }
 
     /**
+     * The context the frames of {@code mode} in {@code c} are made in, their returns given {@code
+     * c}'s fields back: with the base required state ({@link #baseMask}) where they pass the state
+     * on ({@link #passesMask}), and with the first tool and parameter of the parameter's value
+     * class ({@link #valueClass}) where they read the parameter only by its value ({@link
+     * ModePlan#valueOnly}). Frames of parameters alike in these are then made once.
+     */
+    private Ctx kept(int mode, Ctx c) {
+        if (c.kept != null && c.kept[mode] != null) return c.kept[mode];
+        Ctx k = c;
+        if (passesMask(mode, c)) k = withMask(k, baseMask(c));
+        if (plan.valueOnly[mode] && k.call && k.tool >= 0) {
+            long first = valueClass(k.tool, k.key);
+            int tool = (int) (first >>> 32);
+            int key = (int) first;
+            if (tool != k.tool || key != k.key) k = ctx(true, tool, key, k.mask, k.called);
+        }
+        if (c.kept == null) c.kept = new Ctx[model.modeNames.length];
+        c.kept[mode] = k;
+        return k;
+    }
+
+    /**
+     * The first tool and parameter ({@code tool << 32 | parameter}) of the build whose value is
+     * written as the parameter {@code key} of {@code tool}: typed alike and alike in whether it
+     * takes a string (a value of no parameter, -1 or -2, is one class each; one a token read as
+     * JSON or as a string, a class of its own).
+     */
+    private long valueClass(int tool, int key) {
+        long at = (long) tool << 32 | (key & 0xFFFFFFFFL);
+        // a value read as JSON or as a string by a token before it stays its own
+        if (key >= tools.get(tool).keys.size()) return at;
+        Long known = valueClasses.get(at);
+        if (known != null) return known;
+        String typed = key < 0 ? null : typedValue(tool, key);
+        String value =
+                key < 0 ? "k" + key : (typed == null ? "-" : typed) + " " + takesString(tool, key);
+        Long first = firstOfValue.putIfAbsent(value, at);
+        long made = first != null ? first : at;
+        valueClasses.put(at, made);
+        return made;
+    }
+
+    /**
+     * The return {@code x} of a frame in {@code mode} made in {@code k} ({@link #kept}) as a frame
+     * in {@code c} returns: with {@code c}'s tool, parameter and required state where the frame
+     * below keeps them.
+     */
+    private Exit back(int mode, Exit x, Ctx k, Ctx c) {
+        Ctx y = x.ctx;
+        if (!y.call) return x;
+        int tool = y.tool == k.tool ? c.tool : y.tool;
+        int key = y.key == k.key ? c.key : y.key;
+        int mask = y.mask;
+        if (k.mask != c.mask && masked(mode, x)) {
+            if (y.mask != k.mask)
+                throw new IllegalStateException("a frame that passes the state on changed it");
+            mask = c.mask;
+        }
+        if (tool == y.tool && key == y.key && mask == y.mask) return x;
+        return new Exit(false, ctx(true, tool, key, mask, y.called), x.pops, x.mode, x.popped);
+    }
+
+    /**
+     * The return {@code e} of a frame in {@code mode} and context {@code c} as the frame made in
+     * {@code k} ({@link #kept}) ends; null where it cannot end so.
+     */
+    private Exit forth(int mode, Exit e, Ctx c, Ctx k) {
+        if (e.keptIn == k && e.keptFrom == c) return e.keptAs;
+        Exit x = e;
+        Ctx y = e.ctx;
+        if (y.call) {
+            int tool = y.tool == c.tool ? k.tool : y.tool;
+            int key = y.key == c.key ? k.key : y.key;
+            int mask = y.mask;
+            if (k.mask != c.mask && masked(mode, e))
+                mask = y.mask == c.mask ? k.mask : Integer.MIN_VALUE;
+            if (mask == Integer.MIN_VALUE) x = null;
+            else if (tool != y.tool || key != y.key || mask != y.mask)
+                x = new Exit(false, ctx(true, tool, key, mask, y.called), e.pops, e.mode, e.popped);
+            if (x != null && !back(mode, x, k, c).equals(e)) x = null;
+        }
+        e.keptFrom = c;
+        e.keptIn = k;
+        e.keptAs = x;
+        return x;
+    }
+
+    /**
      * Whether a frame of {@code mode} in {@code c} is made with the base state ({@link #baseMask})
      * instead of its own: its mode passes the state on unread ({@link ModePlan#maskThrough}, or a
-     * deferred state through {@link ModePlan#deferrable} modes), and its returns are given the
-     * state back.
+     * deferred state through {@link ModePlan#deferrable} modes).
      */
     private boolean passesMask(int mode, Ctx c) {
         if (!c.call || c.tool < -1 || c.mask == baseMask(c)) return false;
@@ -2090,23 +2187,8 @@ public final class ConstraintGrammar {
         return c.mask <= DEFERRED_OTHER ? DEFERRED_OTHER : 0;
     }
 
-    /** The context with the base required state ({@link #baseMask}). */
-    private Ctx based(Ctx c) {
-        if (c.based == null) c.based = withMask(c, baseMask(c));
-        return c.based;
-    }
-
     private Ctx withMask(Ctx c, int mask) {
         return c.mask == mask ? c : ctx(c.call, c.tool, c.key, mask, c.called);
-    }
-
-    /**
-     * The return {@code x} of a frame in {@code mode} with the required state {@code mask}, where
-     * the frame below reads it.
-     */
-    private Exit withMask(int mode, Exit x, int mask) {
-        if (x.ctx.mask == mask || !masked(mode, x)) return x;
-        return new Exit(false, withMask(x.ctx, mask), x.pops, x.mode, x.popped);
     }
 
     /**
@@ -2377,17 +2459,12 @@ public final class ConstraintGrammar {
                 && !plan.maskSettable[mode]
                 && !maskComplete(c)) return dead;
         Nt n;
-        if (!plan.opaque[mode] && !e.eof && passesMask(mode, c)) {
-            // made with the base state: it ends with the state it began with
-            boolean masked = masked(mode, e);
-            if (masked && e.ctx.mask != c.mask) return dead;
-            Exit x = e;
-            if (masked) {
-                if (e.based == null)
-                    e.based = new Exit(false, based(e.ctx), e.pops, e.mode, e.popped);
-                x = e.based;
-            }
-            n = new Nt(mode, canon(mode, based(c)), x, after);
+        Ctx k = plan.opaque[mode] || e.eof ? c : kept(mode, c);
+        if (k != c) {
+            // made in the context kept: it ends with the fields it began with
+            Exit x = forth(mode, e, c, k);
+            if (x == null) return dead;
+            n = new Nt(mode, canon(mode, k), x, after);
         } else if (!plan.opaque[mode]) n = new Nt(mode, canon(mode, c), e, after);
         else if (e.eof) n = new Nt(mode, eofOk(c) ? opaqueEnd : opaqueNoEnd, e, after);
         else if (!e.ctx.equals(c)) return dead;

@@ -172,6 +172,15 @@ final class ModePlan {
     final boolean[] maskSettable;
 
     /**
+     * Per mode (not the default one): whether a frame in it, and every frame it leads to or pushes
+     * before it pops, reads the tool and the parameter only through the parameter's value (a run
+     * typed by it, whether an empty value is a string) and changes neither but to leave the
+     * parameter, popping at most its own frame: parameters whose values are written alike derive
+     * the same text there.
+     */
+    final boolean[] valueOnly;
+
+    /**
      * Per mode: whether the output may end after a frame in it began inside a call, that is,
      * whether from it (without popping it) a token ending the call, or the default mode, is
      * reached.
@@ -312,6 +321,7 @@ final class ModePlan {
         opacity();
         maskThrough = maskPassing(modes);
         maskSettable = maskSetting(modes);
+        valueOnly = valueReading(modes);
         mayEndCall = new boolean[modes];
         endings(below);
         deferrable = deferrals();
@@ -740,6 +750,40 @@ final class ModePlan {
             }
         }
         return sets;
+    }
+
+    private boolean[] valueReading(int modes) {
+        boolean[] only = new boolean[modes];
+        for (int m = 1; m < modes; m++) {
+            boolean value = !heldMode[m];
+            for (int r : runRules.get(m))
+                value &= roles[r] == Role.ARG_VALUE || !CONTEXT_RUNS.contains(roles[r]);
+            for (int r : itemRules.get(m))
+                value &=
+                        effects[r].pops() <= 1
+                                && !CONTEXT_ROLES.contains(roles[r])
+                                && roles[r] != Role.ARG_AS_STRING
+                                && roles[r] != Role.ARG_AS_JSON;
+            only[m] = value;
+        }
+        boolean shrank = true;
+        while (shrank) {
+            shrank = false;
+            for (int m = 1; m < modes; m++) {
+                if (!only[m]) continue;
+                for (int r : itemRules.get(m)) {
+                    Effect e = effects[r];
+                    boolean ok = e.pops() > 0 || only[e.mode() >= 0 ? e.mode() : m];
+                    for (int p : e.pushes()) ok &= only[p];
+                    if (!ok) {
+                        only[m] = false;
+                        shrank = true;
+                        break;
+                    }
+                }
+            }
+        }
+        return only;
     }
 
     private boolean[] maskPassing(int modes) {
