@@ -766,23 +766,7 @@ final class ModePlan {
                                 && roles[r] != Role.ARG_AS_JSON;
             only[m] = value;
         }
-        boolean shrank = true;
-        while (shrank) {
-            shrank = false;
-            for (int m = 1; m < modes; m++) {
-                if (!only[m]) continue;
-                for (int r : itemRules.get(m)) {
-                    Effect e = effects[r];
-                    boolean ok = e.pops() > 0 || only[e.mode() >= 0 ? e.mode() : m];
-                    for (int p : e.pushes()) ok &= only[p];
-                    if (!ok) {
-                        only[m] = false;
-                        shrank = true;
-                        break;
-                    }
-                }
-            }
-        }
+        closeUnder(only);
         return only;
     }
 
@@ -793,23 +777,7 @@ final class ModePlan {
             for (int r : itemRules.get(m)) passes &= effects[r].pops() <= 1 && !touchesMask(m, r);
             through[m] = passes;
         }
-        boolean shrank = true;
-        while (shrank) {
-            shrank = false;
-            for (int m = 1; m < modes; m++) {
-                if (!through[m]) continue;
-                for (int r : itemRules.get(m)) {
-                    Effect e = effects[r];
-                    boolean ok = e.pops() > 0 || through[e.mode() >= 0 ? e.mode() : m];
-                    for (int p : e.pushes()) ok &= through[p];
-                    if (!ok) {
-                        through[m] = false;
-                        shrank = true;
-                        break;
-                    }
-                }
-            }
-        }
+        closeUnder(through);
         return through;
     }
 
@@ -820,17 +788,25 @@ final class ModePlan {
             for (int r : itemRules.get(m)) neutral &= effects[r].pops() <= 1;
             opaque[m] = neutral;
         }
+        closeUnder(opaque);
+    }
+
+    /**
+     * Keeps in {@code in} only the modes whose tokens lead, until the frame pops, to modes in it
+     * alone: the frame's next mode and the modes it pushes.
+     */
+    private void closeUnder(boolean[] in) {
         boolean shrank = true;
         while (shrank) {
             shrank = false;
-            for (int m = 1; m < modes; m++) {
-                if (!opaque[m]) continue;
+            for (int m = 1; m < in.length; m++) {
+                if (!in[m]) continue;
                 for (int r : itemRules.get(m)) {
                     Effect e = effects[r];
-                    boolean ok = e.pops() > 0 || opaque[e.mode() >= 0 ? e.mode() : m];
-                    for (int p : e.pushes()) ok &= opaque[p];
+                    boolean ok = e.pops() > 0 || in[e.mode() >= 0 ? e.mode() : m];
+                    for (int p : e.pushes()) ok &= in[p];
                     if (!ok) {
-                        opaque[m] = false;
+                        in[m] = false;
                         shrank = true;
                         break;
                     }
