@@ -2084,10 +2084,12 @@ public final class ConstraintGrammar {
      * ModePlan#valueOnly}). Frames of parameters alike in these are then made once.
      */
     private Ctx kept(int mode, Ctx c) {
+        boolean passes = passesMask(mode, c);
+        boolean valued = plan.valueOnly[mode] && c.call && c.tool >= 0;
+        if (!passes && !valued) return c;
         if (c.kept != null && c.kept[mode] != null) return c.kept[mode];
-        Ctx k = c;
-        if (passesMask(mode, c)) k = withMask(k, baseMask(c));
-        if (plan.valueOnly[mode] && k.call && k.tool >= 0) {
+        Ctx k = passes ? withMask(c, baseMask(c)) : c;
+        if (valued) {
             long first = valueClass(k.tool, k.key);
             int tool = (int) (first >>> 32);
             int key = (int) first;
