@@ -720,24 +720,25 @@ final class ModePlan {
         };
     }
 
+    /**
+     * Whether a token of the rule ends a call or begins one: a call that lacks a required parameter
+     * neither ends nor is followed by another.
+     */
+    private boolean endsOrBegins(int rule) {
+        return roles[rule] == Role.CALL_BEGIN || roles[rule] == Role.CALL_END;
+    }
+
     private boolean[] maskSetting(int modes) {
         boolean[] sets = new boolean[modes];
         for (int m = 0; m < modes; m++)
-            for (int r : itemRules.get(m)) {
-                Role role = roles[r];
-                sets[m] |=
-                        role == Role.ARG_KEY
-                                || role == Role.ARGS_JSON
-                                || heldMode[m] && !stays(m, r);
-            }
+            for (int r : itemRules.get(m)) sets[m] |= !endsOrBegins(r) && touchesMask(m, r);
         boolean grew = true;
         while (grew) {
             grew = false;
             for (int m = 0; m < modes; m++) {
                 if (sets[m]) continue;
                 for (int r : itemRules.get(m)) {
-                    // a call that lacks a required parameter neither ends nor is followed by one
-                    if (roles[r] == Role.CALL_BEGIN || roles[r] == Role.CALL_END) continue;
+                    if (endsOrBegins(r)) continue;
                     Effect e = effects[r];
                     boolean reaches = e.mode() >= 0 ? sets[e.mode()] : e.pops() == 0 && sets[m];
                     for (int p : e.pushes()) reaches |= sets[p];
