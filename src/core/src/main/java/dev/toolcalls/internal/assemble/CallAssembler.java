@@ -648,9 +648,13 @@ public final class CallAssembler {
 
     /**
      * The arguments in [from, to), read from the pieces that hold them (the last few); a range that
-     * lies within one piece is that piece (or a part of it), not a copy built up.
+     * lies within one piece is that piece (or a part of it), not a copy built up, and one within
+     * the short pieces still being gathered is cut from them without ending their gathering.
      */
     private String argsRange(int from, int to) {
+        // a range within the short pieces gathered last is cut from them, which stay gathered
+        int tailFrom = argsLength - argsTail.length();
+        if (from >= tailFrom) return argsTail.substring(from - tailFrom, to - tailFrom);
         flushArgsTail();
         int at = argsLength;
         int i = argPieces.size();
