@@ -28,6 +28,9 @@ import java.util.Set;
  * </ul>
  */
 public final class SchemaTypes {
+    /** Ranges up to this long are escaped by a plain loop, not by searches. */
+    private static final int SHORT = 16;
+
     public enum Type {
         NULL,
         INTEGER,
@@ -421,6 +424,16 @@ public final class SchemaTypes {
      */
     private static StringBuilder escapeInto(
             StringBuilder into, String s, int from, int to, Seen seen) {
+        if (to - from <= SHORT) {
+            // a few characters (a small chunk's piece of a value) are read one by one
+            int k = from;
+            while (k < to) {
+                char c = s.charAt(k);
+                if (c < 0x20 || c == '"' || c == '\\') break;
+                k++;
+            }
+            if (k == to) return into == null ? null : into.append(s, from, to);
+        }
         int quote = -1;
         int slash = -1;
         if (seen != null && seen.text == s && seen.from <= from) {
