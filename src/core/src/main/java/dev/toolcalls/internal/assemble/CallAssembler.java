@@ -652,7 +652,6 @@ public final class CallAssembler {
      * the short pieces still being gathered is cut from them without ending their gathering.
      */
     private String argsRange(int from, int to) {
-        // a range within the short pieces gathered last is cut from them, which stay gathered
         int tailFrom = argsLength - argsTail.length();
         if (from >= tailFrom) return argsTail.substring(from - tailFrom, to - tailFrom);
         flushArgsTail();

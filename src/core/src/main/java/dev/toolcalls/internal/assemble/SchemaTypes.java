@@ -28,7 +28,9 @@ import java.util.Set;
  * </ul>
  */
 public final class SchemaTypes {
-    /** Ranges up to this long are escaped by a plain loop, not by searches. */
+    /**
+     * Ranges up to this long are read one by one before the searches ({@link JsonScan#special}).
+     */
     private static final int SHORT = 16;
 
     public enum Type {
@@ -424,16 +426,9 @@ public final class SchemaTypes {
      */
     private static StringBuilder escapeInto(
             StringBuilder into, String s, int from, int to, Seen seen) {
-        if (to - from <= SHORT) {
-            // a few characters (a small chunk's piece of a value) are read one by one
-            int k = from;
-            while (k < to) {
-                char c = s.charAt(k);
-                if (c < 0x20 || c == '"' || c == '\\') break;
-                k++;
-            }
-            if (k == to) return into == null ? null : into.append(s, from, to);
-        }
+        // a few characters (a small chunk's piece of a value) are read one by one
+        if (to - from <= SHORT && JsonScan.special(s, from, to) == to)
+            return into == null ? null : into.append(s, from, to);
         int quote = -1;
         int slash = -1;
         if (seen != null && seen.text == s && seen.from <= from) {

@@ -730,26 +730,18 @@ final class ModePlan {
 
     private boolean[] maskSetting(int modes) {
         boolean[] sets = new boolean[modes];
-        for (int m = 0; m < modes; m++)
-            for (int r : itemRules.get(m)) sets[m] |= !endsOrBegins(r) && touchesMask(m, r);
-        boolean grew = true;
-        while (grew) {
-            grew = false;
-            for (int m = 0; m < modes; m++) {
-                if (sets[m]) continue;
-                for (int r : itemRules.get(m)) {
-                    if (endsOrBegins(r)) continue;
-                    Effect e = effects[r];
-                    boolean reaches = e.mode() >= 0 ? sets[e.mode()] : e.pops() == 0 && sets[m];
-                    for (int p : e.pushes()) reaches |= sets[p];
-                    if (reaches) {
-                        sets[m] = true;
-                        grew = true;
-                        break;
-                    }
-                }
+        List<Set<Integer>> next = new ArrayList<>();
+        for (int m = 0; m < modes; m++) {
+            Set<Integer> to = new HashSet<>();
+            for (int r : itemRules.get(m)) {
+                if (endsOrBegins(r)) continue;
+                sets[m] |= touchesMask(m, r);
+                if (effects[r].mode() >= 0) to.add(effects[r].mode());
+                to.addAll(effects[r].pushes());
             }
+            next.add(to);
         }
+        spread(sets, next);
         return sets;
     }
 
