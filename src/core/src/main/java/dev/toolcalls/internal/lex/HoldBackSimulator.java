@@ -31,6 +31,9 @@ public final class HoldBackSimulator extends LexerATNSimulator {
     public static final int HOLD = Integer.MIN_VALUE;
     private static final int NO_WALK = Integer.MIN_VALUE + 1;
 
+    /** {@link #savedModes} before anything was saved (a match along built edges saves nothing). */
+    private static final int[] NO_MODES = {};
+
     private final LexerModel model;
     private final TextStream stream;
     private DFAState accepted;
@@ -54,7 +57,7 @@ public final class HoldBackSimulator extends LexerATNSimulator {
      * savedDepth) of savedModes, or savedDepth -1 when nothing was saved (a match along built DFA
      * edges checks its commands before running them, and fails with nothing changed).
      */
-    private int[] savedModes = new int[8];
+    private int[] savedModes = NO_MODES;
 
     private int savedDepth = -1;
 
@@ -190,7 +193,8 @@ public final class HoldBackSimulator extends LexerATNSimulator {
 
     private void saveModes() {
         int depth = recog._modeStack.size();
-        if (savedModes.length < depth) savedModes = new int[Math.max(depth, 2 * savedModes.length)];
+        if (savedModes.length < depth)
+            savedModes = new int[Math.max(Math.max(depth, 8), 2 * savedModes.length)];
         for (int i = 0; i < depth; i++) savedModes[i] = recog._modeStack.get(i);
         savedDepth = depth;
     }

@@ -37,6 +37,9 @@ public final class TextStream implements CharStream {
      * enough that the carry of a stream of text stays far under the size {@link #reset} keeps, so
      * no parser grows it again, and the live part moved each time is short beside it.
      */
+    /** The most characters whose next occurrence {@link #next} keeps. */
+    private static final int SEEK_CHARS = 8;
+
     private static final int DEAD_MIN = 512;
 
     // the carry: [carryBase, carryBase + carryLen), always followed directly by the current chunk
@@ -62,11 +65,10 @@ public final class TextStream implements CharStream {
     private int cpMark;
     private int cpAtMark;
 
-    // next occurrence of a character in the current chunk, for run scans: found at[k] searching
-    // from from[k]
-    private final char[] seekChar = new char[8];
-    private final int[] seekFrom = new int[8];
-    private final int[] seekAt = new int[8];
+    // next occurrence of a character in the current chunk, for run scans, per searched character
+    // k < seekN: the character at seek[3k], found at seek[3k + 2] searching from seek[3k + 1]
+    // (made at the first search: a stream of short chunks may never search)
+    private int[] seek;
     private int seekN;
 
     private int limit;
@@ -482,20 +484,23 @@ public final class TextStream implements CharStream {
      * character.
      */
     private int next(char c, int i) {
-        for (int k = 0; k < seekN; k++) {
-            if (seekChar[k] != c) continue;
-            if (seekFrom[k] <= i && i <= seekAt[k]) return seekAt[k];
+        int[] known = seek;
+        for (int k = 0; k < 3 * seekN; k += 3) {
+            if (known[k] != c) continue;
+            if (known[k + 1] <= i && i <= known[k + 2]) return known[k + 2];
             int at = cur.indexOf(c, i);
-            seekFrom[k] = i;
-            seekAt[k] = at < 0 ? cur.length() : at;
-            return seekAt[k];
+            known[k + 1] = i;
+            known[k + 2] = at < 0 ? cur.length() : at;
+            return known[k + 2];
         }
         int at = cur.indexOf(c, i);
         at = at < 0 ? cur.length() : at;
-        if (seekN < seekChar.length) {
-            seekChar[seekN] = c;
-            seekFrom[seekN] = i;
-            seekAt[seekN++] = at;
+        if (known == null) known = seek = new int[3 * SEEK_CHARS];
+        if (seekN < SEEK_CHARS) {
+            known[3 * seekN] = c;
+            known[3 * seekN + 1] = i;
+            known[3 * seekN + 2] = at;
+            seekN++;
         }
         return at;
     }
