@@ -37,10 +37,10 @@ public final class TextStream implements CharStream {
      * enough that the carry of a stream of text stays far under the size {@link #reset} keeps, so
      * no parser grows it again, and the live part moved each time is short beside it.
      */
+    private static final int DEAD_MIN = 512;
+
     /** The most characters whose next occurrence {@link #next} keeps. */
     private static final int SEEK_CHARS = 8;
-
-    private static final int DEAD_MIN = 512;
 
     // the carry: [carryBase, carryBase + carryLen), always followed directly by the current chunk
     private char[] carry = new char[64];
