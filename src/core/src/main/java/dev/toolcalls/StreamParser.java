@@ -224,7 +224,10 @@ public final class StreamParser {
     public List<ParseEvent> feed(String text) {
         long me = enter();
         try {
-            if (specials != null || calls.isOpen()) {
+            if (specials == null && calls.isOpen()) {
+                calls.countBegin();
+                if (lexer.appendRun(text)) return run(false, text);
+            } else if (specials != null || calls.isOpen()) {
                 calls.countBegin();
                 appendOrdinary(text);
             } else {
@@ -480,7 +483,19 @@ public final class StreamParser {
     }
 
     private List<ParseEvent> run(boolean last) {
+        return run(last, null);
+    }
+
+    /**
+     * @param whole a chunk the lexer took whole as its current token, which waits for {@link
+     *     #token}; else null
+     */
+    private List<ParseEvent> run(boolean last, String whole) {
         try {
+            if (whole != null) {
+                token(whole);
+                flushText(whole);
+            }
             pump();
             if (last) {
                 finished = true;
@@ -514,16 +529,16 @@ public final class StreamParser {
         while (true) {
             LexerDriver.Step step = lexer.next();
             if (step == LexerDriver.Step.NEED_MORE) {
-                flushText();
+                flushText(null);
                 return;
             }
             if (step == LexerDriver.Step.STUCK) {
-                flushText();
+                flushText(null);
                 stuck();
                 continue;
             }
             if (step == LexerDriver.Step.TOO_LONG) {
-                flushText();
+                flushText(null);
                 fail(
                         ToolCallParseException.Kind.LIMIT_EXCEEDED,
                         lexer.position(),
@@ -531,98 +546,108 @@ public final class StreamParser {
                                 + options.maxTokenLength()
                                 + " code points has not ended (ParseOptions.withMaxTokenLength)");
             }
-            Role role = model.roleOfType(lexer.tokenType());
-            if (role == Role.INHERIT) role = inherited;
-            else if (inherited != role) inherited = role; // no store, no write barrier, if same
-            if ((role == Role.CONTENT || role == Role.REASONING) && !calls.isOpen()) {
-                // text outside a call: consecutive pieces (runs, and the blanks or stray characters
-                // between them)
-                // are taken as one range and cut from the output once, not copied piece by piece
-                int from = lexer.tokenStart();
-                if (pendingRole != role || pendingEnd != from) {
-                    flushText();
-                    pendingRole = role;
-                    pendingStart = from;
-                }
-                pendingEnd = lexer.tokenEnd();
-                leftDefaultMode = false;
-                continue;
-            }
-            if ((role == Role.ARGS_JSON || role == Role.ARGS_JSON_STRING) && calls.isOpen()) {
-                // raw JSON arguments, or the inside of a JSON string holding them: consecutive
-                // tokens are one range of the output, handed to the call once (a long string
-                // argument is cut from the output once, not token by token; a string's escapes are
-                // decoded in one pass over the range)
-                int from = lexer.tokenStart();
-                if (pendingRole != role || pendingEnd != from) {
-                    flushText();
-                    pendingRole = role;
-                    pendingStart = from;
-                }
-                pendingEnd = lexer.tokenEnd();
-                FastRuns.Run run = lexer.tokenRun();
-                if (run != null
-                        && run.quoteless
-                        && role == Role.ARGS_JSON
-                        && pendingEnd - from >= CallAssembler.LONG_PIECE)
-                    quoteless(from, pendingEnd);
-                if (implicitCallEnd) implicitEnd();
-                // the short tokens that follow and belong to the same arguments (brackets, quotes,
-                // keys, atoms) extend the range at once, without a turn of this loop each
-                if (calls.isOpen() && lexer.extendInherited(CallAssembler.LONG_PIECE)) {
-                    pendingEnd = lexer.tokenEnd();
-                    if (implicitCallEnd) implicitEnd();
-                }
-                continue;
-            }
-            flushText();
-            if (calls.isOpen()
-                    && (role == Role.CALL_BEGIN
-                            || implicitCallEnd && (role == Role.CONTENT || role == Role.REASONING)))
-                endOpenCall(); // a new call ends the open one; in formats without end markers, so
-            // does text
-            // a token whose role takes no text (markers, skipped tokens) makes no string: its text
-            // goes, if anywhere, straight into the open call's raw text; a JSON string literal with
-            // nothing to decode gives its value, cut from the output, and no text either
-            String value =
-                    role == Role.NAME_JSON || role == Role.ID_JSON
-                            ? lexer.tokenPlainJsonString()
-                            : null;
-            // a raw argument value, a key, or a literal's string characters or atom, that lies
-            // whole in one chunk of the output is read there, not cut from it first
-            boolean inPlace = in(IN_PLACE, role) && lexer.tokenChunk() != null;
-            String text = value != null || inPlace || in(TEXTLESS, role) ? null : lexer.tokenText();
-            if (text != null) calls.text(text);
-            else rawText();
-            if (calls.isOpen() && lexer.tokenTruncated() && in(NAMING, role)) {
-                // the output stops inside a name, id or key: the call never got it whole
-                if (fallBackToContent()) continue;
-                throw calls.errorAtBegin(
-                        ToolCallParseException.Kind.UNTERMINATED_CALL,
-                        "the output ends inside the call that began at offset "
-                                + calls.beginOffset()
-                                + " (in "
-                                + lexer.modePath()
-                                + ")");
-            }
-            try {
-                dispatch(role, text, value);
-            } catch (ToolCallParseException e) {
-                if (!fallBackToContent()) throw e;
-                // the rest of a call abandoned midway is text; a call that failed at its end is
-                // already behind the lexer
-                if (role != Role.CALL_END) lexer.restartAt(lexer.tokenEnd());
-                continue;
-            }
-            if (implicitCallEnd && calls.isOpen()) {
-                // without an end marker, a call whose tokens took the lexer out of the default mode
-                // is over
-                // as soon as it is back there: nothing of a call is lexed in the default mode
-                if (!lexer.inDefaultMode()) leftDefaultMode = true;
-                else if (leftDefaultMode) endOpenCall();
-            }
-            if (!calls.isOpen()) leftDefaultMode = false;
+            token(null);
         }
+    }
+
+    /**
+     * What the parser makes of the lexer's current token.
+     *
+     * @param whole the chunk that is the whole token, when the lexer took it so; else null
+     */
+    private void token(String whole) {
+        Role role = model.roleOfType(lexer.tokenType());
+        if (role == Role.INHERIT) role = inherited;
+        else if (inherited != role) inherited = role; // no store, no write barrier, if same
+        if ((role == Role.CONTENT || role == Role.REASONING) && !calls.isOpen()) {
+            // text outside a call: consecutive pieces (runs, and the blanks or stray characters
+            // between them)
+            // are taken as one range and cut from the output once, not copied piece by piece
+            int from = lexer.tokenStart();
+            if (pendingRole != role || pendingEnd != from) {
+                flushText(null);
+                pendingRole = role;
+                pendingStart = from;
+            }
+            pendingEnd = lexer.tokenEnd();
+            leftDefaultMode = false;
+            return;
+        }
+        if ((role == Role.ARGS_JSON || role == Role.ARGS_JSON_STRING) && calls.isOpen()) {
+            // raw JSON arguments, or the inside of a JSON string holding them: consecutive
+            // tokens are one range of the output, handed to the call once (a long string
+            // argument is cut from the output once, not token by token; a string's escapes are
+            // decoded in one pass over the range)
+            int from = lexer.tokenStart();
+            if (pendingRole != role || pendingEnd != from) {
+                flushText(null);
+                pendingRole = role;
+                pendingStart = from;
+            }
+            pendingEnd = lexer.tokenEnd();
+            FastRuns.Run run = lexer.tokenRun();
+            if (run != null
+                    && run.quoteless
+                    && role == Role.ARGS_JSON
+                    && pendingEnd - from >= CallAssembler.LONG_PIECE) quoteless(from, pendingEnd);
+            if (implicitCallEnd) implicitEnd();
+            // the short tokens that follow and belong to the same arguments (brackets, quotes,
+            // keys, atoms) extend the range at once, without a turn of this loop each
+            if (calls.isOpen() && lexer.extendInherited(CallAssembler.LONG_PIECE)) {
+                pendingEnd = lexer.tokenEnd();
+                if (implicitCallEnd) implicitEnd();
+            }
+            return;
+        }
+        flushText(null);
+        if (calls.isOpen()
+                && (role == Role.CALL_BEGIN
+                        || implicitCallEnd && (role == Role.CONTENT || role == Role.REASONING)))
+            endOpenCall(); // a new call ends the open one; in formats without end markers, so
+        // does text
+        // a token whose role takes no text (markers, skipped tokens) makes no string: its text
+        // goes, if anywhere, straight into the open call's raw text; a JSON string literal with
+        // nothing to decode gives its value, cut from the output, and no text either
+        String value =
+                role == Role.NAME_JSON || role == Role.ID_JSON
+                        ? lexer.tokenPlainJsonString()
+                        : null;
+        // a raw argument value, a key, or a literal's string characters or atom, that lies
+        // whole in one chunk of the output is read there, not cut from it first
+        String chunk = !in(IN_PLACE, role) ? null : whole != null ? whole : lexer.tokenChunk();
+        int base = whole != null ? lexer.tokenStart() : lexer.tokenChunkBase();
+        boolean inPlace = chunk != null;
+        String text = value != null || inPlace || in(TEXTLESS, role) ? null : lexer.tokenText();
+        if (text != null) calls.text(text);
+        else rawText();
+        if (calls.isOpen() && lexer.tokenTruncated() && in(NAMING, role)) {
+            // the output stops inside a name, id or key: the call never got it whole
+            if (fallBackToContent()) return;
+            throw calls.errorAtBegin(
+                    ToolCallParseException.Kind.UNTERMINATED_CALL,
+                    "the output ends inside the call that began at offset "
+                            + calls.beginOffset()
+                            + " (in "
+                            + lexer.modePath()
+                            + ")");
+        }
+        try {
+            dispatch(role, text, value, chunk, base);
+        } catch (ToolCallParseException e) {
+            if (!fallBackToContent()) throw e;
+            // the rest of a call abandoned midway is text; a call that failed at its end is
+            // already behind the lexer
+            if (role != Role.CALL_END) lexer.restartAt(lexer.tokenEnd());
+            return;
+        }
+        if (implicitCallEnd && calls.isOpen()) {
+            // without an end marker, a call whose tokens took the lexer out of the default mode
+            // is over
+            // as soon as it is back there: nothing of a call is lexed in the default mode
+            if (!lexer.inDefaultMode()) leftDefaultMode = true;
+            else if (leftDefaultMode) endOpenCall();
+        }
+        if (!calls.isOpen()) leftDefaultMode = false;
     }
 
     /**
@@ -632,13 +657,17 @@ public final class StreamParser {
     private void implicitEnd() {
         if (!lexer.inDefaultMode()) leftDefaultMode = true;
         else if (leftDefaultMode) {
-            flushText();
+            flushText(null);
             endOpenCall();
             leftDefaultMode = false;
         }
     }
 
-    private void flushText() {
+    /**
+     * @param whole a chunk the lexer took whole as its current token, the text of the pending range
+     *     when that is the token; else null
+     */
+    private void flushText(String whole) {
         if (pendingRole == null) return;
         Role role = pendingRole;
         pendingRole = null;
@@ -656,7 +685,12 @@ public final class StreamParser {
                 channel.addRange(chunk, pendingStart - base, pendingEnd - base);
             } else channel.add(lexer.text(pendingStart, pendingEnd));
         } else {
-            String text = lexer.text(pendingStart, pendingEnd);
+            String text =
+                    whole != null
+                                    && pendingStart == lexer.tokenStart()
+                                    && pendingEnd == lexer.tokenEnd()
+                            ? whole
+                            : lexer.text(pendingStart, pendingEnd);
             calls.text(text);
             for (int k = 0; k < quotelessCount; k++) {
                 quotelessStarts[k] -= pendingStart;
@@ -686,8 +720,10 @@ public final class StreamParser {
     /**
      * @param value for a JSON string literal, its value when it was taken without its text (then
      *     text is null); a raw argument value without its text is read in the lexer's input
+     * @param chunk the input chunk that holds the whole token, where a token without its text is
+     *     read in place, at its offsets less {@code base} (the chunk's first character's index)
      */
-    private void dispatch(Role role, String text, String value) {
+    private void dispatch(Role role, String text, String value, String chunk, int base) {
         int at = lexer.tokenStart();
         switch (role) {
             case CONTENT:
@@ -729,9 +765,8 @@ public final class StreamParser {
                 calls.requireOpen(at);
                 if (text != null) arguments.key(text, calls.name());
                 else {
-                    int base = lexer.tokenChunkBase();
                     arguments.key(
-                            lexer.tokenChunk(),
+                            chunk,
                             lexer.tokenStart() - base,
                             lexer.tokenEnd() - base,
                             calls.name());
@@ -740,9 +775,7 @@ public final class StreamParser {
             case ARG_VALUE:
                 if (text != null) arguments.value(text);
                 else { // read where it lies in the output's chunk
-                    int base = lexer.tokenChunkBase();
-                    arguments.value(
-                            lexer.tokenChunk(), lexer.tokenStart() - base, lexer.tokenEnd() - base);
+                    arguments.value(chunk, lexer.tokenStart() - base, lexer.tokenEnd() - base);
                 }
                 break;
             case ARG_END:
@@ -765,12 +798,8 @@ public final class StreamParser {
             case LIT_KEY:
                 if (text != null) arguments.literal(role, text);
                 else { // read where it lies in the output's chunk
-                    int base = lexer.tokenChunkBase();
                     arguments.literal(
-                            role,
-                            lexer.tokenChunk(),
-                            lexer.tokenStart() - base,
-                            lexer.tokenEnd() - base);
+                            role, chunk, lexer.tokenStart() - base, lexer.tokenEnd() - base);
                 }
                 break;
             case LIT_COMMA:

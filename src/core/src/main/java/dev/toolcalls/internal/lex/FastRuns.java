@@ -595,10 +595,23 @@ public final class FastRuns {
      * may begin or continue something else, or a surrogate: a pair may be cut by the chunk's end).
      */
     Run wholeText(int mode, String chunk) {
+        return whole(mode, chunk, true);
+    }
+
+    /**
+     * As {@link #wholeText}, for a streamable run of any role (a value's characters inside a call),
+     * not a one-character rule's and not one whose first character other rules of the mode begin.
+     */
+    Run wholeRun(int mode, String chunk) {
+        return whole(mode, chunk, false);
+    }
+
+    private Run whole(int mode, String chunk, boolean text) {
         char c = chunk.charAt(0);
         if (Character.isSurrogate(c)) return null;
         Run run = at(mode, c);
-        if (run == null || !run.text) return null;
+        if (run == null || (text ? !run.text : !run.streamable || run.single || run.looksAhead()))
+            return null;
         int n = chunk.length();
         char[] stops = run.stops;
         if (stops != null && n > SHORT) { // a search per character outside the run

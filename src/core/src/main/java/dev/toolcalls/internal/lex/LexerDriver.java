@@ -188,6 +188,28 @@ public final class LexerDriver {
     }
 
     /**
+     * Appends a chunk and, when it is all one streamable run of the current mode from its first
+     * character and everything before it is decided, takes it as the current token, as {@link
+     * #next()} would take it ({@link FastRuns#wholeRun}).
+     *
+     * @return whether the chunk is the current token (else it waits for {@link #next()})
+     */
+    public boolean appendRun(String chunk) {
+        int n = chunk.length();
+        if (runs != null && n > 0 && input.settled()) {
+            FastRuns.Run run = runs.wholeRun(lexer._mode, chunk);
+            if (run != null) {
+                int start = input.index();
+                input.appendWhole(chunk, n > FastRuns.SHORT);
+                take(start, start + n, run, run.type);
+                return true;
+            }
+        }
+        input.append(chunk);
+        return false;
+    }
+
+    /**
      * Of {@link FastRuns#textTokens}' answer for a text of {@code n} characters: how many are taken
      * (0: none, the text goes to the lexer's loop), the last token's type left in {@link
      * #tokenType}. Text held back after them must be no longer than a token may be.
