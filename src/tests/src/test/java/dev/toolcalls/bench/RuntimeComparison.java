@@ -40,7 +40,9 @@ import java.util.function.Supplier;
  * src/core -am compile} there); "new" is this build's. Arguments: {@code --old DIR}, {@code
  * --formats a,b} (those {@link ShapeBenchmark} measures by default), {@code --shape longcall},
  * {@code --size 1000000}, {@code --chunk 0} (0: batch), {@code --seconds 14} (per format), {@code
- * --warmup 20} (seconds of untimed parses of the first format, for the compiler's first work).
+ * --warmup 20} (seconds of untimed parses of the first format, for the compiler's first work),
+ * {@code --prime longcall_cjk} (another shape of 2,000 characters that each build streams once
+ * first, as a server's pooled parser parts have parsed other outputs before).
  *
  * <pre>
  * mvn -B -q -Pbench -DskipTests test-compile exec:exec -Dbench.main=dev.toolcalls.bench.RuntimeComparison -Dbench.args="--old /tmp/old/src/core/target/classes --formats hermes,glm45"
@@ -168,6 +170,7 @@ public final class RuntimeComparison {
         double seconds = 14;
         double warmUp = 20;
         int chunk = 0;
+        String prime = null;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--old" -> old = args[i + 1];
@@ -177,6 +180,7 @@ public final class RuntimeComparison {
                 case "--seconds" -> seconds = Double.parseDouble(args[i + 1]);
                 case "--warmup" -> warmUp = Double.parseDouble(args[i + 1]);
                 case "--chunk" -> chunk = Integer.parseInt(args[i + 1]);
+                case "--prime" -> prime = args[i + 1];
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -211,6 +215,12 @@ public final class RuntimeComparison {
             List<String> chunks = chunk > 0 ? Corpora.chunks(text, chunk) : null;
             Runtime a = Runtime.of(oldLoader, o);
             Runtime b = Runtime.of(newLoader, o);
+            if (prime != null) { // each build's parser parts have parsed another output first
+                Corpora.Output p = Corpora.shape(f, prime, 2_000);
+                List<String> pc = Corpora.chunks(p.text(), Math.max(chunk, 1));
+                Runtime.of(oldLoader, p).stream(pc);
+                Runtime.of(newLoader, p).stream(pc);
+            }
             if (!a.result(text).equals(b.result(text))
                     || chunks != null && !a.stream(chunks).equals(b.stream(chunks)))
                 throw new IllegalStateException(name + ": the two builds parse differently");

@@ -34,6 +34,12 @@ public final class CallAssembler {
     /** Argument pieces shorter than this are gathered; longer ones are kept as they are. */
     public static final int LONG_PIECE = 256;
 
+    /** The length at which the short pieces gathered become one piece. */
+    private static final int TAIL_MAX = 4096;
+
+    /** The capacity up to which {@link #argsTail} is kept from call to call. */
+    private static final int SMALL_TAIL = 64;
+
     private final String format;
     private final IdTemplate idStyle;
 
@@ -82,7 +88,15 @@ public final class CallAssembler {
      */
     private final List<String> argPieces = new ArrayList<>();
 
-    private final StringBuilder argsTail = new StringBuilder();
+    private StringBuilder argsTail = new StringBuilder();
+
+    /**
+     * Whether {@link #argsTail} took text since the last call began. One that grew beyond {@link
+     * #SMALL_TAIL} is made anew for the next call: a builder that once took a character above
+     * U+00FF keeps two bytes per character for good, and every fragment cut from it pays for that.
+     */
+    private boolean tailUsed;
+
     private int argsLength;
 
     /** The arguments are one short piece so far, kept as it came rather than gathered. */
@@ -424,7 +438,7 @@ public final class CallAssembler {
         }
         int at = tail();
         argsTail.append(before).append(source, from, to).append(after);
-        tailGrew(at);
+        tailGrew(at, to - from == n && n == source.length() ? source : "");
     }
 
     /**
@@ -442,7 +456,13 @@ public final class CallAssembler {
         }
         int at = tail();
         SchemaTypes.escapeTo(argsTail.append(before), source, from, to, seen);
-        tailGrew(at);
+        // a piece that needed no escape is the source itself
+        int n = to - from;
+        tailGrew(
+                at,
+                before.isEmpty() && n == source.length() && argsTail.length() - at == n
+                        ? source
+                        : "");
     }
 
     /**
@@ -451,15 +471,20 @@ public final class CallAssembler {
      */
     private int tail() {
         argsStarted = true;
+        tailUsed = true;
         if (firstKept) gatherFirst();
         return argsTail.length();
     }
 
-    /** After a short fragment was appended to {@link #argsTail} from {@code at}: sends it on. */
-    private void tailGrew(int at) {
+    /**
+     * After a short fragment was appended to {@link #argsTail} from {@code at}: sends it on.
+     *
+     * @param piece the fragment as a string, when there is one already (else empty)
+     */
+    private void tailGrew(int at, String piece) {
         argsLength += argsTail.length() - at;
-        if (argsTail.length() >= 4096) flushArgsTail();
-        if (!lastPiece.isEmpty()) lastPiece = "";
+        if (argsTail.length() >= TAIL_MAX) flushArgsTail();
+        if (lastPiece != piece) lastPiece = piece; // no store, no write barrier, if same
         if (name != null) sendHeader();
         if (headerSent) sendArgs();
     }
@@ -589,8 +614,10 @@ public final class CallAssembler {
     private void clearArgs() {
         validText.clear();
         argPieces.clear();
-        argsTail.setLength(0);
-        if (argsTail.capacity() > 4 * 4096) argsTail.trimToSize();
+        if (tailUsed && argsTail.capacity() > SMALL_TAIL)
+            argsTail = new StringBuilder(Math.min(argsTail.capacity(), TAIL_MAX + LONG_PIECE));
+        else argsTail.setLength(0);
+        tailUsed = false;
         argsLength = 0;
         firstKept = false;
     }
@@ -606,8 +633,9 @@ public final class CallAssembler {
         if (firstKept) gatherFirst();
         argsLength += piece.length();
         if (piece.length() < LONG_PIECE) {
+            tailUsed = true;
             argsTail.append(piece);
-            if (argsTail.length() >= 4096) flushArgsTail();
+            if (argsTail.length() >= TAIL_MAX) flushArgsTail();
         } else {
             flushArgsTail();
             argPieces.add(piece);
@@ -617,7 +645,10 @@ public final class CallAssembler {
     /** A second piece: the short first one, kept as it came, is gathered with it after all. */
     private void gatherFirst() {
         firstKept = false;
-        if (argsTail.length() == 0 && argPieces.size() == 1) argsTail.append(argPieces.remove(0));
+        if (argsTail.length() == 0 && argPieces.size() == 1) {
+            tailUsed = true;
+            argsTail.append(argPieces.remove(0));
+        }
     }
 
     private void flushArgsTail() {
