@@ -563,13 +563,7 @@ public final class StreamParser {
             // text outside a call: consecutive pieces (runs, and the blanks or stray characters
             // between them)
             // are taken as one range and cut from the output once, not copied piece by piece
-            int from = lexer.tokenStart();
-            if (pendingRole != role || pendingEnd != from) {
-                flushText(null);
-                pendingRole = role;
-                pendingStart = from;
-            }
-            pendingEnd = lexer.tokenEnd();
+            pend(role);
             leftDefaultMode = false;
             return;
         }
@@ -578,13 +572,7 @@ public final class StreamParser {
             // tokens are one range of the output, handed to the call once (a long string
             // argument is cut from the output once, not token by token; a string's escapes are
             // decoded in one pass over the range)
-            int from = lexer.tokenStart();
-            if (pendingRole != role || pendingEnd != from) {
-                flushText(null);
-                pendingRole = role;
-                pendingStart = from;
-            }
-            pendingEnd = lexer.tokenEnd();
+            int from = pend(role);
             FastRuns.Run run = lexer.tokenRun();
             if (run != null
                     && run.quoteless
@@ -617,7 +605,10 @@ public final class StreamParser {
         String chunk = !in(IN_PLACE, role) ? null : whole != null ? whole : lexer.tokenChunk();
         int base = whole != null ? lexer.tokenStart() : lexer.tokenChunkBase();
         boolean inPlace = chunk != null;
-        String text = value != null || inPlace || in(TEXTLESS, role) ? null : lexer.tokenText();
+        String text =
+                value != null || inPlace || in(TEXTLESS, role)
+                        ? null
+                        : whole != null ? whole : lexer.tokenText();
         if (text != null) calls.text(text);
         else rawText();
         if (calls.isOpen() && lexer.tokenTruncated() && in(NAMING, role)) {
@@ -648,6 +639,21 @@ public final class StreamParser {
             else if (leftDefaultMode) endOpenCall();
         }
         if (!calls.isOpen()) leftDefaultMode = false;
+    }
+
+    /**
+     * Extends the pending range of {@code role} over the current token, the range of another role
+     * or one that does not end where the token starts sent first; returns where the token starts.
+     */
+    private int pend(Role role) {
+        int from = lexer.tokenStart();
+        if (pendingRole != role || pendingEnd != from) {
+            flushText(null);
+            pendingRole = role;
+            pendingStart = from;
+        }
+        pendingEnd = lexer.tokenEnd();
+        return from;
     }
 
     /**

@@ -68,6 +68,25 @@ class AllocationTest {
     }
 
     @Test
+    void chunksOfAHeldCallsStringArgumentAllocateOnlyTheGathering() {
+        // the arguments come before the name, so the call is held: each chunk inside the string
+        // is taken whole as a token, its text the chunk itself, and gathered; the gathering turns
+        // every 4 096 characters into one string (a byte per character, 4 bytes per chunk). A
+        // string cut per chunk (24 bytes and its array) trips the bound
+        double perChunk =
+                bytesPerChunk(
+                        "<tool_call>{\"arguments\": {\"a\": \"",
+                        "plain words and more ".repeat(2_000),
+                        "\"}, \"name\": \"f\"}</tool_call>",
+                        0);
+        assertTrue(
+                perChunk < 16,
+                "a chunk of a held call's string argument allocates "
+                        + perChunk
+                        + " bytes (expected: the gathered arguments' share)");
+    }
+
+    @Test
     void plainTextChunksAllocateOnlyTheirEvent() {
         String prose = "Plain words and more plain words, then a full stop. ".repeat(2_000);
         double perChunk = bytesPerChunk("Start. ", prose, "", prose.length() / 4);
