@@ -37,7 +37,11 @@ public final class CallAssembler {
     /** The length at which the short pieces gathered become one piece. */
     private static final int TAIL_MAX = 4096;
 
-    /** The capacity up to which {@link #argsTail} is kept from call to call. */
+    /**
+     * The capacity up to which {@link #argsTail} is kept from call to call; one that grew beyond it
+     * is made anew, since a builder that once took a character above U+00FF keeps two bytes per
+     * character for good, and every fragment cut from it pays for that.
+     */
     private static final int SMALL_TAIL = 64;
 
     private final String format;
@@ -89,13 +93,6 @@ public final class CallAssembler {
     private final List<String> argPieces = new ArrayList<>();
 
     private StringBuilder argsTail = new StringBuilder();
-
-    /**
-     * Whether {@link #argsTail} took text since the last call began. One that grew beyond {@link
-     * #SMALL_TAIL} is made anew for the next call: a builder that once took a character above
-     * U+00FF keeps two bytes per character for good, and every fragment cut from it pays for that.
-     */
-    private boolean tailUsed;
 
     private int argsLength;
 
@@ -438,7 +435,7 @@ public final class CallAssembler {
         }
         int at = tail();
         argsTail.append(before).append(source, from, to).append(after);
-        tailGrew(at, to - from == n && n == source.length() ? source : "");
+        tailGrew(at, source, from, to);
     }
 
     /**
@@ -456,13 +453,7 @@ public final class CallAssembler {
         }
         int at = tail();
         SchemaTypes.escapeTo(argsTail.append(before), source, from, to, seen);
-        // a piece that needed no escape is the source itself
-        int n = to - from;
-        tailGrew(
-                at,
-                before.isEmpty() && n == source.length() && argsTail.length() - at == n
-                        ? source
-                        : "");
+        tailGrew(at, source, from, to);
     }
 
     /**
@@ -471,18 +462,19 @@ public final class CallAssembler {
      */
     private int tail() {
         argsStarted = true;
-        tailUsed = true;
         if (firstKept) gatherFirst();
         return argsTail.length();
     }
 
     /**
-     * After a short fragment was appended to {@link #argsTail} from {@code at}: sends it on.
-     *
-     * @param piece the fragment as a string, when there is one already (else empty)
+     * After a short fragment made of [from, to) of {@code source} (and what came with it) was
+     * appended to {@link #argsTail} from {@code at}: sends it on. A fragment that is the whole
+     * source, nothing added and nothing escaped, is sent as the source itself.
      */
-    private void tailGrew(int at, String piece) {
-        argsLength += argsTail.length() - at;
+    private void tailGrew(int at, String source, int from, int to) {
+        int n = argsTail.length() - at;
+        String piece = from == 0 && to == source.length() && n == to ? source : "";
+        argsLength += n;
         if (argsTail.length() >= TAIL_MAX) flushArgsTail();
         if (lastPiece != piece) lastPiece = piece; // no store, no write barrier, if same
         if (name != null) sendHeader();
@@ -614,10 +606,8 @@ public final class CallAssembler {
     private void clearArgs() {
         validText.clear();
         argPieces.clear();
-        if (tailUsed && argsTail.capacity() > SMALL_TAIL)
-            argsTail = new StringBuilder(Math.min(argsTail.capacity(), TAIL_MAX + LONG_PIECE));
+        if (argsTail.capacity() > SMALL_TAIL) argsTail = new StringBuilder();
         else argsTail.setLength(0);
-        tailUsed = false;
         argsLength = 0;
         firstKept = false;
     }
@@ -633,7 +623,6 @@ public final class CallAssembler {
         if (firstKept) gatherFirst();
         argsLength += piece.length();
         if (piece.length() < LONG_PIECE) {
-            tailUsed = true;
             argsTail.append(piece);
             if (argsTail.length() >= TAIL_MAX) flushArgsTail();
         } else {
@@ -645,10 +634,7 @@ public final class CallAssembler {
     /** A second piece: the short first one, kept as it came, is gathered with it after all. */
     private void gatherFirst() {
         firstKept = false;
-        if (argsTail.length() == 0 && argPieces.size() == 1) {
-            tailUsed = true;
-            argsTail.append(argPieces.remove(0));
-        }
+        if (argsTail.length() == 0 && argPieces.size() == 1) argsTail.append(argPieces.remove(0));
     }
 
     private void flushArgsTail() {
