@@ -12,6 +12,8 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.google.gson.JsonPrimitive;
 
+import dev.toolcalls.internal.assemble.SchemaTypes;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -19,22 +21,26 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 
 /**
- * The JSON arguments a constraint allows, against a reference JSON Schema validator: random tool
- * schemas of the keywords the grammar enforces (types and lists of them, {@code enum}, {@code
- * const}, {@code properties}, {@code required}, {@code additionalProperties} absent, {@code false}
- * or a schema, {@code items}, {@code anyOf}, {@code allOf} of one branch, {@code $ref} into {@code
- * $defs}, recursive ones too), and for each, arguments made to fit it and the same mutated (a value
- * of another type, a key left out, a key added). Ajv (draft-07) says which arguments are valid;
- * xgrammar (WebAssembly, under Node) says which calls the {@code gbnf} constraint accepts, the
- * arguments written as an object and as a JSON string holding it. They must agree on every one: the
- * grammar accepts every valid call and rejects every invalid one. The strict parser reads every
- * call checked.
+ * The arguments a constraint allows, against the strict parser and a reference JSON Schema
+ * validator: random tool schemas of the keywords the grammar enforces (types and lists of them,
+ * {@code enum}, {@code const}, {@code properties}, {@code required}, {@code additionalProperties}
+ * absent, {@code true}, {@code false} or a schema, {@code items}, {@code anyOf}, {@code oneOf} of
+ * disjoint branches, {@code allOf} of one, {@code $ref} into {@code $defs}, recursive ones too;
+ * names with quotes, backslashes, spaces, Cyrillic and emoji), and for each, arguments made to fit
+ * it and the same mutated (a value of another type, a key left out, a key added), written as calls.
+ * Each call must be accepted by the {@code gbnf} constraint (xgrammar, WebAssembly, under Node)
+ * exactly where the strict parser reads it and Ajv (draft-07) validates the arguments it reads:
+ * {@code hermes} with the arguments as an object and as a JSON string holding it (every call read),
+ * and the key/value formats {@code qwen3_coder} and {@code glm45}, each value raw (a string as it
+ * is, anything else as JSON), their parameters' schemas those the parser types.
  *
  * <p>Outside what is checked here ({@code docs/constraints.md}, "What the grammar does not say"): a
  * key written twice, a key spelled with an escape its name does not need, a number of an integer
- * parameter written with a fraction or an exponent, and more than eight required parameters.
+ * parameter written with a fraction or an exponent, more than eight required parameters, and in the
+ * key/value formats the parameters whose values the grammar leaves as any text.
  */
 class ConstraintSchemaTest {
     /** Schemas per run ({@code -Dconstraint.schemas=N}). */
@@ -42,7 +48,8 @@ class ConstraintSchemaTest {
 
     static final long SEED = Long.getLong("constraint.schemaSeed", 20261130L);
 
-    private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().create();
+    private static final Gson GSON =
+            new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
 
     private static final String[] NAMES = {
         "a",
@@ -99,7 +106,7 @@ class ConstraintSchemaTest {
               const compiler = await xg.GrammarCompiler.createGrammarCompiler(info, false);
               for (const job of jobs) {
                 const validate = ajv.compile(job.schema);
-                const valid = job.instances.map(t => validate(JSON.parse(t)));
+                const valid = job.instances.map(t => t !== null && validate(JSON.parse(t)));
                 const g = await xg.Grammar.fromEBNF(job.grammar, 'root');
                 const compiled = await compiler.compileGrammar(g);
                 const accepted = [];
@@ -118,11 +125,91 @@ class ConstraintSchemaTest {
     @Test
     void argumentsAreAcceptedExactlyWhereTheSchemaValidatesThem() {
         Format hermes = Formats.get("hermes");
-        Random random = new Random(SEED);
+        check(
+                hermes,
+                SCHEMAS,
+                SEED,
+                false,
+                args -> {
+                    List<String> out = new ArrayList<>();
+                    for (String output : outputs(GSON.toJson(args))) {
+                        ChatMessage message =
+                                hermes.parse(output, Tools.none(), ParseOptions.defaults());
+                        assertEquals(1, message.toolCalls().size(), output);
+                        assertEquals(
+                                args,
+                                JsonParser.parseString(message.toolCalls().get(0).arguments()),
+                                output);
+                        out.add(output);
+                    }
+                    return out;
+                });
+    }
+
+    /**
+     * Key/value formats, whose values are raw text typed by the schema: each output is accepted
+     * exactly where the strict parser reads it and the arguments it reads are valid (a value its
+     * parameter cannot take is kept as a string by the parser, and rejected by the grammar).
+     */
+    @Test
+    void keyValueCallsAreAcceptedExactlyWhereTheParsedArgumentsAreValid() {
+        for (String name : List.of("qwen3_coder", "glm45")) {
+            Format f = Formats.get(name);
+            check(
+                    f,
+                    SCHEMAS / 3,
+                    SEED + name.hashCode(),
+                    true,
+                    args -> {
+                        StringBuilder b =
+                                new StringBuilder(
+                                        name.equals("glm45")
+                                                ? "<tool_call>f\n"
+                                                : "<tool_call>\n<function=f>\n");
+                        for (Map.Entry<String, JsonElement> e : args.entrySet()) {
+                            JsonElement v = e.getValue();
+                            String raw =
+                                    v.isJsonPrimitive() && v.getAsJsonPrimitive().isString()
+                                            ? v.getAsString()
+                                            : GSON.toJson(v);
+                            if (name.equals("glm45"))
+                                b.append("<arg_key>")
+                                        .append(e.getKey())
+                                        .append("</arg_key>\n<arg_value>")
+                                        .append(raw)
+                                        .append("</arg_value>\n");
+                            else
+                                b.append("<parameter=")
+                                        .append(e.getKey())
+                                        .append(">\n")
+                                        .append(raw)
+                                        .append("\n</parameter>\n");
+                        }
+                        b.append(
+                                name.equals("glm45")
+                                        ? "</tool_call>"
+                                        : "</function>\n</tool_call>");
+                        return List.of(b.toString());
+                    });
+        }
+    }
+
+    /**
+     * Builds {@code format}'s constraint for each of {@code schemas} random schemas, writes each of
+     * its arguments as {@code write} does, and checks with xgrammar and ajv that every output is
+     * accepted exactly where the strict parser reads it to arguments the schema validates.
+     */
+    private static void check(
+            Format format,
+            int schemas,
+            long seed,
+            boolean typedParameters,
+            java.util.function.Function<JsonObject, List<String>> write) {
+        Random random = new Random(seed);
         JsonArray jobs = new JsonArray();
-        List<List<String>> instancesOf = new ArrayList<>();
-        for (int i = 0; i < SCHEMAS; i++) {
-            Schemas s = new Schemas(random);
+        List<List<String>> shown = new ArrayList<>();
+        for (int i = 0; i < schemas; i++) {
+            Schemas s = new Schemas(random, typedParameters);
             JsonObject schema = s.root();
             JsonObject fn = new JsonObject();
             fn.addProperty("name", "f");
@@ -133,33 +220,38 @@ class ConstraintSchemaTest {
             JsonArray tools = new JsonArray();
             tools.add(tool);
             Tools parsed = Tools.parse(tools.toString());
-            List<String> instances = new ArrayList<>();
+            List<JsonObject> instances = new ArrayList<>();
             for (int k = 0; k < 4; k++) {
                 JsonObject valid = s.valid(schema, 0).getAsJsonObject();
-                instances.add(GSON.toJson(valid));
-                for (int m = 0; m < 2; m++) instances.add(GSON.toJson(s.mutated(valid)));
+                instances.add(valid);
+                for (int m = 0; m < 2; m++) instances.add(s.mutated(valid));
             }
             JsonArray strings = new JsonArray();
-            for (String args : instances) {
-                for (String output : outputs(args)) {
-                    ChatMessage message = hermes.parse(output, parsed, ParseOptions.defaults());
-                    assertEquals(1, message.toolCalls().size(), output);
-                    assertEquals(
-                            JsonParser.parseString(args),
-                            JsonParser.parseString(message.toolCalls().get(0).arguments()),
-                            output);
+            JsonArray read = new JsonArray();
+            List<String> texts = new ArrayList<>();
+            for (JsonObject args : instances)
+                for (String output : write.apply(args)) {
                     strings.add(output);
+                    texts.add(output);
+                    // what the strict parser reads: the arguments, or null where it refuses
+                    ChatMessage message;
+                    try {
+                        message = format.parse(output, parsed, ParseOptions.defaults());
+                    } catch (ToolCallParseException e) {
+                        message = null;
+                    }
+                    read.add(
+                            message == null || message.toolCalls().size() != 1
+                                    ? JsonNull.INSTANCE
+                                    : new JsonPrimitive(message.toolCalls().get(0).arguments()));
                 }
-            }
             JsonObject job = new JsonObject();
-            job.addProperty("grammar", hermes.constraint(parsed, ConstraintOptions.defaults()));
+            job.addProperty("grammar", format.constraint(parsed, ConstraintOptions.defaults()));
             job.add("schema", schema);
-            JsonArray texts = new JsonArray();
-            instances.forEach(texts::add);
-            job.add("instances", texts);
+            job.add("instances", read);
             job.add("strings", strings);
             jobs.add(job);
-            instancesOf.add(instances);
+            shown.add(texts);
         }
         NodePeers.Result r = NodePeers.run(SCRIPT, jobs.toString(), List.of(), 600);
         String out = r.ok();
@@ -172,35 +264,34 @@ class ConstraintSchemaTest {
             JsonObject o = JsonParser.parseString(line.substring(2)).getAsJsonObject();
             JsonArray v = o.getAsJsonArray("valid");
             JsonArray a = o.getAsJsonArray("accepted");
-            List<String> instances = instancesOf.get(job);
             for (int k = 0; k < v.size(); k++) {
                 boolean ok = v.get(k).getAsBoolean();
                 if (ok) valid++;
                 else invalid++;
-                for (int w = 0; w < 2; w++) {
-                    if (a.get(2 * k + w).getAsBoolean() == ok) continue;
-                    wrong.add(
-                            (ok ? "valid, rejected" : "invalid, accepted")
-                                    + (w == 0 ? " (object): " : " (string): ")
-                                    + instances.get(k)
-                                    + "\n    schema: "
-                                    + jobs.get(job).getAsJsonObject().get("schema"));
-                }
+                if (a.get(k).getAsBoolean() == ok) continue;
+                wrong.add(
+                        (ok ? "valid, rejected: " : "invalid, accepted: ")
+                                + shown.get(job).get(k)
+                                + "\n    read: "
+                                + jobs.get(job).getAsJsonObject().getAsJsonArray("instances").get(k)
+                                + "\n    schema: "
+                                + jobs.get(job).getAsJsonObject().get("schema"));
             }
             job++;
         }
-        assertEquals(SCHEMAS, job, "every grammar compiled:\n" + r.stderr());
+        assertEquals(schemas, job, "every grammar compiled:\n" + r.stderr());
         System.out.printf(
-                "ConstraintSchemaTest: %d schemas, %d valid and %d invalid arguments, each as an"
-                        + " object and as a string%n",
-                SCHEMAS, valid, invalid);
-        assertTrue(valid > SCHEMAS && invalid > SCHEMAS, valid + " valid, " + invalid + " invalid");
+                "ConstraintSchemaTest %s: %d schemas, %d outputs valid, %d not%n",
+                format.name(), schemas, valid, invalid);
+        assertTrue(valid > schemas && invalid > schemas, valid + " valid, " + invalid + " invalid");
         assertTrue(
                 wrong.isEmpty(),
-                wrong.size()
+                format.name()
+                        + ": "
+                        + wrong.size()
                         + " of "
-                        + 2 * (valid + invalid)
-                        + " calls disagree with the schema:\n"
+                        + (valid + invalid)
+                        + " outputs disagree with the parser and the schema:\n"
                         + String.join("\n", wrong.subList(0, Math.min(20, wrong.size()))));
     }
 
@@ -218,13 +309,25 @@ class ConstraintSchemaTest {
         private final Random random;
         private final JsonObject defs = new JsonObject();
 
+        /**
+         * Whether each parameter's schema names its types where the parser of a key/value format
+         * reads them ({@code type}, {@code enum}, or branches of these): one that does not ({@code
+         * const}, {@code $ref}, none) is any text, kept as a string.
+         */
+        private final boolean typedParameters;
+
         Schemas(Random random) {
+            this(random, false);
+        }
+
+        Schemas(Random random, boolean typedParameters) {
             this.random = random;
+            this.typedParameters = typedParameters;
         }
 
         JsonObject root() {
             JsonObject o = object(0);
-            if (random.nextInt(4) == 0) {
+            if (random.nextInt(4) == 0 && !typedParameters) {
                 // a recursive definition: a list of values linked by "next"
                 String name = "d" + defs.size();
                 JsonObject props = new JsonObject();
@@ -251,18 +354,39 @@ class ConstraintSchemaTest {
             Collections.shuffle(names, random);
             int n = random.nextInt(depth == 0 ? 5 : 3) + (depth == 0 ? 1 : 0);
             for (int i = 0; i < n; i++) {
-                props.add(names.get(i), schema(depth + 1));
+                JsonElement p = schema(depth + 1);
+                while (depth == 0 && typedParameters && !typed(p)) p = schema(depth + 1);
+                props.add(names.get(i), p);
                 if (random.nextBoolean()) required.add(names.get(i));
             }
             o.add("properties", props);
             if (!required.isEmpty()) o.add("required", required);
             switch (random.nextInt(4)) {
                 case 0 -> o.addProperty("additionalProperties", false);
-                case 1 -> o.add("additionalProperties", leaf());
+                case 1 -> {
+                    // a further key's value is read as the format reads a key it does not know
+                    if (depth == 0 && typedParameters) o.addProperty("additionalProperties", true);
+                    else o.add("additionalProperties", leaf());
+                }
                 case 2 -> o.addProperty("additionalProperties", true);
                 default -> {}
             }
             return o;
+        }
+
+        /**
+         * Whether the parser of a key/value format types a value of the schema as the schema says:
+         * it names its types, and a string only alone (a value of a union with a string is text
+         * unless it is JSON of another type, which the grammar does not tell apart).
+         */
+        private static boolean typed(JsonElement schema) {
+            Set<SchemaTypes.Type> types = SchemaTypes.of(schema);
+            if (types.isEmpty()) return false;
+            if (types.contains(SchemaTypes.Type.STRING) && types.size() > 1) return false;
+            JsonObject s = schema.getAsJsonObject();
+            for (String k : List.of("anyOf", "oneOf"))
+                if (s.has(k)) for (JsonElement b : s.getAsJsonArray(k)) if (!typed(b)) return false;
+            return true;
         }
 
         private JsonObject leaf() {

@@ -952,7 +952,8 @@ public final class ConstraintGrammar {
     /**
      * The token of {@code rule} spelling {@code word}, which the parser reads with the whitespace
      * around it stripped: the word, with before and after it the whitespace characters the token
-     * reads there.
+     * reads there; null where the token cannot spell the word (a parameter named {@code <tag>}
+     * where the token reads no {@code <}).
      */
     private String stripped(int rule, String word) {
         if (strippedWords == null) {
@@ -963,7 +964,7 @@ public final class ConstraintGrammar {
         Map<String, String> words = strippedWords[rule];
         if (words == null) words = strippedWords[rule] = new HashMap<>();
         String known = words.get(word);
-        if (known != null) return known;
+        if (known != null || words.containsKey(word)) return known;
         String made = strippedNew(rule, word);
         words.put(word, made);
         strippedMade++;
@@ -974,6 +975,7 @@ public final class ConstraintGrammar {
         StringBuilder before = new StringBuilder();
         StringBuilder after = new StringBuilder();
         long around = difference.around(rule, word, STRIPPED_TEXT);
+        if (around == 0 && !difference.matches(rule, word)) return null;
         for (int i = 0; i < STRIPPED.length; i++) {
             if ((around >>> 2 * i & 1) != 0) before.append(STRIPPED[i]);
             if ((around >>> 2 * i + 1 & 1) != 0) after.append(STRIPPED[i]);
@@ -1181,11 +1183,9 @@ public final class ConstraintGrammar {
             case NAME, NAME_JSON -> {
                 if (c.call && c.tool >= 0) {
                     String n = tools.get(c.tool).name;
-                    out.add(
-                            new Step(
-                                    c,
-                                    role == Role.NAME ? stripped(rule, n) : jsonName(rule, n),
-                                    false));
+                    String spelled = role == Role.NAME ? stripped(rule, n) : jsonName(rule, n);
+                    // a name the token cannot spell is not written in this format
+                    if (spelled != null) out.add(new Step(c, spelled, false));
                 } else out.add(new Step(c, expr(rule), false));
             }
             case ARG_KEY -> {
@@ -1201,11 +1201,9 @@ public final class ConstraintGrammar {
                                     && plan.deferrable[e.mode];
                     for (int k = 0; k < t.keys.size(); k++) {
                         int mask = defer ? deferredKey(k) : t.required.next(c.mask, t.keys.get(k));
-                        out.add(
-                                new Step(
-                                        ctx(true, c.tool, k, mask, c.called),
-                                        stripped(rule, t.keys.get(k)),
-                                        false));
+                        String spelled = stripped(rule, t.keys.get(k));
+                        if (spelled != null)
+                            out.add(new Step(ctx(true, c.tool, k, mask, c.called), spelled, false));
                     }
                     if (t.extraKeys) {
                         // a parameter's own name is that parameter, typed by it
@@ -1495,14 +1493,11 @@ public final class ConstraintGrammar {
         if (!jsonSchemaTypes(prop) || !plan.valuesWhole) return null;
         Set<SchemaTypes.Type> types = SchemaTypes.of(prop);
         if (types.isEmpty() || types.contains(SchemaTypes.Type.STRING)) {
-            JsonObject p = prop != null && prop.isJsonObject() ? prop.getAsJsonObject() : null;
-            if (p != null
-                    && p.has("enum")
-                    && p.get("enum").isJsonArray()
-                    && types.equals(EnumSet.of(SchemaTypes.Type.STRING))) {
+            JsonArray words =
+                    types.equals(EnumSet.of(SchemaTypes.Type.STRING)) ? words(prop) : null;
+            if (words != null) {
                 List<String> alts = new ArrayList<>();
-                for (JsonElement v : p.getAsJsonArray("enum"))
-                    alts.add(Gbnf.literal(v.getAsString()));
+                for (JsonElement v : words) alts.add(Gbnf.literal(v.getAsString()));
                 return shared(
                         name, "[ \\t\\r\\n]* (" + String.join(" | ", alts) + ") [ \\t\\r\\n]*");
             }
@@ -1532,6 +1527,29 @@ public final class ConstraintGrammar {
                 "[ \\t\\r\\n]* ("
                         + String.join(" | ", new LinkedHashSet<>(alts))
                         + ") [ \\t\\r\\n]*");
+    }
+
+    /**
+     * The strings a string parameter's schema allows, its {@code enum} or {@code const} (in it or
+     * in an {@code allOf} of one branch, as deep as such branches go); null where it names none.
+     */
+    private static JsonArray words(JsonElement prop) {
+        JsonElement at = prop;
+        for (int depth = 0; at != null && at.isJsonObject() && depth < 16; depth++) {
+            JsonObject p = at.getAsJsonObject();
+            if (p.has("enum") && p.get("enum").isJsonArray()) return p.getAsJsonArray("enum");
+            if (p.has("const") && p.get("const").isJsonPrimitive()) {
+                JsonArray one = new JsonArray();
+                one.add(p.get("const"));
+                return one;
+            }
+            JsonElement all = p.get("allOf");
+            at =
+                    all != null && all.isJsonArray() && all.getAsJsonArray().size() == 1
+                            ? all.getAsJsonArray().get(0)
+                            : null;
+        }
+        return null;
     }
 
     /**
@@ -1669,9 +1687,12 @@ public final class ConstraintGrammar {
         if (t != null && t.isJsonArray())
             for (JsonElement e : t.getAsJsonArray())
                 if (!e.isJsonPrimitive() || !JSON_TYPES.contains(e.getAsString())) return false;
+        // a branch that names no type the parser reads (a $ref, a const, any value) takes any
+        // value, which the parser keeps as the text it is
         for (String k : List.of("anyOf", "oneOf"))
             if (p.has(k) && p.get(k).isJsonArray())
-                for (JsonElement b : p.getAsJsonArray(k)) if (!jsonSchemaTypes(b)) return false;
+                for (JsonElement b : p.getAsJsonArray(k))
+                    if (!jsonSchemaTypes(b) || SchemaTypes.of(b).isEmpty()) return false;
         return true;
     }
 

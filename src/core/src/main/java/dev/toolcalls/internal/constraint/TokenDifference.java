@@ -1973,7 +1973,12 @@ final class TokenDifference {
             children[0] = new int[0];
             for (String w : words) {
                 int node = 0;
-                for (int i = 0; i < w.length(); i++) node = child(node, w.charAt(i));
+                for (int i = 0; i < w.length(); ) {
+                    // by code point, as the lexer reads: a character above U+FFFF is one step
+                    int c = w.codePointAt(i);
+                    node = child(node, c);
+                    i += Character.charCount(c);
+                }
                 end[node] = true;
             }
         }
