@@ -34,8 +34,9 @@ import java.util.Set;
  * Each call must be accepted by the {@code gbnf} constraint (xgrammar, WebAssembly, under Node)
  * exactly where the strict parser reads it and Ajv (draft-07) validates the arguments it reads:
  * {@code hermes} with the arguments as an object and as a JSON string holding it (every call read),
- * and the key/value formats {@code qwen3_coder} and {@code glm45}, each value raw (a string as it
- * is, anything else as JSON), their parameters' schemas those the parser types.
+ * and the key/value formats {@code qwen3_coder}, {@code glm45} and {@code deepseek_v32}, each value
+ * raw (a string as it is, anything else as JSON; in DSML with {@code string="true"} and {@code
+ * "false"}), their parameters' schemas those the parser types.
  *
  * <p>Outside what is checked here ({@code docs/constraints.md}, "What the grammar does not say"): a
  * key written twice, a key spelled with an escape its name does not need, a number of an integer
@@ -50,6 +51,10 @@ class ConstraintSchemaTest {
 
     private static final Gson GSON =
             new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
+
+    private static final String DSML_OPEN = "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"f\">\n";
+
+    private static final String DSML_CLOSE = "</｜DSML｜invoke>\n</｜DSML｜function_calls>";
 
     private static final String[] NAMES = {
         "a",
@@ -153,7 +158,7 @@ class ConstraintSchemaTest {
      */
     @Test
     void keyValueCallsAreAcceptedExactlyWhereTheParsedArgumentsAreValid() {
-        for (String name : List.of("qwen3_coder", "glm45")) {
+        for (String name : List.of("qwen3_coder", "glm45", "deepseek_v32")) {
             Format f = Formats.get(name);
             check(
                     f,
@@ -163,16 +168,28 @@ class ConstraintSchemaTest {
                     args -> {
                         StringBuilder b =
                                 new StringBuilder(
-                                        name.equals("glm45")
-                                                ? "<tool_call>f\n"
-                                                : "<tool_call>\n<function=f>\n");
+                                        switch (name) {
+                                            case "glm45" -> "<tool_call>f\n";
+                                            case "deepseek_v32" -> DSML_OPEN;
+                                            default -> "<tool_call>\n<function=f>\n";
+                                        });
                         for (Map.Entry<String, JsonElement> e : args.entrySet()) {
                             JsonElement v = e.getValue();
                             String raw =
                                     v.isJsonPrimitive() && v.getAsJsonPrimitive().isString()
                                             ? v.getAsString()
                                             : GSON.toJson(v);
-                            if (name.equals("glm45"))
+                            boolean string =
+                                    v.isJsonPrimitive() && v.getAsJsonPrimitive().isString();
+                            if (name.equals("deepseek_v32"))
+                                b.append("<｜DSML｜parameter name=\"")
+                                        .append(e.getKey())
+                                        .append("\" string=\"")
+                                        .append(string)
+                                        .append("\">")
+                                        .append(raw)
+                                        .append("</｜DSML｜parameter>\n");
+                            else if (name.equals("glm45"))
                                 b.append("<arg_key>")
                                         .append(e.getKey())
                                         .append("</arg_key>\n<arg_value>")
@@ -186,9 +203,11 @@ class ConstraintSchemaTest {
                                         .append("\n</parameter>\n");
                         }
                         b.append(
-                                name.equals("glm45")
-                                        ? "</tool_call>"
-                                        : "</function>\n</tool_call>");
+                                switch (name) {
+                                    case "glm45" -> "</tool_call>";
+                                    case "deepseek_v32" -> DSML_CLOSE;
+                                    default -> "</function>\n</tool_call>";
+                                });
                         return List.of(b.toString());
                     });
         }
