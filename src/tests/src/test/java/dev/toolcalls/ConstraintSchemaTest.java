@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The arguments a constraint allows, against the strict parser and a reference JSON Schema
@@ -97,12 +98,8 @@ class ConstraintSchemaTest {
 
     /** Reads jobs [{grammar, schema, instances, strings}], prints {valid, accepted} per job. */
     static final String SCRIPT =
-            """
-            const Module = require('module'); const fs = require('fs'); const path = require('path');
-            const file = path.resolve('node_modules/@mlc-ai/web-xgrammar/lib/index.js');
-            const m = new Module(file); m.filename = file; m.paths = Module._nodeModulePaths(path.dirname(file));
-            m._compile(fs.readFileSync(file, 'utf8'), file);
-            const xg = m.exports;
+            ConstraintXgrammarTest.LOAD_XGRAMMAR
+                    + """
             const Ajv = require('ajv');
             const ajv = new Ajv({strict: false});
             (async () => {
@@ -223,7 +220,7 @@ class ConstraintSchemaTest {
             int schemas,
             long seed,
             boolean typedParameters,
-            java.util.function.Function<JsonObject, List<String>> write) {
+            Function<JsonObject, List<String>> write) {
         Random random = new Random(seed);
         JsonArray jobs = new JsonArray();
         List<List<String>> shown = new ArrayList<>();

@@ -56,14 +56,23 @@ class ConstraintXgrammarTest {
     static final Path KNOWN_LEAKS =
             Path.of("src/tests/src/test/resources/constraint-known-leaks.txt");
 
-    /** Reads jobs [{grammar, strings}] on stdin, prints one line of results per job. */
-    static final String SCRIPT =
+    /**
+     * Loads xgrammar's UMD build as CommonJS, as {@code xg} (with {@code fs} and {@code path}), in
+     * a script run in {@link NodePeers#HOME}.
+     */
+    static final String LOAD_XGRAMMAR =
             """
             const Module = require('module'); const fs = require('fs'); const path = require('path');
             const file = path.resolve('node_modules/@mlc-ai/web-xgrammar/lib/index.js');
             const m = new Module(file); m.filename = file; m.paths = Module._nodeModulePaths(path.dirname(file));
             m._compile(fs.readFileSync(file, 'utf8'), file);
             const xg = m.exports;
+            """;
+
+    /** Reads jobs [{grammar, strings}] on stdin, prints one line of results per job. */
+    static final String SCRIPT =
+            LOAD_XGRAMMAR
+                    + """
             (async () => {
               const jobs = JSON.parse(fs.readFileSync(0, 'utf8'));
               // Testings.isGrammarAcceptString, with each grammar compiled once for all its strings
