@@ -35,9 +35,10 @@ import java.util.function.Function;
  * Each call must be accepted by the {@code gbnf} constraint (xgrammar, WebAssembly, under Node)
  * exactly where the strict parser reads it and Ajv (draft-07) validates the arguments it reads:
  * {@code hermes} with the arguments as an object and as a JSON string holding it (every call read),
- * and the key/value formats {@code qwen3_coder}, {@code glm45} and {@code deepseek_v32}, each value
- * raw (a string as it is, anything else as JSON; in DSML with {@code string="true"} and {@code
- * "false"}), their parameters' schemas those the parser types.
+ * {@code kimi_k2}, and the key/value formats {@code qwen3_coder}, {@code glm45}, {@code
+ * deepseek_v32} and {@code minimax_m2}, each value raw (a string as it is, anything else as JSON;
+ * in DSML with {@code string="true"} and {@code "false"}), their parameters' schemas those the
+ * parser types.
  *
  * <p>Outside what is checked here ({@code docs/constraints.md}, "What the grammar does not say"): a
  * key written twice, a key spelled with an escape its name does not need, a number of an integer
@@ -148,6 +149,22 @@ class ConstraintSchemaTest {
                 });
     }
 
+    /** Another format's JSON arguments: {@code kimi_k2}'s, after its special tokens. */
+    @Test
+    void jsonArgumentsOfAnotherFormatFollowTheSchemaToo() {
+        check(
+                Formats.get("kimi_k2"),
+                SCHEMAS / 3,
+                SEED + 1,
+                false,
+                args ->
+                        List.of(
+                                "<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0"
+                                        + "<|tool_call_argument_begin|>"
+                                        + GSON.toJson(args)
+                                        + "<|tool_call_end|><|tool_calls_section_end|>"));
+    }
+
     /**
      * Key/value formats, whose values are raw text typed by the schema: each output is accepted
      * exactly where the strict parser reads it and the arguments it reads are valid (a value its
@@ -155,7 +172,7 @@ class ConstraintSchemaTest {
      */
     @Test
     void keyValueCallsAreAcceptedExactlyWhereTheParsedArgumentsAreValid() {
-        for (String name : List.of("qwen3_coder", "glm45", "deepseek_v32")) {
+        for (String name : List.of("qwen3_coder", "glm45", "deepseek_v32", "minimax_m2")) {
             Format f = Formats.get(name);
             check(
                     f,
@@ -168,6 +185,9 @@ class ConstraintSchemaTest {
                                         switch (name) {
                                             case "glm45" -> "<tool_call>f\n";
                                             case "deepseek_v32" -> DSML_OPEN;
+                                            case "minimax_m2" ->
+                                                    // the output begins in reasoning
+                                                    "</think>\n<minimax:tool_call>\n<invoke name=\"f\">\n";
                                             default -> "<tool_call>\n<function=f>\n";
                                         });
                         for (Map.Entry<String, JsonElement> e : args.entrySet()) {
@@ -186,6 +206,12 @@ class ConstraintSchemaTest {
                                         .append("\">")
                                         .append(raw)
                                         .append("</｜DSML｜parameter>\n");
+                            else if (name.equals("minimax_m2"))
+                                b.append("<parameter name=\"")
+                                        .append(e.getKey())
+                                        .append("\">")
+                                        .append(raw)
+                                        .append("</parameter>\n");
                             else if (name.equals("glm45"))
                                 b.append("<arg_key>")
                                         .append(e.getKey())
@@ -203,6 +229,7 @@ class ConstraintSchemaTest {
                                 switch (name) {
                                     case "glm45" -> "</tool_call>";
                                     case "deepseek_v32" -> DSML_CLOSE;
+                                    case "minimax_m2" -> "</invoke>\n</minimax:tool_call>";
                                     default -> "</function>\n</tool_call>";
                                 });
                         return List.of(b.toString());
