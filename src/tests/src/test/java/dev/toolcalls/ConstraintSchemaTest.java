@@ -54,9 +54,45 @@ class ConstraintSchemaTest {
     private static final Gson GSON =
             new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
 
-    private static final String DSML_OPEN = "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"f\">\n";
+    /**
+     * How a key/value format writes a call of {@code f}: {@code open}, then per parameter {@code
+     * key}, the name, {@code between} ({@code %s}: whether the value is a string), the raw value
+     * and {@code end}; then {@code close}.
+     */
+    record KeyValueSyntax(
+            String format, String open, String key, String between, String end, String close) {}
 
-    private static final String DSML_CLOSE = "</｜DSML｜invoke>\n</｜DSML｜function_calls>";
+    static final List<KeyValueSyntax> KEY_VALUE =
+            List.of(
+                    new KeyValueSyntax(
+                            "qwen3_coder",
+                            "<tool_call>\n<function=f>\n",
+                            "<parameter=",
+                            ">\n",
+                            "\n</parameter>\n",
+                            "</function>\n</tool_call>"),
+                    new KeyValueSyntax(
+                            "glm45",
+                            "<tool_call>f\n",
+                            "<arg_key>",
+                            "</arg_key>\n<arg_value>",
+                            "</arg_value>\n",
+                            "</tool_call>"),
+                    new KeyValueSyntax(
+                            "deepseek_v32",
+                            "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"f\">\n",
+                            "<｜DSML｜parameter name=\"",
+                            "\" string=\"%s\">",
+                            "</｜DSML｜parameter>\n",
+                            "</｜DSML｜invoke>\n</｜DSML｜function_calls>"),
+                    // the output begins in reasoning
+                    new KeyValueSyntax(
+                            "minimax_m2",
+                            "</think>\n<minimax:tool_call>\n<invoke name=\"f\">\n",
+                            "<parameter name=\"",
+                            "\">",
+                            "</parameter>\n",
+                            "</invoke>\n</minimax:tool_call>"));
 
     private static final String[] NAMES = {
         "a",
@@ -172,67 +208,25 @@ class ConstraintSchemaTest {
      */
     @Test
     void keyValueCallsAreAcceptedExactlyWhereTheParsedArgumentsAreValid() {
-        for (String name : List.of("qwen3_coder", "glm45", "deepseek_v32", "minimax_m2")) {
-            Format f = Formats.get(name);
+        for (KeyValueSyntax w : KEY_VALUE) {
             check(
-                    f,
+                    Formats.get(w.format()),
                     SCHEMAS / 3,
-                    SEED + name.hashCode(),
+                    SEED + w.format().hashCode(),
                     true,
                     args -> {
-                        StringBuilder b =
-                                new StringBuilder(
-                                        switch (name) {
-                                            case "glm45" -> "<tool_call>f\n";
-                                            case "deepseek_v32" -> DSML_OPEN;
-                                            case "minimax_m2" ->
-                                                    // the output begins in reasoning
-                                                    "</think>\n<minimax:tool_call>\n<invoke name=\"f\">\n";
-                                            default -> "<tool_call>\n<function=f>\n";
-                                        });
+                        StringBuilder b = new StringBuilder(w.open());
                         for (Map.Entry<String, JsonElement> e : args.entrySet()) {
                             JsonElement v = e.getValue();
-                            String raw =
-                                    v.isJsonPrimitive() && v.getAsJsonPrimitive().isString()
-                                            ? v.getAsString()
-                                            : GSON.toJson(v);
                             boolean string =
                                     v.isJsonPrimitive() && v.getAsJsonPrimitive().isString();
-                            if (name.equals("deepseek_v32"))
-                                b.append("<｜DSML｜parameter name=\"")
-                                        .append(e.getKey())
-                                        .append("\" string=\"")
-                                        .append(string)
-                                        .append("\">")
-                                        .append(raw)
-                                        .append("</｜DSML｜parameter>\n");
-                            else if (name.equals("minimax_m2"))
-                                b.append("<parameter name=\"")
-                                        .append(e.getKey())
-                                        .append("\">")
-                                        .append(raw)
-                                        .append("</parameter>\n");
-                            else if (name.equals("glm45"))
-                                b.append("<arg_key>")
-                                        .append(e.getKey())
-                                        .append("</arg_key>\n<arg_value>")
-                                        .append(raw)
-                                        .append("</arg_value>\n");
-                            else
-                                b.append("<parameter=")
-                                        .append(e.getKey())
-                                        .append(">\n")
-                                        .append(raw)
-                                        .append("\n</parameter>\n");
+                            b.append(w.key())
+                                    .append(e.getKey())
+                                    .append(w.between().replace("%s", String.valueOf(string)))
+                                    .append(string ? v.getAsString() : GSON.toJson(v))
+                                    .append(w.end());
                         }
-                        b.append(
-                                switch (name) {
-                                    case "glm45" -> "</tool_call>";
-                                    case "deepseek_v32" -> DSML_CLOSE;
-                                    case "minimax_m2" -> "</invoke>\n</minimax:tool_call>";
-                                    default -> "</function>\n</tool_call>";
-                                });
-                        return List.of(b.toString());
+                        return List.of(b.append(w.close()).toString());
                     });
         }
     }

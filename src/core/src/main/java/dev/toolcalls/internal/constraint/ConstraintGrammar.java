@@ -1676,8 +1676,10 @@ public final class ConstraintGrammar {
 
     /**
      * Whether every {@code type} the property names (in it, or in its {@code anyOf} / {@code oneOf}
-     * branches) is one of JSON Schema's: the parser reads other names ({@code int64}) as aliases
-     * and keeps a value that fails them as a string, so such a value is left untyped.
+     * branches) is one of JSON Schema's, and every such branch names one: the parser reads other
+     * names ({@code int64}) as aliases and keeps a value that fails them as a string, and a branch
+     * that names no type (a {@code $ref}, a {@code const}, any value) takes any value, which the
+     * parser keeps as its text; such a value is left untyped.
      */
     private static boolean jsonSchemaTypes(JsonElement prop) {
         if (prop == null || !prop.isJsonObject()) return true;
@@ -1687,8 +1689,6 @@ public final class ConstraintGrammar {
         if (t != null && t.isJsonArray())
             for (JsonElement e : t.getAsJsonArray())
                 if (!e.isJsonPrimitive() || !JSON_TYPES.contains(e.getAsString())) return false;
-        // a branch that names no type the parser reads (a $ref, a const, any value) takes any
-        // value, which the parser keeps as the text it is
         for (String k : List.of("anyOf", "oneOf"))
             if (p.has(k) && p.get(k).isJsonArray())
                 for (JsonElement b : p.getAsJsonArray(k))

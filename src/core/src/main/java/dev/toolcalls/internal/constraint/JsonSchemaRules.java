@@ -435,11 +435,8 @@ final class JsonSchemaRules {
         List<String> escapes = new ArrayList<>();
         defineGeneric(out);
         out.define("json_key_rest", "json_char* \"\\\"\"");
-        // an escaped character and the rest of the key
-        out.define(
-                "json_key_esc",
-                "\"\\\\\" ( [\"\\\\/bfnrt] | \"u\" [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] ) json_key_rest");
-        out.define("json_key_more", OTHER_KEY_CHARS + " json_key_rest | json_key_esc");
+        String anyEscape = otherEscape(List.of());
+        out.define("json_key_more", OTHER_KEY_CHARS + " json_key_rest | " + anyEscape);
         // the prefixes as a trie (each node's next characters in the order the words first give
         // them: a first child and the next sibling), in breadth-first order, then their rules
         // from the longest on
@@ -563,7 +560,7 @@ final class JsonSchemaRules {
             body.append(" | ")
                     .append(otherKeyChars(ch, sorted, plain))
                     .append(" json_key_rest | ")
-                    .append(escaped == null ? "json_key_esc" : otherEscape(escaped));
+                    .append(escaped == null ? anyEscape : otherEscape(escaped));
             ruleNames[made] = out.define(base + "_k" + made, body.toString());
             keyAt[made] = from;
             table[slot] = made + 1;
@@ -575,7 +572,8 @@ final class JsonSchemaRules {
 
     /**
      * An escape and the rest of a key, the escape none of {@code taken} (as JSON writes them: a
-     * character after the backslash, or {@code u} and four hex digits as written).
+     * character after the backslash, or {@code u} and four hex digits as written): {@code
+     * json_key_esc} where none is taken, a rule named by the escapes taken otherwise.
      */
     private String otherEscape(List<String> taken) {
         IntervalSet simple = IntervalSet.of('"');
@@ -589,7 +587,10 @@ final class JsonSchemaRules {
         if (!simple.isNil()) alts.add(Gbnf.charClass(simple));
         String u = otherHex(hex, 4);
         if (u != null) alts.add("\"u\" " + u);
-        String name = "json_key_esc_" + String.join("_", escapeNames(taken));
+        String name =
+                taken.isEmpty()
+                        ? "json_key_esc"
+                        : "json_key_esc_" + String.join("_", escapeNames(taken));
         if (out.has(name)) return name;
         return out.define(name, "\"\\\\\" ( " + String.join(" | ", alts) + " ) json_key_rest");
     }
