@@ -146,16 +146,7 @@ class ConstraintSchemaTest {
               for (const job of jobs) {
                 const validate = ajv.compile(job.schema);
                 const valid = job.instances.map(t => t !== null && validate(JSON.parse(t)));
-                const g = await xg.Grammar.fromEBNF(job.grammar, 'root');
-                const compiled = await compiler.compileGrammar(g);
-                const accepted = [];
-                for (const s of job.strings) {
-                  const matcher = await xg.GrammarMatcher.createGrammarMatcher(compiled, undefined, true);
-                  accepted.push(matcher._acceptString(s, false) && matcher.isTerminated());
-                  matcher.dispose();
-                }
-                compiled.dispose();
-                g.dispose();
+                const accepted = await acceptAll(compiler, job.grammar, job.strings);
                 process.stdout.write('@@' + JSON.stringify({valid, accepted}) + '\\n');
               }
             })().catch(e => { console.error(String(e)); process.exit(3); });

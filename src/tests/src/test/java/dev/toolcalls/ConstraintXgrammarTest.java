@@ -58,7 +58,8 @@ class ConstraintXgrammarTest {
 
     /**
      * Loads xgrammar's UMD build as CommonJS, as {@code xg} (with {@code fs} and {@code path}), in
-     * a script run in {@link NodePeers#HOME}.
+     * a script run in {@link NodePeers#HOME}, and defines {@code acceptAll(compiler, grammar,
+     * strings)}: whether the grammar accepts each string whole.
      */
     static final String LOAD_XGRAMMAR =
             """
@@ -67,6 +68,20 @@ class ConstraintXgrammarTest {
             const m = new Module(file); m.filename = file; m.paths = Module._nodeModulePaths(path.dirname(file));
             m._compile(fs.readFileSync(file, 'utf8'), file);
             const xg = m.exports;
+            // Testings.isGrammarAcceptString, with the grammar compiled once for all its strings
+            async function acceptAll(compiler, grammar, strings) {
+              const g = await xg.Grammar.fromEBNF(grammar, 'root');
+              const compiled = await compiler.compileGrammar(g);
+              const out = [];
+              for (const s of strings) {
+                const matcher = await xg.GrammarMatcher.createGrammarMatcher(compiled, undefined, true);
+                out.push(matcher._acceptString(s, false) && matcher.isTerminated());
+                matcher.dispose();
+              }
+              compiled.dispose();
+              g.dispose();
+              return out;
+            }
             """;
 
     /** Reads jobs [{grammar, strings}] on stdin, prints one line of results per job. */
@@ -75,20 +90,10 @@ class ConstraintXgrammarTest {
                     + """
             (async () => {
               const jobs = JSON.parse(fs.readFileSync(0, 'utf8'));
-              // Testings.isGrammarAcceptString, with each grammar compiled once for all its strings
               const info = await xg.TokenizerInfo.createTokenizerInfo([]);
               const compiler = await xg.GrammarCompiler.createGrammarCompiler(info, false);
               for (const job of jobs) {
-                const g = await xg.Grammar.fromEBNF(job.grammar, 'root');
-                const compiled = await compiler.compileGrammar(g);
-                const out = [];
-                for (const s of job.strings) {
-                  const matcher = await xg.GrammarMatcher.createGrammarMatcher(compiled, undefined, true);
-                  out.push(matcher._acceptString(s, false) && matcher.isTerminated());
-                  matcher.dispose();
-                }
-                compiled.dispose();
-                g.dispose();
+                const out = await acceptAll(compiler, job.grammar, job.strings);
                 process.stdout.write('@@' + JSON.stringify(out) + '\\n');
               }
             })().catch(e => { console.error(String(e)); process.exit(3); });
