@@ -26,8 +26,9 @@ import java.util.stream.Stream;
  * picocli, the tools, the constraint compiler, the method-handle bootstrap of records' equals and
  * hashCode, the security providers behind {@code SecureRandom}, the service loader, the registry of
  * every bundled format, the lambda bootstrap, the method-handle class spinner, the making of a
- * {@code VarHandle} and {@code EnumSet}, the walk over the ATN that derives a mode's runs).
- * Classes, not times: a guard that does not depend on the machine's load.
+ * {@code VarHandle} and {@code EnumSet}, the walk over the ATN that derives a mode's runs), also
+ * for a format that finds a call's name in its id by a pattern. Classes, not times: a guard that
+ * does not depend on the machine's load.
  */
 class FirstParseClassesTest {
     private static final List<String> NOT_ON_THE_PARSE_PATH =
@@ -65,8 +66,11 @@ class FirstParseClassesTest {
     @Test
     void aFreshJvmLoadsOnlyTheLexerOfTheFormatItParses() throws Exception {
         List<BundledFormat> all = BundledFormats.all();
+        // and a format that finds the name in the id by its pattern (matched without
+        // java.util.regex, whose character classes link lambdas)
+        BundledFormat byId = BundledFormats.get(BundledFormats.indexOf("kimi_k2"));
         for (BundledFormat f :
-                List.of(all.get(0), all.get(all.size() / 2), all.get(all.size() - 1))) {
+                List.of(all.get(0), all.get(all.size() / 2), all.get(all.size() - 1), byId)) {
             String text = firstMessageCase(f.name());
             List<String> loaded = classesBeforeFirstOutput(f.name(), text);
             List<String> lexers = new ArrayList<>();

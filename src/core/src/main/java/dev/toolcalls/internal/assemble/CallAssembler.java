@@ -6,6 +6,7 @@ import dev.toolcalls.IdGenerator;
 import dev.toolcalls.ParseOptions;
 import dev.toolcalls.ToolCallParseException;
 import dev.toolcalls.internal.format.FormatRules;
+import dev.toolcalls.internal.format.IdNamePattern;
 import dev.toolcalls.internal.format.IdTemplate;
 import dev.toolcalls.internal.json.Json;
 import dev.toolcalls.internal.json.StringRanges;
@@ -16,7 +17,6 @@ import java.util.Set;
 import java.util.function.IntFunction;
 import java.util.function.IntUnaryOperator;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Turns call tokens into tool-call events.
@@ -50,13 +50,12 @@ public final class CallAssembler {
     /** The matcher of the pattern model-written ids must match, kept from call to call. */
     private final Matcher idKeep;
 
-    private final Pattern nameFromId;
+    private final IdNamePattern nameFromId;
 
     /**
-     * The matcher of {@code nameFromId}, made on first use and kept, reset for each id (no matcher
-     * and no group arrays made per call); it is left on an empty text between ids.
+     * The finder of {@code nameFromId}, made on first use and kept (no work space made per call).
      */
-    private Matcher nameMatcher;
+    private IdNamePattern.Finder nameFinder;
 
     private IdGenerator ids;
     private final boolean idFromText;
@@ -373,12 +372,8 @@ public final class CallAssembler {
         if (value == null) value = ""; // not a usable id: one is generated
         if (id == null) id = value;
         if (name == null && nameFromId != null) {
-            Matcher m = nameMatcher;
-            if (m == null) m = nameMatcher = nameFromId.matcher(value);
-            else m.reset(value);
-            String found =
-                    m.matches() && m.groupCount() >= 1 && m.group(1) != null ? m.group(1) : null;
-            m.reset(""); // nothing of the output kept
+            if (nameFinder == null) nameFinder = nameFromId.finder();
+            String found = nameFinder.nameIn(value);
             if (found != null && !found.isEmpty()) takeName(found, offset);
         }
         if (name != null) {

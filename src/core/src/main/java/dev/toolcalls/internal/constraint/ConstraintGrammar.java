@@ -1711,7 +1711,9 @@ public final class ConstraintGrammar {
         return idCache.computeIfAbsent(
                 new IdAt(c.tool, chars),
                 k -> {
-                    String e = IdNames.expr(rules.nameFromId(), tools.get(c.tool).name, chars);
+                    String e =
+                            IdNames.expr(
+                                    rules.nameFromId().pattern(), tools.get(c.tool).name, chars);
                     return e == null ? null : out.define("id_" + idCache.size(), e);
                 });
     }

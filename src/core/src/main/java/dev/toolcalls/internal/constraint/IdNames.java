@@ -4,7 +4,6 @@ import org.antlr.v4.runtime.misc.IntervalSet;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * The ids that name a given function, in GBNF, from a format's {@code nameFromId} pattern: the
@@ -35,14 +34,14 @@ final class IdNames {
      * parser strips it), each character within {@code chars}; null when the pattern cannot be read
      * or the name holds a character outside {@code chars}.
      */
-    static String expr(Pattern nameFromId, String name, IntervalSet chars) {
+    static String expr(String nameFromId, String name, IntervalSet chars) {
         if (name.isEmpty()) return null;
         for (int i = 0; i < name.length(); ) {
             int c = name.codePointAt(i);
             if (!chars.contains(c)) return null;
             i += Character.charCount(c);
         }
-        IdNames p = new IdNames(nameFromId.pattern(), name, chars);
+        IdNames p = new IdNames(nameFromId, name, chars);
         try {
             String body = p.alternation();
             if (p.at != p.src.length()) return null;

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
@@ -91,9 +90,10 @@ public record CompiledFormat(FormatFile file, FormatRules rules, LexerModel mode
         if (!file.callEnd().equals("marker") && !file.callEnd().equals("implicit"))
             problems.add(
                     Problem.file("unknown callEnd '" + file.callEnd() + "'", "marker, implicit"));
-        Pattern nameFromId = null;
+        IdNamePattern nameFromId = null;
         try {
-            nameFromId = file.nameFromId() == null ? null : Pattern.compile(file.nameFromId());
+            nameFromId =
+                    file.nameFromId() == null ? null : IdNamePattern.compile(file.nameFromId());
         } catch (PatternSyntaxException e) {
             problems.add(Problem.file("nameFromId is not a regex: " + e.getDescription(), null));
         }

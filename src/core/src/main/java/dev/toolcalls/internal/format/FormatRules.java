@@ -4,14 +4,13 @@ import dev.toolcalls.internal.assemble.ArgumentWriter;
 import dev.toolcalls.internal.assemble.ContentChannel;
 
 import java.util.List;
-import java.util.regex.Pattern;
 
 /** The options of a format file that shape how events become a message. */
 public record FormatRules(
         IdTemplate ids,
         ContentChannel.Policy content,
         boolean implicitCallEnd,
-        Pattern nameFromId,
+        IdNamePattern nameFromId,
         ArgumentWriter.Untyped untypedValues,
         boolean trimValueNewlines,
         int thinkingMode,
