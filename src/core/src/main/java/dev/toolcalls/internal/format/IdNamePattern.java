@@ -31,6 +31,12 @@ public final class IdNamePattern {
     private static final int SAVE = 3;
     private static final int MATCH = 4;
 
+    /**
+     * The longest pattern read by the automaton (reading it and following its forks recurse about
+     * as deep as it is long); a longer one is matched by {@code java.util.regex}.
+     */
+    private static final int MAX_SOURCE = 512;
+
     private final String source;
 
     /** The program, or null where the pattern is matched by {@link #regex}. */
@@ -71,7 +77,7 @@ public final class IdNamePattern {
      * @throws PatternSyntaxException where it is not a regular expression
      */
     public static IdNamePattern compile(String source) {
-        Program p = new Parser(source).program();
+        Program p = source.length() > MAX_SOURCE ? null : new Parser(source).program();
         return new IdNamePattern(source, p, p == null ? Pattern.compile(source) : null);
     }
 

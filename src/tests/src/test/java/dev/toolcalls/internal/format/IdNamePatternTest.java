@@ -112,6 +112,15 @@ class IdNamePatternTest {
     }
 
     @Test
+    void aLongPatternIsLeftToJavaRegex() {
+        String p = "(" + "a|".repeat(400) + "b)";
+        IdNamePattern pattern = IdNamePattern.compile(p);
+        assertFalse(pattern.automaton());
+        assertEquals("b", pattern.finder().nameIn("b"));
+        assertTrue(IdNamePattern.compile("(" + "a|".repeat(200) + "b)").automaton());
+    }
+
+    @Test
     void notARegexIsRefused() {
         assertThrows(PatternSyntaxException.class, () -> IdNamePattern.compile("(a"));
         assertThrows(PatternSyntaxException.class, () -> IdNamePattern.compile("a{"));
