@@ -39,6 +39,9 @@ class IdNamePatternTest {
         "([\\t\\n])+",
         "(a)(b)?",
         "((a)|b)+",
+        "(?:(a)|b)+",
+        "(?:x(a+)|b)*c?",
+        "(?:(a|ab)(c|bcd))+(d*)",
     };
 
     /** Patterns left to java.util.regex. */
@@ -158,6 +161,9 @@ class IdNamePatternTest {
         int read = 0;
         for (int n = 0; n < 3000; n++) {
             String p = "(" + alternation(r, 3) + ")" + (r.nextBoolean() ? alternation(r, 2) : "");
+            // the group inside a repetition too: its last capture is the name
+            if (r.nextInt(3) == 0)
+                p = "(?:" + p + "|" + sequence(r, 1) + ")" + "*+?".charAt(r.nextInt(3));
             try {
                 Pattern.compile(p);
             } catch (PatternSyntaxException e) {
