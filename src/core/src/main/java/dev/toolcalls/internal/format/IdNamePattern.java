@@ -2,7 +2,9 @@ package dev.toolcalls.internal.format;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -18,9 +20,11 @@ import java.util.regex.PatternSyntaxException;
  * classes {@code [...]} of those (ranges, {@code ^} negation), {@code .}, groups {@code (...)} and
  * {@code (?:...)}, alternation, and the greedy {@code ? * +} applied to what cannot match the empty
  * string. The automaton follows the alternatives in the order a backtracking matcher tries them, so
- * the first group holds what {@code java.util.regex} gives it. Any other pattern (anchors,
- * lookaround, back references, counted, lazy or possessive repetition…) is matched by {@code
- * java.util.regex}. Matching takes time linear in the id's length.
+ * the first group holds what {@code java.util.regex} gives it. Its states (the threads such a
+ * matcher would still try, in its order) are made as ids reach them and kept, each with its steps
+ * on the ASCII characters: an id costs a look-up per character, and the group's bounds are found by
+ * going back over the steps from the thread that matches. Any other pattern (anchors, lookaround,
+ * back references, counted, lazy or possessive repetition…) is matched by {@code java.util.regex}.
  */
 public final class IdNamePattern {
     /** An instruction: read one character of a class, fork, jump, mark the group, or match. */
@@ -37,6 +41,9 @@ public final class IdNamePattern {
      */
     private static final int MAX_SOURCE = 512;
 
+    /** The most states kept; past them, steps are made again each time they are taken. */
+    private static final int MAX_STATES = 256;
+
     private final String source;
 
     /** The program, or null where the pattern is matched by {@link #regex}. */
@@ -49,6 +56,12 @@ public final class IdNamePattern {
     private final int[][] ranges;
 
     private final Pattern regex;
+
+    /** The states made, by their threads (guarded by this pattern's lock). */
+    private final Map<Threads, State> states = new HashMap<>();
+
+    /** The step into the first state (made when first asked). */
+    private volatile Step start;
 
     private IdNamePattern(String source, Program p, Pattern regex) {
         this.source = source;
@@ -99,27 +112,13 @@ public final class IdNamePattern {
     /** Finds the names in ids, keeping its work space (or its matcher) from one to the next. */
     public final class Finder {
         private Matcher matcher;
-        private int[] pcs;
-        private int[] starts;
-        private int[] ends;
-        private int[] nextPcs;
-        private int[] nextStarts;
-        private int[] nextEnds;
-        private int[] seen;
-        private int generation;
 
-        private Finder() {
-            if (op != null) {
-                int n = op.length;
-                pcs = new int[n];
-                starts = new int[n];
-                ends = new int[n];
-                nextPcs = new int[n];
-                nextStarts = new int[n];
-                nextEnds = new int[n];
-                seen = new int[n];
-            }
-        }
+        /** The steps taken over the id, and the index in it after each. */
+        private Step[] path = new Step[32];
+
+        private int[] after = new int[32];
+
+        private Finder() {}
 
         /** The first group of the pattern where it matches the whole {@code id}; else null. */
         public String nameIn(String id) {
@@ -129,96 +128,190 @@ public final class IdNamePattern {
                 m.reset(""); // nothing of the id kept
                 return found;
             }
-            int count = add(pcs, starts, ends, 0, 0, -1, -1, 0, nextGeneration());
-            int i = 0;
-            while (i < id.length() && count > 0) {
+            Step t = start();
+            State s = t.next;
+            path[0] = t;
+            after[0] = 0;
+            int k = 1;
+            for (int i = 0; i < id.length(); ) {
+                if (s.pcs.length == 0) return null;
                 int c = id.codePointAt(i);
-                int after = i + Character.charCount(c);
-                int gen = nextGeneration();
-                int next = 0;
-                for (int t = 0; t < count; t++) {
-                    int pc = pcs[t];
-                    if (op[pc] == CLASS && contains(ranges[pc], c))
-                        next =
-                                add(
-                                        nextPcs,
-                                        nextStarts,
-                                        nextEnds,
-                                        next,
-                                        pc + 1,
-                                        starts[t],
-                                        ends[t],
-                                        after,
-                                        gen);
+                i += Character.charCount(c);
+                t = c < State.CACHED ? s.steps[c] : null;
+                if (t == null) t = step(s, c);
+                if (k == path.length) {
+                    path = Arrays.copyOf(path, 2 * k);
+                    after = Arrays.copyOf(after, 2 * k);
                 }
-                swap();
-                count = next;
-                i = after;
+                path[k] = t;
+                after[k++] = i;
+                s = t.next;
             }
-            if (i < id.length()) return null;
-            for (int t = 0; t < count; t++)
-                if (op[pcs[t]] == MATCH)
-                    return starts[t] < 0 || ends[t] < 0 ? null : id.substring(starts[t], ends[t]);
-            return null;
+            // the group's bounds: back from the thread that matches, the last step on its way
+            // that began the group and the last that ended it
+            int j = s.match;
+            int begin = -1;
+            int end = -1;
+            for (int m = k - 1; m >= 0 && j >= 0 && (begin < 0 || end < 0); m--) {
+                Step p = path[m];
+                if (end < 0 && (p.set[j] & 2) != 0) end = after[m];
+                if (begin < 0 && (p.set[j] & 1) != 0) begin = after[m];
+                j = p.from[j];
+            }
+            return begin < 0 || end < 0 ? null : id.substring(begin, end);
+        }
+    }
+
+    /**
+     * A state of the automaton run over ids: the threads alive, each a {@link #CLASS} or {@link
+     * #MATCH} instruction, in the order a backtracking matcher would try them; made once and kept
+     * (up to {@link #MAX_STATES}), with the steps from it on each ASCII character as they are met.
+     */
+    private static final class State {
+        static final int CACHED = 128;
+
+        final int[] pcs;
+
+        /** The first thread that matches (-1: none). */
+        final int match;
+
+        /** Whether it is kept in {@link #states} (its steps are kept then). */
+        final boolean kept;
+
+        /** The steps on each ASCII character, made when first met (written under the lock). */
+        final Step[] steps = new Step[CACHED];
+
+        State(int[] pcs, int match, boolean kept) {
+            this.pcs = pcs;
+            this.match = match;
+            this.kept = kept;
+        }
+    }
+
+    /**
+     * A step to a state: for each of its threads, the thread of the state before it came from (-1:
+     * none, at the start) and whether the group began (1) or ended (2) on the way.
+     */
+    private static final class Step {
+        final State next;
+        final int[] from;
+        final byte[] set;
+
+        Step(State next, int[] from, byte[] set) {
+            this.next = next;
+            this.from = from;
+            this.set = set;
+        }
+    }
+
+    /** A state's threads as a key of {@link #states}. */
+    private static final class Threads {
+        final int[] pcs;
+        final int hash;
+
+        Threads(int[] pcs) {
+            this.pcs = pcs;
+            this.hash = Arrays.hashCode(pcs);
         }
 
-        private int nextGeneration() {
-            if (++generation == Integer.MAX_VALUE) {
-                Arrays.fill(seen, 0);
-                generation = 1;
-            }
-            return generation;
+        @Override
+        public int hashCode() {
+            return hash;
         }
 
-        /**
-         * Adds the thread at {@code pc} (group bounds {@code start}, {@code end}) to the list, with
-         * the threads its forks, jumps and marks lead to, in the order of their priority, each
-         * instruction once per step; the new size of the list.
-         */
-        private int add(
-                int[] list,
-                int[] s,
-                int[] e,
-                int size,
-                int pc,
-                int start,
-                int end,
-                int at,
-                int gen) {
-            if (seen[pc] == gen) return size;
-            seen[pc] = gen;
-            switch (op[pc]) {
-                case SPLIT -> {
-                    size = add(list, s, e, size, x[pc], start, end, at, gen);
-                    return add(list, s, e, size, y[pc], start, end, at, gen);
-                }
-                case JUMP -> {
-                    return add(list, s, e, size, x[pc], start, end, at, gen);
-                }
-                case SAVE -> {
-                    return x[pc] == 0
-                            ? add(list, s, e, size, pc + 1, at, end, at, gen)
-                            : add(list, s, e, size, pc + 1, start, at, at, gen);
-                }
-                default -> {
-                    list[size] = pc;
-                    s[size] = start;
-                    e[size] = end;
-                    return size + 1;
-                }
-            }
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Threads t && hash == t.hash && Arrays.equals(pcs, t.pcs);
         }
+    }
 
-        private void swap() {
-            int[] t = pcs;
-            pcs = nextPcs;
-            nextPcs = t;
-            t = starts;
-            starts = nextStarts;
-            nextStarts = t;
-            t = ends;
-            ends = nextEnds;
-            nextEnds = t;
+    private Step start() {
+        Step s = start;
+        if (s != null) return s;
+        synchronized (this) {
+            if (start == null) start = made(null);
+            return start;
+        }
+    }
+
+    /** The step from {@code s} on the character {@code c}, kept where {@code c} is ASCII. */
+    private Step step(State s, int c) {
+        synchronized (this) {
+            Step known = c < State.CACHED ? s.steps[c] : null;
+            if (known != null) return known;
+            int[] moved = new int[s.pcs.length];
+            for (int i = 0; i < moved.length; i++) {
+                int pc = s.pcs[i];
+                moved[i] = op[pc] == CLASS && contains(ranges[pc], c) ? pc + 1 : -1;
+            }
+            Step t = made(moved);
+            if (c < State.CACHED && s.kept && t.next.kept) s.steps[c] = t;
+            return t;
+        }
+    }
+
+    /**
+     * The step whose threads are those reached without reading from the instructions {@code to}, in
+     * order, each once: one instruction per thread of the state before (-1 where that thread read
+     * no further); null for the start, reached from the first instruction.
+     */
+    private Step made(int[] to) {
+        int n = op.length;
+        int[] pcs = new int[n];
+        int[] from = new int[n];
+        byte[] set = new byte[n];
+        boolean[] seen = new boolean[n];
+        int size = 0;
+        if (to == null) size = close(0, 0, -1, seen, pcs, from, set, size);
+        else
+            for (int i = 0; i < to.length; i++)
+                if (to[i] >= 0) size = close(to[i], 0, i, seen, pcs, from, set, size);
+        int[] threads = Arrays.copyOf(pcs, size);
+        Threads key = new Threads(threads);
+        State next = states.get(key);
+        if (next == null) {
+            int match = -1;
+            for (int j = 0; j < size && match < 0; j++) if (op[threads[j]] == MATCH) match = j;
+            boolean keep = states.size() < MAX_STATES;
+            next = new State(threads, match, keep);
+            if (keep) states.put(key, next);
+        }
+        return new Step(next, Arrays.copyOf(from, size), Arrays.copyOf(set, size));
+    }
+
+    /**
+     * Adds the threads reached from {@code pc} without reading, in order, each instruction once:
+     * {@code flags} says whether the group began or ended on the way from thread {@code source}.
+     */
+    private int close(
+            int pc,
+            int flags,
+            int source,
+            boolean[] seen,
+            int[] pcs,
+            int[] from,
+            byte[] set,
+            int size) {
+        if (seen[pc]) return size;
+        seen[pc] = true;
+        switch (op[pc]) {
+            case SPLIT -> {
+                size = close(x[pc], flags, source, seen, pcs, from, set, size);
+                return close(y[pc], flags, source, seen, pcs, from, set, size);
+            }
+            case JUMP -> {
+                return close(x[pc], flags, source, seen, pcs, from, set, size);
+            }
+            case SAVE -> {
+                return close(
+                        pc + 1, flags | (x[pc] == 0 ? 1 : 2), source, seen, pcs, from, set, size);
+            }
+            default -> {
+                pcs[size] = pc;
+                from[size] = source;
+                set[size] = (byte) flags;
+                return size + 1;
+            }
         }
     }
 
