@@ -41,6 +41,9 @@ public final class IdNamePattern {
      */
     private static final int MAX_SOURCE = 512;
 
+    /** The longest path over an id a finder keeps for the next id. */
+    private static final int KEPT_PATH = 1024;
+
     /** The most states kept; past them, steps are made again each time they are taken. */
     private static final int MAX_STATES = 256;
 
@@ -157,6 +160,11 @@ public final class IdNamePattern {
                 if (end < 0 && (p.set[j] & 2) != 0) end = after[m];
                 if (begin < 0 && (p.set[j] & 1) != 0) begin = after[m];
                 j = p.from[j];
+            }
+            if (k > KEPT_PATH) {
+                // a long id's path is not held on to
+                path = new Step[32];
+                after = new int[32];
             }
             return begin < 0 || end < 0 ? null : id.substring(begin, end);
         }

@@ -112,6 +112,9 @@ class IdNamePatternTest {
         assertEquals("a.b", f.nameIn("functions.a.b:0"));
         assertEquals(null, f.nameIn("functions.get weather:0"));
         assertEquals(null, f.nameIn("functions.get_weather"));
+        String longName = "a".repeat(5000);
+        assertEquals(longName, f.nameIn("functions." + longName + ":7"));
+        assertEquals("b", f.nameIn("b:1"));
     }
 
     @Test
