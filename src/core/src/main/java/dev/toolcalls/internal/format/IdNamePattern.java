@@ -61,7 +61,7 @@ public final class IdNamePattern {
     private final Pattern regex;
 
     /** The states made, by their threads (guarded by this pattern's lock). */
-    private final Map<Threads, State> states = new HashMap<>();
+    private final Map<List<Integer>, State> states = new HashMap<>();
 
     /** The step into the first state (made when first asked). */
     private volatile Step start;
@@ -116,12 +116,19 @@ public final class IdNamePattern {
     public final class Finder {
         private Matcher matcher;
 
-        /** The steps taken over the id, and the index in it after each. */
-        private Step[] path = new Step[32];
+        /** The steps taken over the id, and the index in it after each (none for a matcher). */
+        private Step[] path;
 
-        private int[] after = new int[32];
+        private int[] after;
 
-        private Finder() {}
+        private Finder() {
+            if (op != null) newPath();
+        }
+
+        private void newPath() {
+            path = new Step[32];
+            after = new int[32];
+        }
 
         /** The first group of the pattern where it matches the whole {@code id}; else null. */
         public String nameIn(String id) {
@@ -161,11 +168,7 @@ public final class IdNamePattern {
                 if (begin < 0 && (p.set[j] & 1) != 0) begin = after[m];
                 j = p.from[j];
             }
-            if (k > KEPT_PATH) {
-                // a long id's path is not held on to
-                path = new Step[32];
-                after = new int[32];
-            }
+            if (k > KEPT_PATH) newPath(); // a long id's path is not held on to
             return begin < 0 || end < 0 ? null : id.substring(begin, end);
         }
     }
@@ -212,27 +215,6 @@ public final class IdNamePattern {
         }
     }
 
-    /** A state's threads as a key of {@link #states}. */
-    private static final class Threads {
-        final int[] pcs;
-        final int hash;
-
-        Threads(int[] pcs) {
-            this.pcs = pcs;
-            this.hash = Arrays.hashCode(pcs);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Threads t && hash == t.hash && Arrays.equals(pcs, t.pcs);
-        }
-    }
-
     private Step start() {
         Step s = start;
         if (s != null) return s;
@@ -275,7 +257,8 @@ public final class IdNamePattern {
             for (int i = 0; i < to.length; i++)
                 if (to[i] >= 0) size = close(to[i], 0, i, seen, pcs, from, set, size);
         int[] threads = Arrays.copyOf(pcs, size);
-        Threads key = new Threads(threads);
+        List<Integer> key = new ArrayList<>(size);
+        for (int pc : threads) key.add(pc);
         State next = states.get(key);
         if (next == null) {
             int match = -1;
