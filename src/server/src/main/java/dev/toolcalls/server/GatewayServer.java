@@ -192,9 +192,7 @@ public final class GatewayServer implements AutoCloseable {
                                 + ended
                                 + " stream(s) ended early with a failure event");
             waitForRequests(
-                    System.nanoTime()
-                            + TimeUnit.MILLISECONDS.toNanos(
-                                    Math.min(1000, Math.max(100, limits.shutdownTimeoutMs()))));
+                    System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(limits.finalEventGraceMs()));
         }
         try {
             server.stop();

@@ -85,6 +85,15 @@ public final class ReplayServer implements AutoCloseable {
                 throw new IllegalArgumentException("at least 1 connection must be allowed");
         }
 
+        /**
+         * How long {@link #close}, past the shutdown deadline, waits for the streams it ended to
+         * write their failure event: a second, whatever the deadline (the wait ends as soon as they
+         * have; on a loaded machine a fraction of a second may not be enough to write it).
+         */
+        public long finalEventGraceMs() {
+            return 1000;
+        }
+
         /** 4 MiB bodies, 30 s idle and request timeouts, 10 s to shut down, 512 connections. */
         public static Limits defaults() {
             return new Limits(4L << 20, 30_000, 30_000, 10_000, 512);
@@ -259,9 +268,7 @@ public final class ReplayServer implements AutoCloseable {
                                 + ended
                                 + " stream(s) ended early with a failure event");
             waitForRequests(
-                    System.nanoTime()
-                            + TimeUnit.MILLISECONDS.toNanos(
-                                    Math.min(1000, Math.max(100, limits.shutdownTimeoutMs()))));
+                    System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(limits.finalEventGraceMs()));
         }
         try {
             server.stop();
