@@ -274,15 +274,32 @@ public final class ConstraintGrammar {
         final Ctx ctx;
         final Exit exit;
         final int after;
+
+        /**
+         * {@link #WHOLE}, or the part of a frame written as two rules: {@link #VALUE}, {@link
+         * #TAIL}.
+         */
+        final int part;
+
         private final int hash;
         int id = -1;
 
+        /** Where the frame is written as two rules (see ModePlan.valueLive): the two; else null. */
+        Nt value;
+
+        Nt tail;
+
         Nt(int mode, Ctx ctx, Exit exit, int after) {
+            this(mode, ctx, exit, after, WHOLE);
+        }
+
+        Nt(int mode, Ctx ctx, Exit exit, int after, int part) {
             this.mode = mode;
             this.ctx = ctx;
             this.exit = exit;
             this.after = after;
-            this.hash = mix(mix(mix(mode, ctx.hash), exit.hash), after);
+            this.part = part;
+            this.hash = mix(mix(mix(mix(mode, ctx.hash), exit.hash), after), part);
         }
 
         @Override
@@ -292,6 +309,7 @@ public final class ConstraintGrammar {
                             && hash == n.hash
                             && mode == n.mode
                             && after == n.after
+                            && part == n.part
                             && ctx == n.ctx
                             && exit.equals(n.exit);
         }
@@ -462,6 +480,15 @@ public final class ConstraintGrammar {
 
     /** A frame that cannot end as asked (one that leaves the context alone cannot change it). */
     private final Nt dead;
+
+    /** A frame written whole, and the two parts of one written as two rules (see splitFrame). */
+    private static final int WHOLE = 0;
+
+    private static final int VALUE = 1;
+    private static final int TAIL = 2;
+
+    /** How a frame's {@link #VALUE} part ends: before the token that ends the value. */
+    private static final Exit BEFORE_TAIL = new Exit(false, null, 0, -2, -1);
 
     /** The type names of JSON Schema. */
     private static final Set<String> JSON_TYPES =
@@ -2473,6 +2500,12 @@ public final class ConstraintGrammar {
      * #dead}.
      */
     private Nt frame(int mode, Ctx c, Exit e, int after) {
+        if (e == BEFORE_TAIL) {
+            // a value's text goes on in the value's part
+            Nt v = new Nt(mode, c, e, after, VALUE);
+            Nt known = frames.get(v);
+            return known != null ? known : v;
+        }
         if (e.eof && c.call && !plan.mayEndCall[mode]) return dead;
         // a call that ends implicitly ends only with every required parameter written
         if (normalize(mode, c) == null) return dead;
@@ -2514,8 +2547,39 @@ public final class ConstraintGrammar {
         Nt known = frames.putIfAbsent(n, n);
         if (known != null) return known;
         register(n);
-        pending.add(n);
+        if (!splitFrame(n)) pending.add(n);
         return n;
+    }
+
+    /**
+     * Writes the frame as two rules where its mode allows ({@link ModePlan#valueLive}): its value
+     * (its run), made in the context of the value's class with no required state, so that it is the
+     * same for every state and every parameter typed alike, and the token ending the value with
+     * what follows, made in the fields that reads, so that it is the same for every parameter. Not
+     * where the run and a token ending the value are written together ({@link #runThen}), the run
+     * follows a token whose spelling it must not complete, or the output may end in the frame.
+     */
+    private boolean splitFrame(Nt n) {
+        boolean implicit = rules.implicitCallEnd();
+        int valueLive = plan.valueLive(n.mode, implicit);
+        if (n.part != WHOLE || valueLive == 0 || n.exit.eof) return false;
+        Ctx c = normalize(n.mode, n.ctx);
+        if (c != n.ctx || !c.call || c.tool < -1 || c.mask <= DEFERRED_OTHER) return false;
+        if (n.after >= 0 && !afterEnds(n.after).isEmpty()) return false;
+        String run = n.after >= 0 ? afterRuns.get(n.after) : run(n.mode, c);
+        if (run != null && heldRuns.contains(run)) return false;
+        List<Step>[] known = stepsIn(c);
+        for (int r : plan.items[n.mode])
+            for (Step s : steps(known, c, r))
+                if (s.swallow || run != null && runThen(run, r, s.expr) != null) return false;
+        Ctx v = strip(c, valueLive);
+        if (v.tool >= 0 && v.key >= 0) {
+            long first = valueClass(v.tool, v.key);
+            v = ctx(true, (int) (first >>> 32), (int) first, v.mask, v.called);
+        }
+        n.value = made(new Nt(n.mode, v, BEFORE_TAIL, n.after, VALUE));
+        n.tail = made(new Nt(n.mode, strip(c, plan.tailLive(n.mode, implicit)), n.exit, -1, TAIL));
+        return true;
     }
 
     /** Numbers a new frame: its id indexes its alternatives and its name. */
@@ -2617,6 +2681,12 @@ public final class ConstraintGrammar {
 
     private List<List<Object>> alternatives(Nt n, boolean onlyCallBegin) {
         List<List<Object>> out = new ArrayList<>();
+        if (n.part == VALUE) {
+            // the run, the tokens after it in the tail
+            String run = n.after >= 0 ? afterRuns.get(n.after) : run(n.mode, n.ctx);
+            out.add(List.of(run == null ? "\"\"" : run));
+            return out;
+        }
         Ctx c = normalize(n.mode, n.ctx);
         if (c == null) return out;
         if (c.tool == CALLS) {
@@ -2625,7 +2695,10 @@ public final class ConstraintGrammar {
                 out.addAll(stackAlts(stackOf(n.mode, c.key, false), s.ctx, n.exit));
             return out;
         }
-        String run = onlyCallBegin ? null : n.after >= 0 ? afterRuns.get(n.after) : run(n.mode, c);
+        String run =
+                onlyCallBegin || n.part == TAIL
+                        ? null
+                        : n.after >= 0 ? afterRuns.get(n.after) : run(n.mode, c);
         boolean held = run != null && heldRuns.contains(run);
         // the rivals a run after a token may end with still partly read: the token after the
         // run must not complete them either, and carries them on
@@ -2890,13 +2963,21 @@ public final class ConstraintGrammar {
         int at = used;
         for (int a = 0; a < alts.size(); a++) {
             List<Object> alt = alts.get(a);
-            int need = used + alt.size() + 1;
+            // a frame written as two rules is its two parts
+            int size = alt.size();
+            for (int i = 0; i < alt.size(); i++)
+                if (alt.get(i) instanceof Nt n && n.value != null) size++;
+            int need = used + size + 1;
             if (need > pool.length) pool = Arrays.copyOf(pool, Math.max(need, 2 * pool.length));
-            pool[used++] = alt.size();
+            pool[used++] = size;
             for (int i = 0; i < alt.size(); i++) {
                 Object o = alt.get(i);
-                if (o instanceof Nt n) pool[used++] = n.id;
-                else {
+                if (o instanceof Nt n) {
+                    if (n.value != null) {
+                        pool[used++] = n.value.id;
+                        pool[used++] = n.tail.id;
+                    } else pool[used++] = n.id;
+                } else {
                     pool[used++] = -1 - texts.size();
                     texts.add((String) o);
                 }
@@ -3147,16 +3228,18 @@ public final class ConstraintGrammar {
         if (known != null) return known;
         // the exit's context is numbered first; one builder of about the name's size (a
         // concatenation would grow a default one)
-        int exitCtx = n.exit.eof ? -1 : ctxId(n.exit.ctx);
+        int exitCtx = n.exit.eof || n.part == VALUE ? -1 : ctxId(n.exit.ctx);
         StringBuilder b = new StringBuilder(48).append("m_").append(plan.modeIds[n.mode]);
         b.append("_c").append(ctxId(n.ctx)).append('_');
         if (n.exit.eof) b.append('e');
+        else if (n.part == VALUE) b.append('v');
         else {
             b.append('r').append(exitCtx).append('p').append(n.exit.pops);
             if (n.exit.mode >= 0) b.append('m').append(n.exit.mode);
             if (n.exit.popped >= 0) b.append('s').append(n.exit.popped);
         }
         if (n.after >= 0) b.append("_a").append(afterId(n.after));
+        if (n.part == TAIL) b.append("_t");
         String made = b.toString();
         names.set(n.id, made);
         return made;

@@ -149,6 +149,18 @@ final class ModePlan {
     private final int[][] liveBelow = new int[2][];
 
     /**
+     * Per mode, for formats whose calls end explicitly ([0]) and implicitly ([1]), where a frame in
+     * it is written as two rules (0 elsewhere): the fields its value (its run) reads, and, in
+     * {@link #tailLive}, those the tokens after it read. A mode is split so where its run is a
+     * value typed by its parameter and every token leaves the mode reading the required state and
+     * no parameter: the value is then made once for every required state, and what follows it once
+     * for every parameter.
+     */
+    private final int[][] valueLive = new int[2][];
+
+    private final int[][] tailLive = new int[2][];
+
+    /**
      * Per mode (not the default one): whether a frame in it, and every frame it pushes, neither
      * reads nor changes the context (the tool, the parameter, the call): it then ends in the
      * context it began in, and derives the same text in every context.
@@ -316,6 +328,9 @@ final class ModePlan {
                 Arrays.fill(live[implicit], ALL);
                 Arrays.fill(liveBelow[implicit], ALL);
             } else liveness(below, implicit == 1, live[implicit], liveBelow[implicit]);
+            valueLive[implicit] = new int[modes];
+            tailLive[implicit] = new int[modes];
+            if (below != null) splits(live[implicit], liveBelow[implicit], implicit);
         }
         opaque = new boolean[modes];
         opacity();
@@ -527,6 +542,19 @@ final class ModePlan {
         return live[implicitCallEnd ? 1 : 0][mode];
     }
 
+    /**
+     * The fields the value of a frame in the mode reads, where the mode's frames are written as
+     * their value and what follows it (see {@link #tailLive}); 0 where they are not.
+     */
+    int valueLive(int mode, boolean implicitCallEnd) {
+        return valueLive[implicitCallEnd ? 1 : 0][mode];
+    }
+
+    /** The fields the tokens after the value read, where {@link #valueLive} is not 0. */
+    int tailLive(int mode, boolean implicitCallEnd) {
+        return tailLive[implicitCallEnd ? 1 : 0][mode];
+    }
+
     /** The fields of the context live in the frame below a frame of the mode. */
     int liveBelow(int mode, boolean implicitCallEnd) {
         return liveBelow[implicitCallEnd ? 1 : 0][mode];
@@ -638,6 +666,35 @@ final class ModePlan {
                     grew = true;
                 }
             }
+        }
+    }
+
+    /** The modes of {@link #valueLive}, from the fields each mode and the frame below it read. */
+    private void splits(int[] live, int[] under, int implicit) {
+        for (int m = 1; m < live.length; m++) {
+            if (heldMode[m]) continue;
+            int value = 0;
+            for (int r : runRules.get(m))
+                if (roles[r] == Role.ARG_VALUE) value |= TOOL | KEY;
+                else if (CONTEXT_RUNS.contains(roles[r])) value |= TOOL;
+            int tail = 0;
+            boolean ok = true;
+            for (int r : itemRules.get(m)) {
+                Effect e = effects[r];
+                int next;
+                if (e.pops() > 0) next = e.mode() >= 0 ? live[e.mode()] : under[m];
+                else {
+                    next = live[e.mode() >= 0 ? e.mode() : m];
+                    for (int p : e.pushes()) next |= live[p];
+                    if (e.pushes().isEmpty() && e.mode() >= 0) next |= under[m];
+                }
+                int reads = reads(r) | (next & ~sets(r));
+                ok &= !stays(m, r) && !endsEmptyValue[r] && (reads & MASK) != 0;
+                tail |= reads;
+            }
+            if (!ok || (value & KEY) == 0 || (tail & KEY) != 0 || (tail & MASK) == 0) continue;
+            valueLive[implicit][m] = value;
+            tailLive[implicit][m] = tail;
         }
     }
 
