@@ -275,19 +275,19 @@ public final class ConstraintGrammar {
         final Exit exit;
         final int after;
 
-        /**
-         * {@link #WHOLE}, or the part of a frame written as two rules: {@link #VALUE}, {@link
-         * #TAIL}.
-         */
+        /** {@link #WHOLE}, or {@link #TAIL}: what follows the value of a frame written so. */
         final int part;
 
         private final int hash;
         int id = -1;
 
-        /** Where the frame is written as two rules (see ModePlan.valueLive): the two; else null. */
-        Nt value;
-
+        /**
+         * Where the frame is written as its value and a rule of what follows it (see
+         * ModePlan.valueLive): that rule (else null), and the value, its run (null: none).
+         */
         Nt tail;
+
+        String value;
 
         Nt(int mode, Ctx ctx, Exit exit, int after) {
             this(mode, ctx, exit, after, WHOLE);
@@ -481,14 +481,10 @@ public final class ConstraintGrammar {
     /** A frame that cannot end as asked (one that leaves the context alone cannot change it). */
     private final Nt dead;
 
-    /** A frame written whole, and the two parts of one written as two rules (see splitFrame). */
+    /** A frame written whole, and what follows the value of one written as its value and that. */
     private static final int WHOLE = 0;
 
-    private static final int VALUE = 1;
-    private static final int TAIL = 2;
-
-    /** How a frame's {@link #VALUE} part ends: before the token that ends the value. */
-    private static final Exit BEFORE_TAIL = new Exit(false, null, 0, -2, -1);
+    private static final int TAIL = 1;
 
     /** The type names of JSON Schema. */
     private static final Set<String> JSON_TYPES =
@@ -2500,12 +2496,6 @@ public final class ConstraintGrammar {
      * #dead}.
      */
     private Nt frame(int mode, Ctx c, Exit e, int after) {
-        if (e == BEFORE_TAIL) {
-            // a value's text goes on in the value's part
-            Nt v = new Nt(mode, c, e, after, VALUE);
-            Nt known = frames.get(v);
-            return known != null ? known : v;
-        }
         if (e.eof && c.call && !plan.mayEndCall[mode]) return dead;
         // a call that ends implicitly ends only with every required parameter written
         if (normalize(mode, c) == null) return dead;
@@ -2552,17 +2542,16 @@ public final class ConstraintGrammar {
     }
 
     /**
-     * Writes the frame as two rules where its mode allows ({@link ModePlan#valueLive}): its value
-     * (its run), made in the context of the value's class with no required state, so that it is the
-     * same for every state and every parameter typed alike, and the token ending the value with
-     * what follows, made in the fields that reads, so that it is the same for every parameter. Not
-     * where the run and a token ending the value are written together ({@link #runThen}), the run
-     * follows a token whose spelling it must not complete, or the output may end in the frame.
+     * Writes the frame as its value, where its mode allows ({@link ModePlan#valueLive}), and a rule
+     * of the token that ends the value and what follows: the value is its run, the same for every
+     * required state, and the rule is made in the fields it reads, so that it is the same for every
+     * parameter. Not where the run and a token ending the value are written together ({@link
+     * #runThen}), the run follows a token whose spelling it must not complete, or the output may
+     * end in the frame.
      */
     private boolean splitFrame(Nt n) {
         boolean implicit = rules.implicitCallEnd();
-        int valueLive = plan.valueLive(n.mode, implicit);
-        if (n.part != WHOLE || valueLive == 0 || n.exit.eof) return false;
+        if (n.part != WHOLE || plan.valueLive(n.mode, implicit) == 0 || n.exit.eof) return false;
         Ctx c = normalize(n.mode, n.ctx);
         if (c != n.ctx || !c.call || c.tool < -1 || c.mask <= DEFERRED_OTHER) return false;
         if (n.after >= 0 && !afterEnds(n.after).isEmpty()) return false;
@@ -2572,12 +2561,7 @@ public final class ConstraintGrammar {
         for (int r : plan.items[n.mode])
             for (Step s : steps(known, c, r))
                 if (s.swallow || run != null && runThen(run, r, s.expr) != null) return false;
-        Ctx v = strip(c, valueLive);
-        if (v.tool >= 0 && v.key >= 0) {
-            long first = valueClass(v.tool, v.key);
-            v = ctx(true, (int) (first >>> 32), (int) first, v.mask, v.called);
-        }
-        n.value = made(new Nt(n.mode, v, BEFORE_TAIL, n.after, VALUE));
+        n.value = run;
         n.tail = made(new Nt(n.mode, strip(c, plan.tailLive(n.mode, implicit)), n.exit, -1, TAIL));
         return true;
     }
@@ -2681,12 +2665,6 @@ public final class ConstraintGrammar {
 
     private List<List<Object>> alternatives(Nt n, boolean onlyCallBegin) {
         List<List<Object>> out = new ArrayList<>();
-        if (n.part == VALUE) {
-            // the run, the tokens after it in the tail
-            String run = n.after >= 0 ? afterRuns.get(n.after) : run(n.mode, n.ctx);
-            out.add(List.of(run == null ? "\"\"" : run));
-            return out;
-        }
         Ctx c = normalize(n.mode, n.ctx);
         if (c == null) return out;
         if (c.tool == CALLS) {
@@ -2963,20 +2941,24 @@ public final class ConstraintGrammar {
         int at = used;
         for (int a = 0; a < alts.size(); a++) {
             List<Object> alt = alts.get(a);
-            // a frame written as two rules is its two parts
+            // a frame written as its value and a rule of what follows is those two
             int size = alt.size();
             for (int i = 0; i < alt.size(); i++)
-                if (alt.get(i) instanceof Nt n && n.value != null) size++;
+                if (alt.get(i) instanceof Nt n && n.tail != null && n.value != null) size++;
             int need = used + size + 1;
             if (need > pool.length) pool = Arrays.copyOf(pool, Math.max(need, 2 * pool.length));
             pool[used++] = size;
             for (int i = 0; i < alt.size(); i++) {
                 Object o = alt.get(i);
                 if (o instanceof Nt n) {
-                    if (n.value != null) {
-                        pool[used++] = n.value.id;
+                    if (n.tail == null) pool[used++] = n.id;
+                    else {
+                        if (n.value != null) {
+                            pool[used++] = -1 - texts.size();
+                            texts.add(n.value);
+                        }
                         pool[used++] = n.tail.id;
-                    } else pool[used++] = n.id;
+                    }
                 } else {
                     pool[used++] = -1 - texts.size();
                     texts.add((String) o);
@@ -3228,11 +3210,10 @@ public final class ConstraintGrammar {
         if (known != null) return known;
         // the exit's context is numbered first; one builder of about the name's size (a
         // concatenation would grow a default one)
-        int exitCtx = n.exit.eof || n.part == VALUE ? -1 : ctxId(n.exit.ctx);
+        int exitCtx = n.exit.eof ? -1 : ctxId(n.exit.ctx);
         StringBuilder b = new StringBuilder(48).append("m_").append(plan.modeIds[n.mode]);
         b.append("_c").append(ctxId(n.ctx)).append('_');
         if (n.exit.eof) b.append('e');
-        else if (n.part == VALUE) b.append('v');
         else {
             b.append('r').append(exitCtx).append('p').append(n.exit.pops);
             if (n.exit.mode >= 0) b.append('m').append(n.exit.mode);
