@@ -412,10 +412,19 @@ final class TokenDifference {
         Read start = start(rule);
         Read through = walk(start, word);
         long bits = 0;
+        // the word is read once from each state a character before it leads to
+        Read[] from = new Read[chars.length()];
+        boolean[] holds = new boolean[chars.length()];
         for (int i = 0; i < chars.length(); i++) {
             char c = chars.charAt(i);
-            if (!start.cfgs.isEmpty() && walk(stepRead(start, c), word).accepts)
-                bits |= 1L << 2 * i;
+            if (!start.cfgs.isEmpty()) {
+                Read at = stepRead(start, c);
+                int j = 0;
+                while (j < i && from[j] != at) j++;
+                from[i] = at;
+                holds[i] = j < i ? holds[j] : walk(at, word).accepts;
+                if (holds[i]) bits |= 1L << 2 * i;
+            }
             if (!through.cfgs.isEmpty() && stepRead(through, c).accepts) bits |= 1L << 2 * i + 1;
         }
         if (known != null) known.put(word, bits);
