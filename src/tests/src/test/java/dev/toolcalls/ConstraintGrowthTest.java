@@ -10,7 +10,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -86,5 +88,36 @@ class ConstraintGrowthTest {
             }
         }
         assertTrue(twice.isEmpty(), String.join("\n", twice));
+    }
+
+    /**
+     * A parameter's value and what follows it are written apart where the value's mode allows: in a
+     * DSML or {@code dots} call, whose value is ended by the parameter's close tag before the next
+     * parameter or the call's end, every rule of the value's mode is one of what follows the value,
+     * made once per required state of a tool (the benchmark's tools require two of their five
+     * parameters: four states) and spelling of the mode, never one per parameter as well.
+     */
+    @Test
+    void aValueAndWhatFollowsItAreWrittenApart() {
+        Tools twenty = Tools.parse(ConstraintBenchmark.tools(20));
+        // a frame's rule: m_MODE_cCONTEXT_..., its mode's name holding VALUE
+        Pattern valueRule =
+                Pattern.compile("^m_(\\w*?VALUE\\w*?)_c\\d+\\S* ::=", Pattern.MULTILINE);
+        for (String name : List.of("deepseek_v4", "dots", "mimo")) {
+            String g = Formats.get(name).constraint(twenty, ConstraintOptions.defaults());
+            Matcher m = valueRule.matcher(g);
+            int tails = 0;
+            Set<String> modes = new TreeSet<>();
+            while (m.find()) {
+                String rule = m.group().substring(0, m.group().length() - " ::=".length());
+                assertTrue(rule.endsWith("_t"), name + ": " + rule + " writes a value whole");
+                modes.add(m.group(1));
+                tails++;
+            }
+            assertTrue(tails > 0, name + ": no value mode is written apart");
+            assertTrue(
+                    tails <= 20 * 4 * modes.size(),
+                    name + ": " + tails + " rules of what follows a value in " + modes);
+        }
     }
 }

@@ -149,12 +149,12 @@ final class ModePlan {
     private final int[][] liveBelow = new int[2][];
 
     /**
-     * Per mode, for formats whose calls end explicitly ([0]) and implicitly ([1]), where a frame in
-     * it is written as two rules (0 elsewhere): the fields its value (its run) reads, and, in
-     * {@link #tailLive}, those the tokens after it read. A mode is split so where its run is a
-     * value typed by its parameter and every token leaves the mode reading the required state and
-     * no parameter: the value is then made once for every required state, and what follows it once
-     * for every parameter.
+     * Per mode, for formats whose calls end explicitly ([0]) and implicitly ([1]): where a frame in
+     * it is written as its value and a rule of what follows the value, the fields the value (the
+     * mode's run) reads, and, in {@link #tailLive}, those the tokens after it read; 0 elsewhere. A
+     * mode is written so where its run is a value typed by its parameter and every token of it
+     * leaves the mode reading the required state and no parameter: the value is then the same for
+     * every required state, and what follows it for every parameter.
      */
     private final int[][] valueLive = new int[2][];
 
