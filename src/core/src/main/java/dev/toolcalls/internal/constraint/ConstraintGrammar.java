@@ -1513,19 +1513,18 @@ public final class ConstraintGrammar {
                 t.parameters.getAsJsonObject().getAsJsonObject("properties").get(t.keys.get(key));
         String name = "v_" + tool + "_" + key;
         if (out.has(name)) return name;
-        if (!jsonSchemaTypes(prop) || !plan.valuesWhole) return null;
+        if (!plan.valuesWhole) return null;
         Set<SchemaTypes.Type> types = SchemaTypes.of(prop);
-        if (types.isEmpty() || types.contains(SchemaTypes.Type.STRING)) {
-            JsonArray words =
-                    types.equals(EnumSet.of(SchemaTypes.Type.STRING)) ? words(prop) : null;
-            if (words != null) {
-                List<String> alts = new ArrayList<>();
-                for (JsonElement v : words) alts.add(Gbnf.literal(v.getAsString()));
-                return shared(
-                        name, "[ \\t\\r\\n]* (" + String.join(" | ", alts) + ") [ \\t\\r\\n]*");
-            }
-            return null;
+        // a value typed as a string alone is read as one: where the schema allows a few strings
+        // (a branch that names no type among them, such as a const, included), those strings
+        JsonArray words = types.equals(EnumSet.of(SchemaTypes.Type.STRING)) ? words(prop) : null;
+        if (words != null) {
+            List<String> alts = new ArrayList<>();
+            for (JsonElement v : words) alts.add(Gbnf.literal(v.getAsString()));
+            return shared(name, "[ \\t\\r\\n]* (" + String.join(" | ", alts) + ") [ \\t\\r\\n]*");
         }
+        if (!jsonSchemaTypes(prop)) return null;
+        if (types.isEmpty() || types.contains(SchemaTypes.Type.STRING)) return null;
         JsonSchemaRules.defineGeneric(out);
         List<String> alts = new ArrayList<>();
         for (SchemaTypes.Type ty : types) {
@@ -1553,24 +1552,39 @@ public final class ConstraintGrammar {
     }
 
     /**
-     * The strings a string parameter's schema allows, its {@code enum} or {@code const} (in it or
-     * in an {@code allOf} of one branch, as deep as such branches go); null where it names none.
+     * The strings a string parameter's schema allows, its {@code enum} or {@code const}, in it, in
+     * an {@code allOf} of one branch, or in every branch of an {@code anyOf} or {@code oneOf}
+     * (their union), as deep as such branches go; null where it names none.
      */
     private static JsonArray words(JsonElement prop) {
-        JsonElement at = prop;
-        for (int depth = 0; at != null && at.isJsonObject() && depth < 16; depth++) {
-            JsonObject p = at.getAsJsonObject();
-            if (p.has("enum") && p.get("enum").isJsonArray()) return p.getAsJsonArray("enum");
-            if (p.has("const") && p.get("const").isJsonPrimitive()) {
-                JsonArray one = new JsonArray();
-                one.add(p.get("const"));
-                return one;
+        return words(prop, 0);
+    }
+
+    private static JsonArray words(JsonElement at, int depth) {
+        if (at == null || !at.isJsonObject() || depth >= 16) return null;
+        JsonObject p = at.getAsJsonObject();
+        if (p.has("enum") && p.get("enum").isJsonArray()) return p.getAsJsonArray("enum");
+        if (p.has("const") && p.get("const").isJsonPrimitive()) {
+            JsonArray one = new JsonArray();
+            one.add(p.get("const"));
+            return one;
+        }
+        JsonElement all = p.get("allOf");
+        if (all != null && all.isJsonArray() && all.getAsJsonArray().size() == 1)
+            return words(all.getAsJsonArray().get(0), depth + 1);
+        for (String union : List.of("anyOf", "oneOf")) {
+            JsonElement branches = p.get(union);
+            if (branches == null || !branches.isJsonArray() || branches.getAsJsonArray().isEmpty())
+                continue;
+            // a value of any branch: the union of their strings (a oneOf's value in two branches
+            // is refused by the schema and written here: more than the schema allows, never less)
+            JsonArray out = new JsonArray();
+            for (JsonElement b : branches.getAsJsonArray()) {
+                JsonArray some = words(b, depth + 1);
+                if (some == null) return null;
+                for (JsonElement w : some) if (!out.contains(w)) out.add(w);
             }
-            JsonElement all = p.get("allOf");
-            at =
-                    all != null && all.isJsonArray() && all.getAsJsonArray().size() == 1
-                            ? all.getAsJsonArray().get(0)
-                            : null;
+            return out;
         }
         return null;
     }
