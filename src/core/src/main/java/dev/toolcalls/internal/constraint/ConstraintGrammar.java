@@ -1712,14 +1712,21 @@ public final class ConstraintGrammar {
     }
 
     /**
-     * Whether every {@code type} the property names (in it, or in its {@code anyOf} / {@code oneOf}
-     * branches) is one of JSON Schema's, and every such branch names one: the parser reads other
-     * names ({@code int64}) as aliases and keeps a value that fails them as a string, and a branch
-     * that names no type (a {@code $ref}, a {@code const}, any value) takes any value, which the
-     * parser keeps as its text; such a value is left untyped.
+     * Whether every {@code type} the property names (in it, in its {@code anyOf} / {@code oneOf}
+     * branches, and in its {@code allOf} branches' own) is one of JSON Schema's, and every such
+     * {@code anyOf} / {@code oneOf} branch names one: the parser reads other names ({@code int64})
+     * as aliases and keeps a value that fails them as a string, and a branch that names no type (a
+     * {@code $ref}, a {@code const}, any value) takes any value, which the parser keeps as its
+     * text; such a value is left untyped.
      */
     private static boolean jsonSchemaTypes(JsonElement prop) {
+        return jsonSchemaTypes(prop, 0);
+    }
+
+    private static boolean jsonSchemaTypes(JsonElement prop, int depth) {
         if (prop == null || !prop.isJsonObject()) return true;
+        // deeper than the parser reads types: left untyped
+        if (depth > 16) return false;
         JsonObject p = prop.getAsJsonObject();
         JsonElement t = p.get("type");
         if (t != null && t.isJsonPrimitive() && !JSON_TYPES.contains(t.getAsString())) return false;
@@ -1729,7 +1736,11 @@ public final class ConstraintGrammar {
         for (String k : List.of("anyOf", "oneOf"))
             if (p.has(k) && p.get(k).isJsonArray())
                 for (JsonElement b : p.getAsJsonArray(k))
-                    if (!jsonSchemaTypes(b) || SchemaTypes.of(b).isEmpty()) return false;
+                    if (!jsonSchemaTypes(b, depth + 1) || SchemaTypes.of(b).isEmpty()) return false;
+        // a branch of an allOf holds what its own branches allow (one of them may take any value)
+        if (p.has("allOf") && p.get("allOf").isJsonArray())
+            for (JsonElement b : p.getAsJsonArray("allOf"))
+                if (!jsonSchemaTypes(b, depth + 1)) return false;
         return true;
     }
 

@@ -1,0 +1,107 @@
+package dev.toolcalls;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A key/value format's raw values under schemas whose branches say what a value may be: a string
+ * parameter whose schema allows a few strings through a union ({@code anyOf} or {@code oneOf} of
+ * {@code enum} and {@code const} branches, under an {@code allOf} of one branch too) takes exactly
+ * those strings, as the parser reads the value as a string and the schema allows only the union;
+ * and a branch that takes any value ({@code {}}, a {@code const} beside a type) under an {@code
+ * allOf} leaves the value free, as the parser keeps what fails the named types as a string, which
+ * that branch takes.
+ */
+class ConstraintSchemaBranchesTest {
+    private static String tools(String city) {
+        return "[{\"type\":\"function\",\"function\":{\"name\":\"f\",\"parameters\":{\"type\":\"object\","
+                + "\"properties\":{\"city\":"
+                + city
+                + "},\"required\":[\"city\"]}}}]";
+    }
+
+    private static String call(String value) {
+        return "<tool_call>\n<function=f>\n<parameter=city>\n"
+                + value
+                + "\n</parameter>\n</function>\n</tool_call>";
+    }
+
+    @Test
+    void aUnionOfStringsTakesItsStringsAndNoOther() throws Exception {
+        List<String> schemas =
+                List.of(
+                        "{\"anyOf\":[{\"type\":\"string\",\"enum\":[\"Paris\",\"Rome\"]},{\"const\":\"Oslo\"}]}",
+                        "{\"oneOf\":[{\"enum\":[\"Paris\"]},{\"enum\":[\"Rome\",\"Oslo\"]}]}",
+                        "{\"allOf\":[{\"anyOf\":[{\"type\":\"string\",\"enum\":[\"Paris\",\"Rome\"]},"
+                                + "{\"const\":\"Oslo\"}]}]}");
+        Format format = Formats.get("qwen3_coder");
+        List<ConstraintXgrammarTest.Job> jobs = new ArrayList<>();
+        List<List<Boolean>> expected = new ArrayList<>();
+        for (String schema : schemas) {
+            Tools tools = Tools.parse(tools(schema));
+            List<ConstraintXgrammarTest.Check> checks = new ArrayList<>();
+            List<Boolean> want = new ArrayList<>();
+            for (String v : List.of("Paris", "Oslo", "Rome", "Berlin", "Pari", "Paris Rome")) {
+                boolean valid = !v.equals("Berlin") && !v.equals("Pari") && !v.contains(" ");
+                // the parser reads each as a call; the schema allows the union's strings alone
+                ChatMessage m = format.parse(call(v), tools, ParseOptions.defaults());
+                assertEquals(1, m.toolCalls().size(), schema + " " + v);
+                checks.add(
+                        new ConstraintXgrammarTest.Check("qwen3_coder", schema, v, call(v), valid));
+                want.add(valid);
+            }
+            jobs.add(
+                    new ConstraintXgrammarTest.Job(
+                            format.constraint(tools, ConstraintOptions.defaults()), checks));
+            expected.add(want);
+        }
+        assertEquals(expected, ConstraintXgrammarTest.run(jobs));
+    }
+
+    @Test
+    void aBranchThatTakesAnyValueUnderAnAllOfLeavesTheValueFree() throws Exception {
+        // qwen3_coder: a boolean or anything; the text is kept as a string, which {} takes
+        Format qwen = Formats.get("qwen3_coder");
+        Tools anything =
+                Tools.parse(tools("{\"allOf\":[{\"anyOf\":[{},{\"type\":\"boolean\"}]}]}"));
+        // deepseek_v32: a number or the empty string, written as a string
+        Format dsml = Formats.get("deepseek_v32");
+        Tools numberOrEmpty =
+                Tools.parse(
+                        tools(
+                                "{\"allOf\":[{\"anyOf\":[{\"type\":\"number\"},{\"const\":\"\"}]}]}"));
+        String empty =
+                "<\uFF5CDSML\uFF5Cfunction_calls>\n<\uFF5CDSML\uFF5Cinvoke name=\"f\">\n"
+                        + "<\uFF5CDSML\uFF5Cparameter name=\"city\" string=\"true\"></\uFF5CDSML\uFF5Cparameter>\n"
+                        + "</\uFF5CDSML\uFF5Cinvoke>\n</\uFF5CDSML\uFF5Cfunction_calls>";
+        List<String> texts = List.of(call("{\"value\":null}"), call("true"), call("some text"));
+        for (String text : texts)
+            assertEquals(1, qwen.parse(text, anything, ParseOptions.defaults()).toolCalls().size());
+        assertEquals(
+                1, dsml.parse(empty, numberOrEmpty, ParseOptions.defaults()).toolCalls().size());
+        List<ConstraintXgrammarTest.Check> checks = new ArrayList<>();
+        for (String text : texts)
+            checks.add(new ConstraintXgrammarTest.Check("qwen3_coder", "any", text, text, true));
+        assertEquals(
+                List.of(List.of(true, true, true), List.of(true)),
+                ConstraintXgrammarTest.run(
+                        List.of(
+                                new ConstraintXgrammarTest.Job(
+                                        qwen.constraint(anything, ConstraintOptions.defaults()),
+                                        checks),
+                                new ConstraintXgrammarTest.Job(
+                                        dsml.constraint(
+                                                numberOrEmpty, ConstraintOptions.defaults()),
+                                        List.of(
+                                                new ConstraintXgrammarTest.Check(
+                                                        "deepseek_v32",
+                                                        "empty",
+                                                        "empty",
+                                                        empty,
+                                                        true))))));
+    }
+}
