@@ -104,4 +104,56 @@ class ConstraintSchemaBranchesTest {
                                                         empty,
                                                         true))))));
     }
+
+    /**
+     * A branch that lists only values other than strings ({@code "const": 58}) takes no value the
+     * parser keeps as text: a raw {@code 58} of a parameter typed as a boolean is the string "58",
+     * which neither branch takes; nor does a string union take the text of its {@code false}.
+     */
+    @Test
+    void aConstThatIsNoStringTakesNoText() throws Exception {
+        Format qwen = Formats.get("qwen3_coder");
+        Tools boolOr58 =
+                Tools.parse(
+                        tools("{\"allOf\":[{\"anyOf\":[{\"type\":\"boolean\"},{\"const\":58}]}]}"));
+        Tools tabOrFalse =
+                Tools.parse(
+                        tools(
+                                "{\"allOf\":[{\"anyOf\":[{\"type\":\"string\",\"enum\":[\"tab\"]},"
+                                        + "{\"const\":false}]}]}"));
+        assertEquals(
+                List.of(List.of(true, false), List.of(true, false)),
+                ConstraintXgrammarTest.run(
+                        List.of(
+                                new ConstraintXgrammarTest.Job(
+                                        qwen.constraint(boolOr58, ConstraintOptions.defaults()),
+                                        List.of(
+                                                new ConstraintXgrammarTest.Check(
+                                                        "qwen3_coder",
+                                                        "bool",
+                                                        "true",
+                                                        call("true"),
+                                                        true),
+                                                new ConstraintXgrammarTest.Check(
+                                                        "qwen3_coder",
+                                                        "bool",
+                                                        "58",
+                                                        call("58"),
+                                                        false))),
+                                new ConstraintXgrammarTest.Job(
+                                        qwen.constraint(tabOrFalse, ConstraintOptions.defaults()),
+                                        List.of(
+                                                new ConstraintXgrammarTest.Check(
+                                                        "qwen3_coder",
+                                                        "tab",
+                                                        "tab",
+                                                        call("tab"),
+                                                        true),
+                                                new ConstraintXgrammarTest.Check(
+                                                        "qwen3_coder",
+                                                        "tab",
+                                                        "false",
+                                                        call("false"),
+                                                        false))))));
+    }
 }

@@ -1560,14 +1560,23 @@ public final class ConstraintGrammar {
         return words(prop, 0);
     }
 
+    /** The strings of {@code values}. */
+    private static JsonArray strings(JsonArray values) {
+        JsonArray out = new JsonArray();
+        for (JsonElement v : values)
+            if (v.isJsonPrimitive() && v.getAsJsonPrimitive().isString()) out.add(v);
+        return out;
+    }
+
     private static JsonArray words(JsonElement at, int depth) {
         if (at == null || !at.isJsonObject() || depth >= 16) return null;
         JsonObject p = at.getAsJsonObject();
-        if (p.has("enum") && p.get("enum").isJsonArray()) return p.getAsJsonArray("enum");
-        if (p.has("const") && p.get("const").isJsonPrimitive()) {
+        // a value read as a string is none of the other JSON values listed
+        if (p.has("enum") && p.get("enum").isJsonArray()) return strings(p.getAsJsonArray("enum"));
+        if (p.has("const")) {
             JsonArray one = new JsonArray();
             one.add(p.get("const"));
-            return one;
+            return strings(one);
         }
         JsonElement all = p.get("allOf");
         if (all != null && all.isJsonArray() && all.getAsJsonArray().size() == 1)
@@ -1723,6 +1732,21 @@ public final class ConstraintGrammar {
         return jsonSchemaTypes(prop, 0);
     }
 
+    /**
+     * Whether a branch names no type the parser reads and may take a value the parser keeps as
+     * text: any branch but one that lists only values other than strings ({@code "const": 58}),
+     * which a value read by the parameter's other types or kept as a string never is unless those
+     * types take it.
+     */
+    private static boolean takesAnyValue(JsonElement branch) {
+        if (!SchemaTypes.of(branch).isEmpty()) return false;
+        if (!branch.isJsonObject()) return true;
+        JsonObject b = branch.getAsJsonObject();
+        JsonElement listed = b.has("const") ? b.get("const") : null;
+        if (listed == null || b.size() != 1) return true;
+        return listed.isJsonPrimitive() && listed.getAsJsonPrimitive().isString();
+    }
+
     private static boolean jsonSchemaTypes(JsonElement prop, int depth) {
         if (prop == null || !prop.isJsonObject()) return true;
         // deeper than the parser reads types: left untyped
@@ -1736,7 +1760,7 @@ public final class ConstraintGrammar {
         for (String k : List.of("anyOf", "oneOf"))
             if (p.has(k) && p.get(k).isJsonArray())
                 for (JsonElement b : p.getAsJsonArray(k))
-                    if (!jsonSchemaTypes(b, depth + 1) || SchemaTypes.of(b).isEmpty()) return false;
+                    if (!jsonSchemaTypes(b, depth + 1) || takesAnyValue(b)) return false;
         // a branch of an allOf holds what its own branches allow (one of them may take any value)
         if (p.has("allOf") && p.get("allOf").isJsonArray())
             for (JsonElement b : p.getAsJsonArray("allOf"))
