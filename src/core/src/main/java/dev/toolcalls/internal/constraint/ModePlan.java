@@ -649,24 +649,31 @@ final class ModePlan {
                     grew = true;
                 }
                 int l = live[m];
-                for (int r : itemRules.get(m)) {
-                    Effect e = effects[r];
-                    int next;
-                    if (e.pops() > 0) next = e.mode() >= 0 ? live[e.mode()] : under[m];
-                    else {
-                        next = live[e.mode() >= 0 ? e.mode() : m];
-                        for (int p : e.pushes()) next |= live[p];
-                        // a token whose inner mode is read as one JSON value ends the frame
-                        if (e.pushes().isEmpty() && e.mode() >= 0) next |= under[m];
-                    }
-                    l |= reads(r) | (next & ~sets(r));
-                }
+                for (int r : itemRules.get(m)) l |= tokenReads(m, r, live, under);
                 if (l != live[m]) {
                     live[m] = l;
                     grew = true;
                 }
             }
         }
+    }
+
+    /**
+     * The fields a token of the rule, read in mode {@code m}, reads: its own, and those that the
+     * modes it leads to read and it does not set (the frame's new mode and the modes it pushes, or,
+     * where it pops, the mode the frame below is in then).
+     */
+    private int tokenReads(int m, int r, int[] live, int[] under) {
+        Effect e = effects[r];
+        int next;
+        if (e.pops() > 0) next = e.mode() >= 0 ? live[e.mode()] : under[m];
+        else {
+            next = live[e.mode() >= 0 ? e.mode() : m];
+            for (int p : e.pushes()) next |= live[p];
+            // a token whose inner mode is read as one JSON value ends the frame
+            if (e.pushes().isEmpty() && e.mode() >= 0) next |= under[m];
+        }
+        return reads(r) | (next & ~sets(r));
     }
 
     /** The modes of {@link #valueLive}, from the fields each mode and the frame below it read. */
@@ -680,15 +687,7 @@ final class ModePlan {
             int tail = 0;
             boolean ok = true;
             for (int r : itemRules.get(m)) {
-                Effect e = effects[r];
-                int next;
-                if (e.pops() > 0) next = e.mode() >= 0 ? live[e.mode()] : under[m];
-                else {
-                    next = live[e.mode() >= 0 ? e.mode() : m];
-                    for (int p : e.pushes()) next |= live[p];
-                    if (e.pushes().isEmpty() && e.mode() >= 0) next |= under[m];
-                }
-                int reads = reads(r) | (next & ~sets(r));
+                int reads = tokenReads(m, r, live, under);
                 ok &= !stays(m, r) && !endsEmptyValue[r] && (reads & MASK) != 0;
                 tail |= reads;
             }
