@@ -283,7 +283,7 @@ public final class ConstraintGrammar {
 
         /**
          * Where the frame is written as its value and a rule of what follows it (see
-         * ModePlan.valueLive): that rule (else null), and the value, its run (null: none).
+         * ModePlan.tailLive): that rule (else null), and the value, its run (null: none).
          */
         Nt tail;
 
@@ -2591,7 +2591,7 @@ public final class ConstraintGrammar {
     }
 
     /**
-     * Writes the frame as its value, where its mode allows ({@link ModePlan#valueLive}), and a rule
+     * Writes the frame as its value, where its mode allows ({@link ModePlan#tailLive}), and a rule
      * of the token that ends the value and what follows: the value is its run, the same for every
      * required state, and the rule is made in the fields it reads, so that it is the same for every
      * parameter. Not where the run and a token ending the value are written together ({@link
@@ -2600,7 +2600,7 @@ public final class ConstraintGrammar {
      */
     private boolean splitFrame(Nt n) {
         boolean implicit = rules.implicitCallEnd();
-        if (n.part != WHOLE || plan.valueLive(n.mode, implicit) == 0 || n.exit.eof) return false;
+        if (n.part != WHOLE || plan.tailLive(n.mode, implicit) == 0 || n.exit.eof) return false;
         Ctx c = normalize(n.mode, n.ctx);
         if (c != n.ctx || !c.call || c.tool < -1 || c.mask <= DEFERRED_OTHER) return false;
         if (n.after >= 0 && !afterEnds(n.after).isEmpty()) return false;

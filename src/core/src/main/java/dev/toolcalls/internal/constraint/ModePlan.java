@@ -150,14 +150,12 @@ final class ModePlan {
 
     /**
      * Per mode, for formats whose calls end explicitly ([0]) and implicitly ([1]): where a frame in
-     * it is written as its value and a rule of what follows the value, the fields the value (the
-     * mode's run) reads, and, in {@link #tailLive}, those the tokens after it read; 0 elsewhere. A
-     * mode is written so where its run is a value typed by its parameter and every token of it
-     * leaves the mode reading the required state and no parameter: the value is then the same for
-     * every required state, and what follows it for every parameter.
+     * it is written as its value (the mode's run) and a rule of what follows the value, the fields
+     * the tokens after the value read; 0 elsewhere. A mode is written so where its run is a value
+     * typed by its parameter and every token of it leaves the mode reading the required state and
+     * no parameter: the value is then the same for every required state, and what follows it for
+     * every parameter.
      */
-    private final int[][] valueLive = new int[2][];
-
     private final int[][] tailLive = new int[2][];
 
     /**
@@ -328,7 +326,6 @@ final class ModePlan {
                 Arrays.fill(live[implicit], ALL);
                 Arrays.fill(liveBelow[implicit], ALL);
             } else liveness(below, implicit == 1, live[implicit], liveBelow[implicit]);
-            valueLive[implicit] = new int[modes];
             tailLive[implicit] = new int[modes];
             if (below != null) splits(live[implicit], liveBelow[implicit], implicit);
         }
@@ -543,14 +540,9 @@ final class ModePlan {
     }
 
     /**
-     * The fields the value of a frame in the mode reads, where the mode's frames are written as
-     * their value and what follows it (see {@link #tailLive}); 0 where they are not.
+     * The fields the tokens after the value of a frame in the mode read, where the mode's frames
+     * are written as their value and what follows it; 0 where they are written whole.
      */
-    int valueLive(int mode, boolean implicitCallEnd) {
-        return valueLive[implicitCallEnd ? 1 : 0][mode];
-    }
-
-    /** The fields the tokens after the value read, where {@link #valueLive} is not 0. */
     int tailLive(int mode, boolean implicitCallEnd) {
         return tailLive[implicitCallEnd ? 1 : 0][mode];
     }
@@ -630,13 +622,7 @@ final class ModePlan {
      */
     private void liveness(List<Set<Integer>> below, boolean implicit, int[] live, int[] under) {
         int modes = live.length;
-        for (int m = 0; m < modes; m++)
-            for (int r : runRules.get(m))
-                switch (roles[r]) {
-                    case ARG_VALUE -> live[m] |= TOOL | KEY;
-                    case ARGS_JSON, ARGS_JSON_STRING, ID -> live[m] |= TOOL;
-                    default -> {}
-                }
+        for (int m = 0; m < modes; m++) live[m] |= runReads(m);
         if (implicit) live[0] |= TOOL | MASK;
         boolean grew = true;
         while (grew) {
@@ -676,14 +662,22 @@ final class ModePlan {
         return reads(r) | (next & ~sets(r));
     }
 
-    /** The modes of {@link #valueLive}, from the fields each mode and the frame below it read. */
+    /** The fields the runs of mode {@code m} read: those the context replaces them by. */
+    private int runReads(int m) {
+        int reads = 0;
+        for (int r : runRules.get(m))
+            switch (roles[r]) {
+                case ARG_VALUE -> reads |= TOOL | KEY;
+                case ARGS_JSON, ARGS_JSON_STRING, ID -> reads |= TOOL;
+                default -> {}
+            }
+        return reads;
+    }
+
+    /** The modes of {@link #tailLive}, from the fields each mode and the frame below it read. */
     private void splits(int[] live, int[] under, int implicit) {
         for (int m = 1; m < live.length; m++) {
             if (heldMode[m]) continue;
-            int value = 0;
-            for (int r : runRules.get(m))
-                if (roles[r] == Role.ARG_VALUE) value |= TOOL | KEY;
-                else if (CONTEXT_RUNS.contains(roles[r])) value |= TOOL;
             int tail = 0;
             boolean ok = true;
             for (int r : itemRules.get(m)) {
@@ -691,8 +685,8 @@ final class ModePlan {
                 ok &= !stays(m, r) && !endsEmptyValue[r] && (reads & MASK) != 0;
                 tail |= reads;
             }
-            if (!ok || (value & KEY) == 0 || (tail & KEY) != 0 || (tail & MASK) == 0) continue;
-            valueLive[implicit][m] = value;
+            if (!ok || (runReads(m) & KEY) == 0 || (tail & KEY) != 0 || (tail & MASK) == 0)
+                continue;
             tailLive[implicit][m] = tail;
         }
     }
