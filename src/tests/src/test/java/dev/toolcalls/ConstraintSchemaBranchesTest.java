@@ -2,10 +2,16 @@ package dev.toolcalls;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.google.gson.JsonElement;
+import com.google.gson.JsonParser;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A key/value format's raw values under schemas whose branches say what a value may be: a string
@@ -155,5 +161,53 @@ class ConstraintSchemaBranchesTest {
                                                         "false",
                                                         call("false"),
                                                         false))))));
+    }
+
+    /**
+     * A raw value typed as an object or an array is read as JSON only where it is one: its schema's
+     * branches of other types ({@code "const": -2.5}, an enum's numbers) take no raw value, since
+     * the parser keeps {@code -2.5} as the string "-2.5".
+     */
+    @Test
+    void aValueReadAsJsonTakesOnlyTheBranchesOfTheTypesReadSo() throws Exception {
+        Format qwen = Formats.get("qwen3_coder");
+        Map<String, Map<String, Boolean>> cases = new LinkedHashMap<>();
+        cases.put(
+                "{\"allOf\":[{\"anyOf\":[{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"
+                        + "{\"const\":-2.5}]}]}",
+                Map.of("[\"a\"]", true, "-2.5", false, "[1]", false));
+        cases.put(
+                "{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"}},"
+                        + "\"required\":[\"a\"]},{\"const\":7},{\"const\":[1,2]}]}",
+                Map.of("{\"a\":1}", true, "{}", false, "7", false, "[1,2]", false));
+        List<ConstraintXgrammarTest.Job> jobs = new ArrayList<>();
+        List<List<Boolean>> expected = new ArrayList<>();
+        for (Map.Entry<String, Map<String, Boolean>> c : cases.entrySet()) {
+            Tools tools = Tools.parse(tools(c.getKey()));
+            List<ConstraintXgrammarTest.Check> checks = new ArrayList<>();
+            List<Boolean> want = new ArrayList<>();
+            for (Map.Entry<String, Boolean> v : new TreeMap<>(c.getValue()).entrySet()) {
+                // the parser reads a call; a value of a type the schema does not name is a string
+                ChatMessage m = qwen.parse(call(v.getKey()), tools, ParseOptions.defaults());
+                assertEquals(1, m.toolCalls().size(), c.getKey() + " " + v.getKey());
+                String args = m.toolCalls().get(0).arguments();
+                JsonElement city = JsonParser.parseString(args).getAsJsonObject().get("city");
+                if (v.getKey().equals("-2.5") || v.getKey().equals("7"))
+                    assertEquals(v.getKey(), city.getAsString(), args);
+                checks.add(
+                        new ConstraintXgrammarTest.Check(
+                                "qwen3_coder",
+                                c.getKey(),
+                                v.getKey(),
+                                call(v.getKey()),
+                                v.getValue()));
+                want.add(v.getValue());
+            }
+            jobs.add(
+                    new ConstraintXgrammarTest.Job(
+                            qwen.constraint(tools, ConstraintOptions.defaults()), checks));
+            expected.add(want);
+        }
+        assertEquals(expected, ConstraintXgrammarTest.run(jobs));
     }
 }

@@ -144,34 +144,39 @@ public final class SchemaTypes {
     }
 
     private static void addAlias(String name, Set<Type> out) {
+        Type t = named(name);
+        if (t != null) out.add(t);
+    }
+
+    /** The type a schema's type name stands for (its aliases too); null where it names none. */
+    public static Type named(String name) {
         String t = name.strip().toLowerCase(Locale.ROOT);
-        if (t.equals("null") || t.equals("none")) out.add(Type.NULL);
-        else if (t.equals("string")
+        if (t.equals("null") || t.equals("none")) return Type.NULL;
+        if (t.equals("string")
                 || t.equals("str")
                 || t.equals("text")
                 || t.equals("varchar")
                 || t.equals("char")
-                || t.equals("enum")) out.add(Type.STRING);
-        else if (t.equals("integer")
+                || t.equals("enum")) return Type.STRING;
+        if (t.equals("integer")
                 || t.startsWith("int")
                 || t.startsWith("uint")
                 || t.equals("long")
                 || t.equals("short")
-                || t.equals("unsigned")) out.add(Type.INTEGER);
-        else if (t.equals("number")
+                || t.equals("unsigned")) return Type.INTEGER;
+        if (t.equals("number")
                 || t.startsWith("num")
                 || t.startsWith("float")
                 || t.equals("double")
-                || t.equals("decimal")) out.add(Type.NUMBER);
-        else if (t.equals("boolean") || t.equals("bool") || t.equals("binary"))
-            out.add(Type.BOOLEAN);
-        else if (t.equals("object") || t.startsWith("dict") || t.equals("map"))
-            out.add(Type.OBJECT);
-        else if (t.equals("array")
+                || t.equals("decimal")) return Type.NUMBER;
+        if (t.equals("boolean") || t.equals("bool") || t.equals("binary")) return Type.BOOLEAN;
+        if (t.equals("object") || t.startsWith("dict") || t.equals("map")) return Type.OBJECT;
+        if (t.equals("array")
                 || t.equals("arr")
                 || t.startsWith("list")
                 || t.equals("sequence")
-                || t.equals("tuple")) out.add(Type.ARRAY);
+                || t.equals("tuple")) return Type.ARRAY;
+        return null;
     }
 
     /**

@@ -1537,9 +1537,16 @@ public final class ConstraintGrammar {
                 case BOOLEAN ->
                         alts.add("[tT] [rR] [uU] [eE] | [fF] [aA] [lL] [sS] [eE] | \"1\" | \"0\"");
                 case OBJECT, ARRAY -> {
-                    String json =
-                            written(schemaText(t.name, t.parameters, prop), "k" + tool + "_" + key);
-                    alts.add(json);
+                    // read as JSON where it is an object or an array the schema names: its
+                    // branches of other types are read as a string, which they do not allow
+                    Set<SchemaTypes.Type> json = EnumSet.copyOf(types);
+                    json.retainAll(EnumSet.of(SchemaTypes.Type.OBJECT, SchemaTypes.Type.ARRAY));
+                    JsonElement these = JsonSchemaRules.ofTypes(prop, json);
+                    if (these != null)
+                        alts.add(
+                                written(
+                                        schemaText(t.name, t.parameters, these),
+                                        "k" + tool + "_" + key));
                 }
                 default -> {}
             }

@@ -16,6 +16,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -232,6 +233,114 @@ final class JsonSchemaRules {
 
     private static String either(List<String> alts) {
         return alts.size() == 1 ? alts.get(0) : "(" + String.join(" | ", alts) + ")";
+    }
+
+    /**
+     * The schema of the values of {@code schema} whose JSON type is one of {@code types} (a type
+     * name as the parser reads it, an alias such as {@code dict} written as the type it stands for;
+     * a name it does not read is any of them), read as {@link #value} reads it: consts and enums
+     * keep their values of those types, each branch of an {@code anyOf} or {@code oneOf} (and of an
+     * {@code allOf} of one) is restricted, and a schema's types are cut to those; null where it
+     * allows no such value. A schema read through a {@code $ref}, or an {@code allOf} of several
+     * branches, is given back whole: more values than those types, never fewer.
+     */
+    static JsonElement ofTypes(JsonElement schema, Set<SchemaTypes.Type> types) {
+        return ofTypes(schema, types, 0);
+    }
+
+    private static JsonElement ofTypes(JsonElement schema, Set<SchemaTypes.Type> types, int depth) {
+        if (schema != null
+                && schema.isJsonPrimitive()
+                && schema.getAsJsonPrimitive().isBoolean()
+                && !schema.getAsBoolean()) return null;
+        if (depth > 64 || schema == null || !schema.isJsonObject()) return anyOf(types);
+        JsonObject s = schema.getAsJsonObject();
+        if (s.has("$ref")) return s;
+        if (s.has("const")) return holds(types, s.get("const")) ? s : null;
+        if (s.has("enum") && s.get("enum").isJsonArray()) {
+            JsonArray kept = new JsonArray();
+            for (JsonElement v : s.getAsJsonArray("enum")) if (holds(types, v)) kept.add(v);
+            if (kept.isEmpty()) return null;
+            JsonObject out = s.deepCopy();
+            out.add("enum", kept);
+            return out;
+        }
+        for (String k : new String[] {"anyOf", "oneOf"}) {
+            if (s.has(k) && s.get(k).isJsonArray()) {
+                JsonArray kept = new JsonArray();
+                for (JsonElement b : s.getAsJsonArray(k)) {
+                    JsonElement r = ofTypes(merge(s, b, k), types, depth + 1);
+                    if (r != null) kept.add(r);
+                }
+                if (kept.isEmpty()) return null;
+                JsonObject out = new JsonObject();
+                out.add("anyOf", kept);
+                return out;
+            }
+        }
+        if (s.has("allOf") && s.get("allOf").isJsonArray()) {
+            JsonArray all = s.getAsJsonArray("allOf");
+            return all.size() == 1 ? ofTypes(merge(s, all.get(0), "allOf"), types, depth + 1) : s;
+        }
+        List<String> named = new ArrayList<>();
+        JsonElement type = s.get("type");
+        if (type != null && type.isJsonArray())
+            for (JsonElement t : type.getAsJsonArray()) named.add(t.getAsString());
+        else if (type != null && type.isJsonPrimitive()) named.add(type.getAsString());
+        else if (s.has("properties")) named.add("object");
+        else if (s.has("items")) named.add("array");
+        if (s.has("nullable")
+                && s.get("nullable").isJsonPrimitive()
+                && s.get("nullable").getAsBoolean()) named.add("null");
+        Set<String> kept = new LinkedHashSet<>();
+        for (String t : named) {
+            SchemaTypes.Type read = SchemaTypes.named(t);
+            if (read == null) kept.addAll(names(types));
+            else if (types.contains(read)) kept.add(read.name().toLowerCase(Locale.ROOT));
+        }
+        if (named.isEmpty()) kept.addAll(names(types));
+        if (kept.isEmpty()) return null;
+        JsonObject out = s.deepCopy();
+        out.remove("nullable");
+        out.add("type", array(kept));
+        return out;
+    }
+
+    /** A schema of any value of the {@code types}. */
+    private static JsonObject anyOf(Set<SchemaTypes.Type> types) {
+        JsonObject out = new JsonObject();
+        out.add("type", array(names(types)));
+        return out;
+    }
+
+    /** The JSON Schema names of the {@code types}. */
+    private static Set<String> names(Set<SchemaTypes.Type> types) {
+        Set<String> out = new LinkedHashSet<>();
+        for (SchemaTypes.Type t : types) out.add(t.name().toLowerCase(Locale.ROOT));
+        return out;
+    }
+
+    private static JsonArray array(Set<String> names) {
+        JsonArray out = new JsonArray();
+        for (String n : names) out.add(n);
+        return out;
+    }
+
+    /** Whether the JSON value {@code v} is of one of the {@code types}. */
+    private static boolean holds(Set<SchemaTypes.Type> types, JsonElement v) {
+        if (v == null || v.isJsonNull()) return types.contains(SchemaTypes.Type.NULL);
+        if (v.isJsonObject()) return types.contains(SchemaTypes.Type.OBJECT);
+        if (v.isJsonArray()) return types.contains(SchemaTypes.Type.ARRAY);
+        if (v.getAsJsonPrimitive().isBoolean()) return types.contains(SchemaTypes.Type.BOOLEAN);
+        if (!v.getAsJsonPrimitive().isNumber()) return types.contains(SchemaTypes.Type.STRING);
+        if (types.contains(SchemaTypes.Type.NUMBER)) return true;
+        if (!types.contains(SchemaTypes.Type.INTEGER)) return false;
+        try {
+            v.getAsBigDecimal().toBigIntegerExact();
+            return true;
+        } catch (ArithmeticException | NumberFormatException e) {
+            return false;
+        }
     }
 
     /** A branch of anyOf/oneOf/allOf with the sibling keywords it inherits. */
