@@ -210,4 +210,41 @@ class ConstraintSchemaBranchesTest {
         }
         assertEquals(expected, ConstraintXgrammarTest.run(jobs));
     }
+
+    /**
+     * A typed value beside branches of one string each ({@code "const": "x y"}) takes the typed
+     * values and those strings, and no other text: the parser keeps other text as a string, which
+     * no branch takes.
+     */
+    @Test
+    void aTypedValueBesideOneStringBranchesTakesThoseStringsAndNoOtherText() throws Exception {
+        Format qwen = Formats.get("qwen3_coder");
+        Tools tools =
+                Tools.parse(
+                        tools(
+                                "{\"allOf\":[{\"anyOf\":[{\"type\":\"null\"},{\"const\":\"x y\"},"
+                                        + "{\"const\":\"null\"}]}]}"));
+        Map<String, Boolean> values = Map.of("null", true, "x y", true, "[45]", false, "z", false);
+        List<ConstraintXgrammarTest.Check> checks = new ArrayList<>();
+        List<Boolean> want = new ArrayList<>();
+        for (Map.Entry<String, Boolean> v : new TreeMap<>(values).entrySet()) {
+            ChatMessage m = qwen.parse(call(v.getKey()), tools, ParseOptions.defaults());
+            assertEquals(1, m.toolCalls().size(), v.getKey());
+            checks.add(
+                    new ConstraintXgrammarTest.Check(
+                            "qwen3_coder",
+                            "null or x y",
+                            v.getKey(),
+                            call(v.getKey()),
+                            v.getValue()));
+            want.add(v.getValue());
+        }
+        assertEquals(
+                List.of(want),
+                ConstraintXgrammarTest.run(
+                        List.of(
+                                new ConstraintXgrammarTest.Job(
+                                        qwen.constraint(tools, ConstraintOptions.defaults()),
+                                        checks))));
+    }
 }

@@ -1523,10 +1523,18 @@ public final class ConstraintGrammar {
             for (JsonElement v : words) alts.add(Gbnf.literal(v.getAsString()));
             return shared(name, "[ \\t\\r\\n]* (" + String.join(" | ", alts) + ") [ \\t\\r\\n]*");
         }
-        if (!jsonSchemaTypes(prop)) return null;
+        // typed but for branches of one string each ("const": "x"): those strings besides
+        List<String> strings = List.of();
+        if (!jsonSchemaTypes(prop)) {
+            strings = new ArrayList<>();
+            if (!jsonSchemaTypes(prop, 0, strings)) return null;
+        }
         if (types.isEmpty() || types.contains(SchemaTypes.Type.STRING)) return null;
         JsonSchemaRules.defineGeneric(out);
         List<String> alts = new ArrayList<>();
+        // a string the parser reads as a value of the types is not that string: left out
+        for (String w : strings)
+            if (SchemaTypes.convert(w, types).startsWith("\"")) alts.add(Gbnf.literal(w));
         for (SchemaTypes.Type ty : types) {
             switch (ty) {
                 case NULL -> alts.add("\"null\"");
@@ -1736,7 +1744,7 @@ public final class ConstraintGrammar {
      * text; such a value is left untyped.
      */
     private static boolean jsonSchemaTypes(JsonElement prop) {
-        return jsonSchemaTypes(prop, 0);
+        return jsonSchemaTypes(prop, 0, null);
     }
 
     /**
@@ -1745,6 +1753,22 @@ public final class ConstraintGrammar {
      * which a value read by the parameter's other types or kept as a string never is unless those
      * types take it.
      */
+    /**
+     * Whether {@code strings} is not null and the branch is one string ({@code "const": "x"}
+     * alone), which is then added to them.
+     */
+    private static boolean oneString(JsonElement branch, List<String> strings) {
+        if (strings == null || !branch.isJsonObject()) return false;
+        JsonObject b = branch.getAsJsonObject();
+        JsonElement c = b.get("const");
+        if (b.size() != 1
+                || c == null
+                || !c.isJsonPrimitive()
+                || !c.getAsJsonPrimitive().isString()) return false;
+        if (!strings.contains(c.getAsString())) strings.add(c.getAsString());
+        return true;
+    }
+
     private static boolean takesAnyValue(JsonElement branch) {
         if (!SchemaTypes.of(branch).isEmpty()) return false;
         if (!branch.isJsonObject()) return true;
@@ -1754,7 +1778,11 @@ public final class ConstraintGrammar {
         return listed.isJsonPrimitive() && listed.getAsJsonPrimitive().isString();
     }
 
-    private static boolean jsonSchemaTypes(JsonElement prop, int depth) {
+    /**
+     * {@link #jsonSchemaTypes(JsonElement)}, but where {@code strings} is not null, a branch that
+     * is one string ({@code "const": "x"} alone) is taken too, and its string added to them.
+     */
+    private static boolean jsonSchemaTypes(JsonElement prop, int depth, List<String> strings) {
         if (prop == null || !prop.isJsonObject()) return true;
         // deeper than the parser reads types: left untyped
         if (depth > 16) return false;
@@ -1766,12 +1794,14 @@ public final class ConstraintGrammar {
                 if (!e.isJsonPrimitive() || !JSON_TYPES.contains(e.getAsString())) return false;
         for (String k : List.of("anyOf", "oneOf"))
             if (p.has(k) && p.get(k).isJsonArray())
-                for (JsonElement b : p.getAsJsonArray(k))
-                    if (!jsonSchemaTypes(b, depth + 1) || takesAnyValue(b)) return false;
+                for (JsonElement b : p.getAsJsonArray(k)) {
+                    if (!jsonSchemaTypes(b, depth + 1, strings)) return false;
+                    if (takesAnyValue(b) && !oneString(b, strings)) return false;
+                }
         // a branch of an allOf holds what its own branches allow (one of them may take any value)
         if (p.has("allOf") && p.get("allOf").isJsonArray())
             for (JsonElement b : p.getAsJsonArray("allOf"))
-                if (!jsonSchemaTypes(b, depth + 1)) return false;
+                if (!jsonSchemaTypes(b, depth + 1, strings)) return false;
         return true;
     }
 

@@ -10,6 +10,7 @@ import dev.toolcalls.internal.json.Json;
 
 import org.antlr.v4.runtime.misc.IntervalSet;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -336,9 +337,10 @@ final class JsonSchemaRules {
         if (types.contains(SchemaTypes.Type.NUMBER)) return true;
         if (!types.contains(SchemaTypes.Type.INTEGER)) return false;
         try {
-            v.getAsBigDecimal().toBigIntegerExact();
-            return true;
-        } catch (ArithmeticException | NumberFormatException e) {
+            // by its scale: 1e400 is an integer, and is never written out
+            BigDecimal d = v.getAsBigDecimal();
+            return d.signum() == 0 || d.stripTrailingZeros().scale() <= 0;
+        } catch (NumberFormatException e) {
             return false;
         }
     }
