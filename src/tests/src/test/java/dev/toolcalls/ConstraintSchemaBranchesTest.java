@@ -36,6 +36,35 @@ class ConstraintSchemaBranchesTest {
                 + "\n</parameter>\n</function>\n</tool_call>";
     }
 
+    /**
+     * For each schema (the parameter {@code city}'s), each raw value is one call to the parser, and
+     * web-xgrammar takes it under qwen3_coder's constraint exactly where it is marked true.
+     */
+    private static void assertTaken(Map<String, Map<String, Boolean>> cases) throws Exception {
+        Format qwen = Formats.get("qwen3_coder");
+        List<ConstraintXgrammarTest.Job> jobs = new ArrayList<>();
+        List<List<Boolean>> expected = new ArrayList<>();
+        for (Map.Entry<String, Map<String, Boolean>> c : cases.entrySet()) {
+            Tools tools = Tools.parse(tools(c.getKey()));
+            List<ConstraintXgrammarTest.Check> checks = new ArrayList<>();
+            List<Boolean> want = new ArrayList<>();
+            for (Map.Entry<String, Boolean> v : new TreeMap<>(c.getValue()).entrySet()) {
+                String text = call(v.getKey());
+                ChatMessage m = qwen.parse(text, tools, ParseOptions.defaults());
+                assertEquals(1, m.toolCalls().size(), c.getKey() + " " + v.getKey());
+                checks.add(
+                        new ConstraintXgrammarTest.Check(
+                                "qwen3_coder", c.getKey(), v.getKey(), text, v.getValue()));
+                want.add(v.getValue());
+            }
+            jobs.add(
+                    new ConstraintXgrammarTest.Job(
+                            qwen.constraint(tools, ConstraintOptions.defaults()), checks));
+            expected.add(want);
+        }
+        assertEquals(expected, ConstraintXgrammarTest.run(jobs));
+    }
+
     @Test
     void aUnionOfStringsTakesItsStringsAndNoOther() throws Exception {
         List<String> schemas =
@@ -44,28 +73,15 @@ class ConstraintSchemaBranchesTest {
                         "{\"oneOf\":[{\"enum\":[\"Paris\"]},{\"enum\":[\"Rome\",\"Oslo\"]}]}",
                         "{\"allOf\":[{\"anyOf\":[{\"type\":\"string\",\"enum\":[\"Paris\",\"Rome\"]},"
                                 + "{\"const\":\"Oslo\"}]}]}");
-        Format format = Formats.get("qwen3_coder");
-        List<ConstraintXgrammarTest.Job> jobs = new ArrayList<>();
-        List<List<Boolean>> expected = new ArrayList<>();
+        // the parser reads each as a call; the schema allows the union's strings alone
+        Map<String, Map<String, Boolean>> cases = new LinkedHashMap<>();
         for (String schema : schemas) {
-            Tools tools = Tools.parse(tools(schema));
-            List<ConstraintXgrammarTest.Check> checks = new ArrayList<>();
-            List<Boolean> want = new ArrayList<>();
-            for (String v : List.of("Paris", "Oslo", "Rome", "Berlin", "Pari", "Paris Rome")) {
-                boolean valid = !v.equals("Berlin") && !v.equals("Pari") && !v.contains(" ");
-                // the parser reads each as a call; the schema allows the union's strings alone
-                ChatMessage m = format.parse(call(v), tools, ParseOptions.defaults());
-                assertEquals(1, m.toolCalls().size(), schema + " " + v);
-                checks.add(
-                        new ConstraintXgrammarTest.Check("qwen3_coder", schema, v, call(v), valid));
-                want.add(valid);
-            }
-            jobs.add(
-                    new ConstraintXgrammarTest.Job(
-                            format.constraint(tools, ConstraintOptions.defaults()), checks));
-            expected.add(want);
+            Map<String, Boolean> values = new LinkedHashMap<>();
+            for (String v : List.of("Paris", "Oslo", "Rome", "Berlin", "Pari", "Paris Rome"))
+                values.put(v, !v.equals("Berlin") && !v.equals("Pari") && !v.contains(" "));
+            cases.put(schema, values);
         }
-        assertEquals(expected, ConstraintXgrammarTest.run(jobs));
+        assertTaken(cases);
     }
 
     @Test
@@ -170,45 +186,26 @@ class ConstraintSchemaBranchesTest {
      */
     @Test
     void aValueReadAsJsonTakesOnlyTheBranchesOfTheTypesReadSo() throws Exception {
-        Format qwen = Formats.get("qwen3_coder");
         Map<String, Map<String, Boolean>> cases = new LinkedHashMap<>();
-        cases.put(
+        String arrayOrConst =
                 "{\"allOf\":[{\"anyOf\":[{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"
-                        + "{\"const\":-2.5}]}]}",
-                Map.of("[\"a\"]", true, "-2.5", false, "[1]", false));
+                        + "{\"const\":-2.5}]}]}";
+        cases.put(arrayOrConst, Map.of("[\"a\"]", true, "-2.5", false, "[1]", false));
         cases.put(
                 "{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"}},"
                         + "\"required\":[\"a\"]},{\"const\":7},{\"const\":[1,2]}]}",
                 Map.of("{\"a\":1}", true, "{}", false, "7", false, "[1,2]", false));
-        List<ConstraintXgrammarTest.Job> jobs = new ArrayList<>();
-        List<List<Boolean>> expected = new ArrayList<>();
-        for (Map.Entry<String, Map<String, Boolean>> c : cases.entrySet()) {
-            Tools tools = Tools.parse(tools(c.getKey()));
-            List<ConstraintXgrammarTest.Check> checks = new ArrayList<>();
-            List<Boolean> want = new ArrayList<>();
-            for (Map.Entry<String, Boolean> v : new TreeMap<>(c.getValue()).entrySet()) {
-                // the parser reads a call; a value of a type the schema does not name is a string
-                ChatMessage m = qwen.parse(call(v.getKey()), tools, ParseOptions.defaults());
-                assertEquals(1, m.toolCalls().size(), c.getKey() + " " + v.getKey());
-                String args = m.toolCalls().get(0).arguments();
-                JsonElement city = JsonParser.parseString(args).getAsJsonObject().get("city");
-                if (v.getKey().equals("-2.5") || v.getKey().equals("7"))
-                    assertEquals(v.getKey(), city.getAsString(), args);
-                checks.add(
-                        new ConstraintXgrammarTest.Check(
-                                "qwen3_coder",
-                                c.getKey(),
-                                v.getKey(),
-                                call(v.getKey()),
-                                v.getValue()));
-                want.add(v.getValue());
-            }
-            jobs.add(
-                    new ConstraintXgrammarTest.Job(
-                            qwen.constraint(tools, ConstraintOptions.defaults()), checks));
-            expected.add(want);
-        }
-        assertEquals(expected, ConstraintXgrammarTest.run(jobs));
+        // a value of a type the schema does not name is a string
+        ChatMessage m =
+                Formats.get("qwen3_coder")
+                        .parse(
+                                call("-2.5"),
+                                Tools.parse(tools(arrayOrConst)),
+                                ParseOptions.defaults());
+        String args = m.toolCalls().get(0).arguments();
+        JsonElement city = JsonParser.parseString(args).getAsJsonObject().get("city");
+        assertEquals("-2.5", city.getAsString(), args);
+        assertTaken(cases);
     }
 
     /**
@@ -218,33 +215,10 @@ class ConstraintSchemaBranchesTest {
      */
     @Test
     void aTypedValueBesideOneStringBranchesTakesThoseStringsAndNoOtherText() throws Exception {
-        Format qwen = Formats.get("qwen3_coder");
-        Tools tools =
-                Tools.parse(
-                        tools(
-                                "{\"allOf\":[{\"anyOf\":[{\"type\":\"null\"},{\"const\":\"x y\"},"
-                                        + "{\"const\":\"null\"}]}]}"));
-        Map<String, Boolean> values = Map.of("null", true, "x y", true, "[45]", false, "z", false);
-        List<ConstraintXgrammarTest.Check> checks = new ArrayList<>();
-        List<Boolean> want = new ArrayList<>();
-        for (Map.Entry<String, Boolean> v : new TreeMap<>(values).entrySet()) {
-            ChatMessage m = qwen.parse(call(v.getKey()), tools, ParseOptions.defaults());
-            assertEquals(1, m.toolCalls().size(), v.getKey());
-            checks.add(
-                    new ConstraintXgrammarTest.Check(
-                            "qwen3_coder",
-                            "null or x y",
-                            v.getKey(),
-                            call(v.getKey()),
-                            v.getValue()));
-            want.add(v.getValue());
-        }
-        assertEquals(
-                List.of(want),
-                ConstraintXgrammarTest.run(
-                        List.of(
-                                new ConstraintXgrammarTest.Job(
-                                        qwen.constraint(tools, ConstraintOptions.defaults()),
-                                        checks))));
+        assertTaken(
+                Map.of(
+                        "{\"allOf\":[{\"anyOf\":[{\"type\":\"null\"},{\"const\":\"x y\"},"
+                                + "{\"const\":\"null\"}]}]}",
+                        Map.of("null", true, "x y", true, "[45]", false, "z", false)));
     }
 }
