@@ -211,6 +211,24 @@ final class JsonSchemaRules {
             if (all.size() == 1) return value(merge(s, all.get(0), "allOf"), depth + 1);
             throw refuse("allOf", "an intersection of several schemas");
         }
+        List<String> types = typeNames(s);
+        if (types.isEmpty()) return "json_value";
+        List<String> alts = new ArrayList<>();
+        int at = -1;
+        for (String t : new LinkedHashSet<>(types)) {
+            if (depth == 0 && t.equals("object")) at = alts.size();
+            alts.add(typed(t, s, depth));
+        }
+        if (at >= 0) outer = outer.in(alts, at);
+        return either(alts);
+    }
+
+    /**
+     * The types a schema names: its {@code type} (one or a list), else {@code object} where it has
+     * {@code properties} and {@code array} where it has {@code items}; {@code null} besides where
+     * it is {@code nullable}.
+     */
+    private static List<String> typeNames(JsonObject s) {
         List<String> types = new ArrayList<>();
         JsonElement type = s.get("type");
         if (type != null && type.isJsonArray())
@@ -221,15 +239,7 @@ final class JsonSchemaRules {
         if (s.has("nullable")
                 && s.get("nullable").isJsonPrimitive()
                 && s.get("nullable").getAsBoolean()) types.add("null");
-        if (types.isEmpty()) return "json_value";
-        List<String> alts = new ArrayList<>();
-        int at = -1;
-        for (String t : new LinkedHashSet<>(types)) {
-            if (depth == 0 && t.equals("object")) at = alts.size();
-            alts.add(typed(t, s, depth));
-        }
-        if (at >= 0) outer = outer.in(alts, at);
-        return either(alts);
+        return types;
     }
 
     private static String either(List<String> alts) {
@@ -283,16 +293,7 @@ final class JsonSchemaRules {
             JsonArray all = s.getAsJsonArray("allOf");
             return all.size() == 1 ? ofTypes(merge(s, all.get(0), "allOf"), types, depth + 1) : s;
         }
-        List<String> named = new ArrayList<>();
-        JsonElement type = s.get("type");
-        if (type != null && type.isJsonArray())
-            for (JsonElement t : type.getAsJsonArray()) named.add(t.getAsString());
-        else if (type != null && type.isJsonPrimitive()) named.add(type.getAsString());
-        else if (s.has("properties")) named.add("object");
-        else if (s.has("items")) named.add("array");
-        if (s.has("nullable")
-                && s.get("nullable").isJsonPrimitive()
-                && s.get("nullable").getAsBoolean()) named.add("null");
+        List<String> named = typeNames(s);
         Set<String> kept = new LinkedHashSet<>();
         for (String t : named) {
             SchemaTypes.Type read = SchemaTypes.named(t);
