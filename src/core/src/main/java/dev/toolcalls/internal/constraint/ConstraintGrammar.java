@@ -1748,12 +1748,6 @@ public final class ConstraintGrammar {
     }
 
     /**
-     * Whether a branch names no type the parser reads and may take a value the parser keeps as
-     * text: any branch but one that lists only values other than strings ({@code "const": 58}),
-     * which a value read by the parameter's other types or kept as a string never is unless those
-     * types take it.
-     */
-    /**
      * Whether {@code strings} is not null and the branch is one string ({@code "const": "x"}
      * alone), which is then added to them.
      */
@@ -1769,6 +1763,12 @@ public final class ConstraintGrammar {
         return true;
     }
 
+    /**
+     * Whether a branch names no type the parser reads and may take a value the parser keeps as
+     * text: any branch but one that lists only values other than strings ({@code "const": 58}),
+     * which a value read by the parameter's other types or kept as a string never is unless those
+     * types take it.
+     */
     private static boolean takesAnyValue(JsonElement branch) {
         if (!SchemaTypes.of(branch).isEmpty()) return false;
         if (!branch.isJsonObject()) return true;
