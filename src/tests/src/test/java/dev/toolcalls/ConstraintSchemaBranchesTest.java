@@ -209,15 +209,15 @@ class ConstraintSchemaBranchesTest {
     }
 
     /**
-     * A typed value beside branches of one string each ({@code "const": "x y"}) takes the typed
-     * values and those strings, and no other text: the parser keeps other text as a string, which
-     * no branch takes.
+     * A typed value beside branches of one string each ({@code "const": "x y"}, a description
+     * beside it or not) takes the typed values and those strings, and no other text: the parser
+     * keeps other text as a string, which no branch takes.
      */
     @Test
     void aTypedValueBesideOneStringBranchesTakesThoseStringsAndNoOtherText() throws Exception {
         assertTaken(
                 Map.of(
-                        "{\"allOf\":[{\"anyOf\":[{\"type\":\"null\"},{\"const\":\"x y\"},"
+                        "{\"allOf\":[{\"anyOf\":[{\"type\":\"null\"},{\"const\":\"x y\",\"description\":\"d\"},"
                                 + "{\"const\":\"null\"}]}]}",
                         Map.of("null", true, "x y", true, "[45]", false, "z", false)));
     }

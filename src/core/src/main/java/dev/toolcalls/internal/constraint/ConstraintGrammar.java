@@ -437,6 +437,18 @@ public final class ConstraintGrammar {
                     "default",
                     "examples");
 
+    /** The keys of a schema that say nothing of its values. */
+    private static final Set<String> ANNOTATIONS =
+            Set.of(
+                    "description",
+                    "title",
+                    "examples",
+                    "default",
+                    "$comment",
+                    "deprecated",
+                    "readOnly",
+                    "writeOnly");
+
     /** The prefix of a schema's rules until they are named for their tool (no text holds it). */
     private static final String SCHEMA_PREFIX = "\u0001";
 
@@ -1748,19 +1760,28 @@ public final class ConstraintGrammar {
     }
 
     /**
-     * Whether {@code strings} is not null and the branch is one string ({@code "const": "x"}
-     * alone), which is then added to them.
+     * Whether {@code strings} is not null and the branch is one string ({@code "const": "x"} alone,
+     * or with {@link #ANNOTATIONS}), which is then added to them.
      */
     private static boolean oneString(JsonElement branch, List<String> strings) {
         if (strings == null || !branch.isJsonObject()) return false;
         JsonObject b = branch.getAsJsonObject();
         JsonElement c = b.get("const");
-        if (b.size() != 1
-                || c == null
+        if (c == null
                 || !c.isJsonPrimitive()
-                || !c.getAsJsonPrimitive().isString()) return false;
+                || !c.getAsJsonPrimitive().isString()
+                || constraints(b) != 1) return false;
         if (!strings.contains(c.getAsString())) strings.add(c.getAsString());
         return true;
+    }
+
+    /**
+     * The number of keys of a schema that say what its values may be (not {@link #ANNOTATIONS}).
+     */
+    private static int constraints(JsonObject schema) {
+        int n = 0;
+        for (String k : schema.keySet()) if (!ANNOTATIONS.contains(k)) n++;
+        return n;
     }
 
     /**
@@ -1774,7 +1795,7 @@ public final class ConstraintGrammar {
         if (!branch.isJsonObject()) return true;
         JsonObject b = branch.getAsJsonObject();
         JsonElement listed = b.has("const") ? b.get("const") : null;
-        if (listed == null || b.size() != 1) return true;
+        if (listed == null || constraints(b) != 1) return true;
         return listed.isJsonPrimitive() && listed.getAsJsonPrimitive().isString();
     }
 
