@@ -424,19 +424,6 @@ public final class ConstraintGrammar {
      */
     private static final int MAX_NOT_JSON_STATES = 64;
 
-    /** The keys of a string's schema that leave its JSON values the JSON strings. */
-    private static final Set<String> PLAIN_STRING =
-            Set.of(
-                    "type",
-                    "description",
-                    "title",
-                    "format",
-                    "pattern",
-                    "minLength",
-                    "maxLength",
-                    "default",
-                    "examples");
-
     /** The keys of a schema that say nothing of its values. */
     private static final Set<String> ANNOTATIONS =
             Set.of(
@@ -448,6 +435,10 @@ public final class ConstraintGrammar {
                     "deprecated",
                     "readOnly",
                     "writeOnly");
+
+    /** The keys of a string's schema that leave its JSON values the JSON strings. */
+    private static final Set<String> PLAIN_STRING =
+            union(ANNOTATIONS, Set.of("type", "format", "pattern", "minLength", "maxLength"));
 
     /** The prefix of a schema's rules until they are named for their tool (no text holds it). */
     private static final String SCHEMA_PREFIX = "\u0001";
@@ -1536,17 +1527,23 @@ public final class ConstraintGrammar {
             return shared(name, "[ \\t\\r\\n]* (" + String.join(" | ", alts) + ") [ \\t\\r\\n]*");
         }
         // typed but for branches of one string each ("const": "x"): those strings besides
-        List<String> strings = List.of();
-        if (!jsonSchemaTypes(prop)) {
-            strings = new ArrayList<>();
-            if (!jsonSchemaTypes(prop, 0, strings)) return null;
-        }
+        List<String> strings = new ArrayList<>();
+        if (!jsonSchemaTypes(prop, 0, strings)) return null;
         if (types.isEmpty() || types.contains(SchemaTypes.Type.STRING)) return null;
         JsonSchemaRules.defineGeneric(out);
         List<String> alts = new ArrayList<>();
         // a string the parser reads as a value of the types is not that string: left out
         for (String w : strings)
             if (SchemaTypes.convert(w, types).startsWith("\"")) alts.add(Gbnf.literal(w));
+        // read as JSON where it is an object or an array the schema names: its branches of other
+        // types are read as a string, which they do not allow
+        Set<SchemaTypes.Type> json = EnumSet.copyOf(types);
+        json.retainAll(EnumSet.of(SchemaTypes.Type.OBJECT, SchemaTypes.Type.ARRAY));
+        JsonElement these = json.isEmpty() ? null : JsonSchemaRules.ofTypes(prop, json);
+        String jsonAlt =
+                these == null
+                        ? null
+                        : written(schemaText(t.name, t.parameters, these), "k" + tool + "_" + key);
         for (SchemaTypes.Type ty : types) {
             switch (ty) {
                 case NULL -> alts.add("\"null\"");
@@ -1557,16 +1554,7 @@ public final class ConstraintGrammar {
                 case BOOLEAN ->
                         alts.add("[tT] [rR] [uU] [eE] | [fF] [aA] [lL] [sS] [eE] | \"1\" | \"0\"");
                 case OBJECT, ARRAY -> {
-                    // read as JSON where it is an object or an array the schema names: its
-                    // branches of other types are read as a string, which they do not allow
-                    Set<SchemaTypes.Type> json = EnumSet.copyOf(types);
-                    json.retainAll(EnumSet.of(SchemaTypes.Type.OBJECT, SchemaTypes.Type.ARRAY));
-                    JsonElement these = JsonSchemaRules.ofTypes(prop, json);
-                    if (these != null)
-                        alts.add(
-                                written(
-                                        schemaText(t.name, t.parameters, these),
-                                        "k" + tool + "_" + key));
+                    if (jsonAlt != null) alts.add(jsonAlt);
                 }
                 default -> {}
             }
@@ -1760,19 +1748,25 @@ public final class ConstraintGrammar {
     }
 
     /**
-     * Whether {@code strings} is not null and the branch is one string ({@code "const": "x"} alone,
-     * or with {@link #ANNOTATIONS}), which is then added to them.
+     * The string of a branch that is one string ({@code "const": "x"}, alone or with {@link
+     * #ANNOTATIONS}); null for any other branch.
      */
-    private static boolean oneString(JsonElement branch, List<String> strings) {
-        if (strings == null || !branch.isJsonObject()) return false;
+    private static String oneString(JsonElement branch) {
+        if (!branch.isJsonObject()) return null;
         JsonObject b = branch.getAsJsonObject();
         JsonElement c = b.get("const");
-        if (c == null
-                || !c.isJsonPrimitive()
-                || !c.getAsJsonPrimitive().isString()
-                || constraints(b) != 1) return false;
-        if (!strings.contains(c.getAsString())) strings.add(c.getAsString());
-        return true;
+        return c != null
+                        && c.isJsonPrimitive()
+                        && c.getAsJsonPrimitive().isString()
+                        && constraints(b) == 1
+                ? c.getAsString()
+                : null;
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> out = new HashSet<>(a);
+        out.addAll(b);
+        return Set.copyOf(out);
     }
 
     /**
@@ -1801,7 +1795,7 @@ public final class ConstraintGrammar {
 
     /**
      * {@link #jsonSchemaTypes(JsonElement)}, but where {@code strings} is not null, a branch that
-     * is one string ({@code "const": "x"} alone) is taken too, and its string added to them.
+     * is one string ({@link #oneString}) is taken too, and its string added to them.
      */
     private static boolean jsonSchemaTypes(JsonElement prop, int depth, List<String> strings) {
         if (prop == null || !prop.isJsonObject()) return true;
@@ -1817,7 +1811,10 @@ public final class ConstraintGrammar {
             if (p.has(k) && p.get(k).isJsonArray())
                 for (JsonElement b : p.getAsJsonArray(k)) {
                     if (!jsonSchemaTypes(b, depth + 1, strings)) return false;
-                    if (takesAnyValue(b) && !oneString(b, strings)) return false;
+                    if (!takesAnyValue(b)) continue;
+                    String one = strings == null ? null : oneString(b);
+                    if (one == null) return false;
+                    if (!strings.contains(one)) strings.add(one);
                 }
         // a branch of an allOf holds what its own branches allow (one of them may take any value)
         if (p.has("allOf") && p.get("allOf").isJsonArray())

@@ -666,11 +666,8 @@ final class ModePlan {
     private int runReads(int m) {
         int reads = 0;
         for (int r : runRules.get(m))
-            switch (roles[r]) {
-                case ARG_VALUE -> reads |= TOOL | KEY;
-                case ARGS_JSON, ARGS_JSON_STRING, ID -> reads |= TOOL;
-                default -> {}
-            }
+            if (roles[r] == Role.ARG_VALUE) reads |= TOOL | KEY;
+            else if (CONTEXT_RUNS.contains(roles[r])) reads |= TOOL;
         return reads;
     }
 
