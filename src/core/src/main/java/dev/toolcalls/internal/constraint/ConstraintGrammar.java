@@ -745,6 +745,12 @@ public final class ConstraintGrammar {
     /** The key tokens {@link #otherKey} has been asked for, in order. */
     private final List<Integer> otherKeyRules = new ArrayList<>();
 
+    /** Per key token, its {@link KeyGroup} (null: none of two or more). */
+    private final Map<Integer, KeyGroup> keyGroups = new HashMap<>();
+
+    /** The matchers of the other keys that a key group shares, by first token and names' id. */
+    private final Map<Long, String> groupOtherKeys = new HashMap<>();
+
     private final Set<String> heldRuns = new HashSet<>();
 
     private ConstraintGrammar(
@@ -1037,17 +1043,106 @@ public final class ConstraintGrammar {
         int id = otherKeys.computeIfAbsent(keys, k -> otherKeys.size());
         long key = (long) rule << 32 | id;
         if (otherKeyExprs.containsKey(key)) return otherKeyExprs.get(key);
-        String base = "xk_" + TokenLanguages.sanitize(model.ruleNames[rule]);
-        String other =
-                difference.lessWords(
-                        out,
-                        base + "_" + id,
-                        base + "_f",
-                        rule,
-                        earlier.get(rule),
-                        new TokenDifference.Words(keys, STRIPPED_TEXT));
+        String other = groupOtherKey(rule, keys, id);
+        if (other == null) {
+            String base = "xk_" + TokenLanguages.sanitize(model.ruleNames[rule]);
+            other =
+                    difference.lessWords(
+                            out,
+                            base + "_" + id,
+                            base + "_f",
+                            rule,
+                            earlier.get(rule),
+                            new TokenDifference.Words(keys, STRIPPED_TEXT));
+        }
         otherKeyExprs.put(key, other);
         return other;
+    }
+
+    /**
+     * Key tokens that are each the strings of one or more characters of a class, with the same
+     * whitespace among those classes (so the same spellings of a name with whitespace around it):
+     * the tokens, and the characters all their classes share.
+     */
+    private record KeyGroup(List<Integer> rules, IntervalSet common) {}
+
+    /**
+     * The other keys of {@code rule} as its group's tokens share them: a token of class {@code C},
+     * in a group sharing the characters {@code S}, spells a name that is not a parameter's either
+     * in characters of {@code S} alone, which is the group's one matcher of the other keys, or with
+     * a character of {@code C} outside {@code S}, which no name (nor whitespace around one) holds.
+     * Null where the rule is in no group, or a name holds a character outside {@code S}.
+     */
+    private String groupOtherKey(int rule, List<String> keys, int id) {
+        KeyGroup g = keyGroup(rule);
+        if (g == null) return null;
+        for (String w : keys) {
+            if (w.isEmpty()) return null;
+            for (int i = 0; i < w.length(); ) {
+                int c = w.codePointAt(i);
+                if (!g.common.contains(c)) return null;
+                i += Character.charCount(c);
+            }
+        }
+        int first = g.rules.get(0);
+        long key = (long) first << 32 | id;
+        String shared = groupOtherKeys.get(key);
+        if (shared == null && !groupOtherKeys.containsKey(key)) {
+            String base = "xk_" + TokenLanguages.sanitize(model.ruleNames[first]) + "_s";
+            shared =
+                    difference.lessWordsOf(
+                            out,
+                            base + "_" + id,
+                            base + "_f",
+                            g.common,
+                            first,
+                            new TokenDifference.Words(keys, STRIPPED_TEXT));
+            groupOtherKeys.put(key, shared);
+        }
+        if (shared == null) return null;
+        IntervalSet mine = difference.repeatedClass(rule, earlier.get(rule));
+        IntervalSet outside = mine.subtract(g.common);
+        String name = "xk_" + TokenLanguages.sanitize(model.ruleNames[rule]);
+        String beyond =
+                outside.isNil()
+                        ? null
+                        : out.define(
+                                name + "_o",
+                                Gbnf.charClass(g.common)
+                                        + "* "
+                                        + Gbnf.charClass(outside)
+                                        + " "
+                                        + Gbnf.charClass(mine)
+                                        + "*");
+        if (shared.isEmpty()) return beyond == null ? "" : beyond;
+        if (beyond == null) return shared;
+        return out.define(name + "_" + id, shared + " | " + beyond);
+    }
+
+    private KeyGroup keyGroup(int rule) {
+        if (keyGroups.containsKey(rule)) return keyGroups.get(rule);
+        KeyGroup group = null;
+        IntervalSet mine = difference.repeatedClass(rule, earlier.get(rule));
+        if (mine != null) {
+            IntervalSet blanks = IntervalSet.of(STRIPPED[0]);
+            for (char c : STRIPPED) blanks.add(c);
+            IntervalSet around = mine.and(blanks);
+            List<Integer> rules = new ArrayList<>();
+            IntervalSet common = mine;
+            boolean differ = false;
+            for (int q = 0; q < roles.length; q++) {
+                if (roles[q] != Role.ARG_KEY) continue;
+                IntervalSet c = q == rule ? mine : difference.repeatedClass(q, earlier.get(q));
+                if (c == null || !c.and(blanks).equals(around)) continue;
+                rules.add(q);
+                differ |= !c.equals(mine);
+                common = common.and(c);
+            }
+            // tokens of one class are one language: they share their matcher already
+            if (differ && !common.isNil()) group = new KeyGroup(rules, common);
+        }
+        keyGroups.put(rule, group);
+        return group;
     }
 
     private static String spaces(CharSequence chars) {

@@ -53,6 +53,9 @@ final class TokenDifference {
     /** The most answers kept per lexer that depend on the tools of a request. */
     private static final int MAX_WORDS = 512;
 
+    /** The answer of {@link #repeatedClass} for a token that is not a class repeated. */
+    private static final Object NOT_REPEATED = new Object();
+
     /** The most classes {@link Tokens#rest} keeps per automaton. */
     private static final int MAX_RESTS = 4096;
 
@@ -1692,9 +1695,115 @@ final class TokenDifference {
                                         rule,
                                         List.copyOf(earlier),
                                         new Words(List.copyOf(words.list()), words.stripped())),
-                        k -> answer(g -> lessWordsNew(g, prefix, shared, rule, earlier, words)));
+                        k ->
+                                answer(
+                                        g -> {
+                                            Tokens free = tokens(shared, rule, earlier);
+                                            return free == Tokens.TOO_LARGE
+                                                    ? null
+                                                    : lessWordsNew(g, prefix, rule, free, words);
+                                        }));
         return replay(out, a);
     }
+
+    /**
+     * As {@link #lessWords}, for the strings of one or more characters of {@code chars} in place of
+     * a rule's tokens: the words are spelled with around them what {@code rule} reads there (see
+     * {@link #around}). The rules {@code shared_i} read the strings once no word can be spelled.
+     */
+    String lessWordsOf(
+            Gbnf out, String prefix, String shared, IntervalSet chars, int rule, Words words) {
+        if (derived.words.size() >= MAX_WORDS) derived.words.clear();
+        Object a =
+                lookup(
+                        derived.words,
+                        new ClassWordsKey(prefix, shared, chars, rule, words),
+                        k ->
+                                new ClassWordsKey(
+                                        prefix,
+                                        shared,
+                                        frozen(chars),
+                                        rule,
+                                        new Words(List.copyOf(words.list()), words.stripped())),
+                        k ->
+                                answer(
+                                        g ->
+                                                lessWordsNew(
+                                                        g,
+                                                        prefix,
+                                                        rule,
+                                                        repeated(shared, chars),
+                                                        words)));
+        return replay(out, a);
+    }
+
+    private record ClassWordsKey(
+            String prefix, String shared, IntervalSet chars, int rule, Words words) {}
+
+    /**
+     * The class whose strings of one or more characters are the tokens of {@code rule} less the
+     * strings of {@code earlier}; null where they are not such strings (or the automaton is too
+     * large).
+     */
+    IntervalSet repeatedClass(int rule, List<Integer> earlier) {
+        RepeatedKey key = new RepeatedKey(rule, earlier);
+        Object known = derived.answers.get(key);
+        if (known != null) return known == NOT_REPEATED ? null : (IntervalSet) known;
+        IntervalSet made = repeatedClassNew(tokens("", rule, earlier));
+        derived.answers.put(
+                new RepeatedKey(rule, List.copyOf(earlier)), made == null ? NOT_REPEATED : made);
+        return made;
+    }
+
+    private record RepeatedKey(int rule, List<Integer> earlier) {}
+
+    /**
+     * The class of an automaton of the strings of one or more of its characters: its start does not
+     * accept, every other live state does, and every live state goes on by the same class to a live
+     * state other than the start; null for any other automaton.
+     */
+    private static IntervalSet repeatedClassNew(Tokens t) {
+        if (t == Tokens.TOO_LARGE || t.accepting[0] || t.toLive[0] == null) return null;
+        IntervalSet chars = null;
+        for (int i = 0; i < t.accepting.length; i++) {
+            if (t.toLive[i] == null) continue;
+            if (i > 0 && !t.accepting[i]) return null;
+            IntervalSet all = new IntervalSet();
+            for (int k = 0; k < t.toLive[i].length; k++) {
+                if (t.liveTargets[i][k] == 0) return null;
+                all.addAll(t.toLive[i][k]);
+            }
+            if (chars == null) chars = all;
+            else if (!chars.equals(all)) return null;
+        }
+        if (chars == null || chars.isNil()) return null;
+        chars.setReadonly(true);
+        return chars;
+    }
+
+    /**
+     * The automaton of the strings of one or more characters of {@code chars}, its rules named
+     * {@code name_i}; kept with the lexer.
+     */
+    private Tokens repeated(String name, IntervalSet chars) {
+        return (Tokens)
+                lookup(
+                        new RepeatedTokensKey(name, chars),
+                        k -> new RepeatedTokensKey(name, frozen(chars)),
+                        k -> {
+                            IntervalSet c = frozen(chars);
+                            Tokens made = new Tokens(name, 2);
+                            made.accepting[1] = true;
+                            for (int i = 0; i < 2; i++) {
+                                made.toLive[i] = new IntervalSet[] {c};
+                                made.liveTargets[i] = new int[] {1};
+                                made.bodies[i] = body(Map.of(1, c), made::rule, made.accepting[i]);
+                            }
+                            return made;
+                        });
+    }
+
+    private record RepeatedTokensKey(String name, IntervalSet chars) {}
 
     /**
      * Whether {@link #lessWords} writes the same rules, but for their names, for {@code a} less the
@@ -2278,15 +2387,11 @@ final class TokenDifference {
 
     private record WordsShape(List<String> words, IntervalSet before, IntervalSet after) {}
 
-    private String lessWordsNew(
-            Gbnf out,
-            String prefix,
-            String shared,
-            int rule,
-            List<Integer> earlier,
-            Words spelled) {
-        Tokens free = tokens(shared, rule, earlier);
-        if (free == Tokens.TOO_LARGE) return null;
+    /**
+     * The rules of the tokens {@code free} less the {@code spelled} words (spelled with what {@code
+     * rule} reads around them); see {@link #lessWords}.
+     */
+    private String lessWordsNew(Gbnf out, String prefix, int rule, Tokens free, Words spelled) {
         List<String> words = spelled.list();
         IntervalSet before = new IntervalSet();
         IntervalSet after = new IntervalSet();

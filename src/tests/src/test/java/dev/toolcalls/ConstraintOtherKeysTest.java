@@ -1,0 +1,73 @@
+package dev.toolcalls;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The names of parameters a tool does not declare, in a format whose parameter names are written in
+ * double quotes, single quotes or bare ({@code dots}): the quoted tokens share one matcher of the
+ * names in the characters both read, and each adds the names holding a character only it reads.
+ * Under the constraint (checked by web-xgrammar 0.1.27), an undeclared name in either quote holding
+ * the other quote takes any value, and a declared name, with or without whitespace around it (which
+ * the parser strips), takes only values of its type.
+ */
+class ConstraintOtherKeysTest {
+    private static final String TOOLS =
+            "[{\"type\":\"function\",\"function\":{\"name\":\"f\",\"parameters\":{\"type\":\"object\","
+                    + "\"properties\":{\"n\":{\"type\":\"integer\"}},\"required\":[\"n\"]}}}]";
+
+    private static String call(String name, String value) {
+        return "<dots_function_call>\n<invoke name=\"f\">\n<parameter name=\"n\">1</parameter>\n"
+                + "<parameter name="
+                + name
+                + ">"
+                + value
+                + "</parameter>\n</invoke>\n</dots_function_call>";
+    }
+
+    @Test
+    void undeclaredNamesTakeAnyValueAndDeclaredOnesTheirType() throws Exception {
+        Map<String, Boolean> cases = new LinkedHashMap<>();
+        // undeclared: any value, whatever quote they hold
+        cases.put(call("\"it's\"", "x"), true);
+        cases.put(call("'say \"hi\"'", "x"), true);
+        cases.put(call("\"n'\"", "x"), true);
+        cases.put(call("'\"n'", "x"), true);
+        cases.put(call("\"nn\"", "x"), true);
+        cases.put(call("'m'", "x"), true);
+        cases.put(call("m", "x"), true);
+        cases.put(call("\" n x\"", "x"), true);
+        // declared, whitespace around it stripped: an integer only
+        cases.put(call("\" n \"", "2"), true);
+        cases.put(call("\" n \"", "x"), false);
+        cases.put(call("'\tn'", "2"), true);
+        cases.put(call("'\tn'", "x"), false);
+        cases.put(call("'n'", "x"), false);
+        cases.put(call("n", "x"), false);
+        Format dots = Formats.get("dots");
+        Tools tools = Tools.parse(TOOLS);
+        List<ConstraintXgrammarTest.Check> checks = new ArrayList<>();
+        List<Boolean> want = new ArrayList<>();
+        for (Map.Entry<String, Boolean> c : cases.entrySet()) {
+            ChatMessage m = dots.parse(c.getKey(), tools, ParseOptions.defaults());
+            assertEquals(1, m.toolCalls().size(), c.getKey());
+            checks.add(
+                    new ConstraintXgrammarTest.Check(
+                            "dots", "keys", c.getKey(), c.getKey(), c.getValue()));
+            want.add(c.getValue());
+        }
+        assertEquals(
+                List.of(want),
+                ConstraintXgrammarTest.run(
+                        List.of(
+                                new ConstraintXgrammarTest.Job(
+                                        dots.constraint(tools, ConstraintOptions.defaults()),
+                                        checks))));
+    }
+}
