@@ -1,6 +1,7 @@
 package dev.toolcalls;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.junit.jupiter.api.Test;
 
@@ -43,6 +44,11 @@ class ConstraintOtherKeysTest {
         cases.put(call("'m'", "x"), true);
         cases.put(call("m", "x"), true);
         cases.put(call("\" n x\"", "x"), true);
+        cases.put(call("\" nn \"", "x"), true);
+        cases.put(call("'\tm'", "x"), true);
+        cases.put(call("\"m\t\"", "x"), true);
+        cases.put(call("\"n<\"", "x"), true);
+        cases.put(call("'a=b'", "x"), true);
         // declared, whitespace around it stripped: an integer only
         cases.put(call("\" n \"", "2"), true);
         cases.put(call("\" n \"", "x"), false);
@@ -62,6 +68,14 @@ class ConstraintOtherKeysTest {
                             "dots", "keys", c.getKey(), c.getKey(), c.getValue()));
             want.add(c.getValue());
         }
+        // a name of whitespace alone is empty once stripped: the parser refuses it, and so does
+        // the constraint
+        String blank = call("\" \t\"", "x");
+        assertThrows(
+                ToolCallParseException.class,
+                () -> dots.parse(blank, tools, ParseOptions.defaults()));
+        checks.add(new ConstraintXgrammarTest.Check("dots", "keys", blank, blank, false));
+        want.add(false);
         assertEquals(
                 List.of(want),
                 ConstraintXgrammarTest.run(
@@ -69,5 +83,91 @@ class ConstraintOtherKeysTest {
                                 new ConstraintXgrammarTest.Job(
                                         dots.constraint(tools, ConstraintOptions.defaults()),
                                         checks))));
+    }
+
+    private static String minicpm(String name, String value) {
+        return "<function name=\"f\"><param name=\"n\">1</param><param name="
+                + name
+                + ">"
+                + value
+                + "</param></function>";
+    }
+
+    /**
+     * {@code minicpm5} reads a name in double or single quotes, with no bare token: both quotes
+     * share one matcher of the names in the characters both read, and each adds the names holding
+     * the other quote.
+     */
+    @Test
+    void quotedNamesShareOneMatcher() throws Exception {
+        Map<String, Boolean> cases = new LinkedHashMap<>();
+        cases.put(minicpm("\"it's\"", "x"), true);
+        cases.put(minicpm("'say \"hi\"'", "x"), true);
+        cases.put(minicpm("\" nn \"", "x"), true);
+        cases.put(minicpm("'n x'", "x"), true);
+        cases.put(minicpm("\" n \"", "2"), true);
+        cases.put(minicpm("\" n \"", "x"), false);
+        cases.put(minicpm("'n'", "x"), false);
+        Format f = Formats.get("minicpm5");
+        Tools tools = Tools.parse(TOOLS);
+        List<ConstraintXgrammarTest.Check> checks = new ArrayList<>();
+        List<Boolean> want = new ArrayList<>();
+        for (Map.Entry<String, Boolean> c : cases.entrySet()) {
+            ChatMessage m = f.parse(c.getKey(), tools, ParseOptions.defaults());
+            assertEquals(1, m.toolCalls().size(), c.getKey());
+            checks.add(
+                    new ConstraintXgrammarTest.Check(
+                            "minicpm5", "keys", c.getKey(), c.getKey(), c.getValue()));
+            want.add(c.getValue());
+        }
+        String blank = minicpm("' '", "x");
+        assertThrows(
+                ToolCallParseException.class, () -> f.parse(blank, tools, ParseOptions.defaults()));
+        checks.add(new ConstraintXgrammarTest.Check("minicpm5", "keys", blank, blank, false));
+        want.add(false);
+        assertEquals(
+                List.of(want),
+                ConstraintXgrammarTest.run(
+                        List.of(
+                                new ConstraintXgrammarTest.Job(
+                                        f.constraint(tools, ConstraintOptions.defaults()),
+                                        checks))));
+    }
+
+    /**
+     * A format of one key token ({@code qwen3_coder}'s {@code <parameter=NAME>}): a name of
+     * whitespace alone, which the parser refuses, is not written; another name, with whitespace
+     * around it, takes any value.
+     */
+    @Test
+    void aNameOfWhitespaceAloneIsNotWritten() throws Exception {
+        Format f = Formats.get("qwen3_coder");
+        Tools tools = Tools.parse(TOOLS);
+        String head = "<tool_call>\n<function=f>\n<parameter=n>\n1\n</parameter>\n<parameter=";
+        String tail = ">\nx\n</parameter>\n</function>\n</tool_call>";
+        String blank = head + " \t" + tail;
+        String other = head + " m " + tail;
+        assertThrows(
+                ToolCallParseException.class, () -> f.parse(blank, tools, ParseOptions.defaults()));
+        assertEquals(1, f.parse(other, tools, ParseOptions.defaults()).toolCalls().size());
+        assertEquals(
+                List.of(List.of(false, true)),
+                ConstraintXgrammarTest.run(
+                        List.of(
+                                new ConstraintXgrammarTest.Job(
+                                        f.constraint(tools, ConstraintOptions.defaults()),
+                                        List.of(
+                                                new ConstraintXgrammarTest.Check(
+                                                        "qwen3_coder",
+                                                        "keys",
+                                                        "blank",
+                                                        blank,
+                                                        false),
+                                                new ConstraintXgrammarTest.Check(
+                                                        "qwen3_coder",
+                                                        "keys",
+                                                        "other",
+                                                        other,
+                                                        true))))));
     }
 }

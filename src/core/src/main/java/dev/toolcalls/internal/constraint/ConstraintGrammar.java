@@ -748,6 +748,12 @@ public final class ConstraintGrammar {
     /** Per key token, its {@link KeyGroup} (null: none of two or more). */
     private final Map<Integer, KeyGroup> keyGroups = new HashMap<>();
 
+    /** The rules of {@link #blankedOtherKey} by base, whitespace and names' id. */
+    private final Map<List<Object>, String> blankedOtherKeys = new HashMap<>();
+
+    /** Per key token, its base (see {@link #keyBase}; -1: none). */
+    private final Map<Integer, Integer> keyBases = new HashMap<>();
+
     /** The matchers of the other keys that a key group shares, by first token and names' id. */
     private final Map<Long, String> groupOtherKeys = new HashMap<>();
 
@@ -1043,7 +1049,8 @@ public final class ConstraintGrammar {
         int id = otherKeys.computeIfAbsent(keys, k -> otherKeys.size());
         long key = (long) rule << 32 | id;
         if (otherKeyExprs.containsKey(key)) return otherKeyExprs.get(key);
-        String other = groupOtherKey(rule, keys, id);
+        String other = baseOtherKey(rule, keys, id);
+        if (other == null) other = groupOtherKey(rule, keys, id);
         if (other == null) {
             String base = "xk_" + TokenLanguages.sanitize(model.ruleNames[rule]);
             other =
@@ -1053,10 +1060,24 @@ public final class ConstraintGrammar {
                             base + "_f",
                             rule,
                             earlier.get(rule),
-                            new TokenDifference.Words(keys, STRIPPED_TEXT));
+                            new TokenDifference.Words(lessBlank(rule, keys), STRIPPED_TEXT));
         }
         otherKeyExprs.put(key, other);
         return other;
+    }
+
+    /**
+     * The names to take away from a key token's spellings: the parameters', and the empty name
+     * (whitespace alone, which the parser refuses) where the token reads the same whitespace around
+     * it as around the parameters' names (the names are then spelled with the same whitespace).
+     */
+    private List<String> lessBlank(int rule, List<String> keys) {
+        long around = -1L;
+        for (String k : keys) around &= difference.around(rule, k, STRIPPED_TEXT);
+        if (keys.isEmpty() || difference.around(rule, "", STRIPPED_TEXT) != around) return keys;
+        List<String> names = new ArrayList<>(keys);
+        names.add("");
+        return names;
     }
 
     /**
@@ -1089,6 +1110,9 @@ public final class ConstraintGrammar {
         String shared = groupOtherKeys.get(key);
         if (shared == null && !groupOtherKeys.containsKey(key)) {
             String base = "xk_" + TokenLanguages.sanitize(model.ruleNames[first]) + "_s";
+            // and less whitespace alone: an empty name, which the parser refuses
+            List<String> names = new ArrayList<>(keys);
+            names.add("");
             shared =
                     difference.lessWordsOf(
                             out,
@@ -1096,7 +1120,7 @@ public final class ConstraintGrammar {
                             base + "_f",
                             g.common,
                             first,
-                            new TokenDifference.Words(keys, STRIPPED_TEXT));
+                            new TokenDifference.Words(names, STRIPPED_TEXT));
             groupOtherKeys.put(key, shared);
         }
         if (shared == null) return null;
@@ -1117,6 +1141,123 @@ public final class ConstraintGrammar {
         if (shared.isEmpty()) return beyond == null ? "" : beyond;
         if (beyond == null) return shared;
         return out.define(name + "_" + id, shared + " | " + beyond);
+    }
+
+    /**
+     * The other keys of {@code rule}, a token of class {@code C}, through those of a base: another
+     * key token of class {@code B} within {@code C} that reads none of the whitespace the parser
+     * strips around a name. A string of {@code C} names no parameter where it is one of the base's
+     * other keys; or holds a character of {@code C} neither in {@code B} nor stripped, which no
+     * name holds; or is of characters of {@code B} and stripped whitespace {@code S} only, holding
+     * some of that whitespace, and is not a name with whitespace around it: whitespace between two
+     * other characters, or one of the base's other keys with whitespace before or after it
+     * (whitespace alone is an empty name, which the parser refuses). Null where the rule has no
+     * base, or a name holds a character outside {@code B}.
+     */
+    private String baseOtherKey(int rule, List<String> keys, int id) {
+        int base = keyBase(rule);
+        if (base < 0) return null;
+        IntervalSet b = difference.repeatedClass(base, earlier.get(base));
+        for (String w : keys) {
+            if (w.isEmpty()) return null;
+            for (int i = 0; i < w.length(); ) {
+                int c = w.codePointAt(i);
+                if (!b.contains(c)) return null;
+                i += Character.charCount(c);
+            }
+        }
+        String own = otherKey(base, keys);
+        if (own == null) return null;
+        IntervalSet mine = difference.repeatedClass(rule, earlier.get(rule));
+        IntervalSet blanks = mine.and(strippedChars());
+        IntervalSet foreign = mine.subtract(b).subtract(blanks);
+        String name = "xk_" + TokenLanguages.sanitize(model.ruleNames[rule]);
+        List<String> alts = new ArrayList<>();
+        if (!own.isEmpty()) alts.add(own);
+        if (!foreign.isNil())
+            alts.add(
+                    out.define(
+                            name + "_e",
+                            Gbnf.charClass(mine.subtract(foreign))
+                                    + "* "
+                                    + Gbnf.charClass(foreign)
+                                    + " "
+                                    + Gbnf.charClass(mine)
+                                    + "*"));
+        if (!blanks.isNil()) alts.add(blankedOtherKey(base, blanks, own, id, name));
+        if (alts.isEmpty()) return "";
+        if (alts.size() == 1) return alts.get(0);
+        return out.define(name + "_" + id, String.join(" | ", alts));
+    }
+
+    /**
+     * The strings of a base's characters and the whitespace {@code blanks} that hold some of that
+     * whitespace and are no name with whitespace around it (see {@link #baseOtherKey}), {@code own}
+     * the base's other keys: one rule per base, whitespace and names, named after the first token
+     * that asks ({@code name}).
+     */
+    private String blankedOtherKey(int base, IntervalSet blanks, String own, int id, String name) {
+        List<Object> key = List.of(base, blanks, id);
+        String known = blankedOtherKeys.get(key);
+        if (known != null) return known;
+        IntervalSet b = difference.repeatedClass(base, earlier.get(base));
+        String ws = Gbnf.charClass(blanks);
+        String chars = Gbnf.charClass(b);
+        // whitespace alone is no name: the parser refuses a parameter of an empty name
+        StringBuilder body =
+                new StringBuilder(ws)
+                        .append("* ")
+                        .append(chars)
+                        .append("+ ")
+                        .append(ws)
+                        .append("+ ")
+                        .append(chars)
+                        .append(' ')
+                        .append(Gbnf.charClass(b.or(blanks)))
+                        .append('*');
+        if (!own.isEmpty())
+            body.append(" | ")
+                    .append(ws)
+                    .append("+ ")
+                    .append(own)
+                    .append(' ')
+                    .append(ws)
+                    .append("* | ")
+                    .append(own)
+                    .append(' ')
+                    .append(ws)
+                    .append('+');
+        String made = out.define(name + "_w_" + id, body.toString());
+        blankedOtherKeys.put(key, made);
+        return made;
+    }
+
+    /** The characters the parser strips around a name. */
+    private static IntervalSet strippedChars() {
+        IntervalSet set = new IntervalSet();
+        for (char c : STRIPPED) set.add(c);
+        return set;
+    }
+
+    /**
+     * The base of a key token for {@link #baseOtherKey}: the first other key token whose tokens are
+     * the strings of a class within the rule's own class, reading no stripped whitespace; -1 where
+     * there is none.
+     */
+    private int keyBase(int rule) {
+        Integer known = keyBases.get(rule);
+        if (known != null) return known;
+        int base = -1;
+        IntervalSet mine = difference.repeatedClass(rule, earlier.get(rule));
+        IntervalSet blanks = strippedChars();
+        for (int q = 0; mine != null && q < roles.length && base < 0; q++) {
+            if (q == rule || roles[q] != Role.ARG_KEY) continue;
+            IntervalSet c = difference.repeatedClass(q, earlier.get(q));
+            if (c != null && !c.equals(mine) && c.and(blanks).isNil() && c.subtract(mine).isNil())
+                base = q;
+        }
+        keyBases.put(rule, base);
+        return base;
     }
 
     private KeyGroup keyGroup(int rule) {
