@@ -19,10 +19,12 @@ import java.util.Locale;
  * The time to make the other-key matchers (a key token's spellings less a tool's parameter names)
  * of tool sets the library has not seen, alone: per set, 20 tools of five parameters each (the
  * names of {@code ConstraintBenchmark}'s tools, every set its own), for each key token of the
- * format that a build would match with its own rules, into a fresh rule set; the thread's processor
- * time per matcher. With a second library's class folder, both are loaded by class loaders of their
- * own and run in turn, half a second each, in one JVM; both must write the same rules. Arguments:
- * {@code FORMAT [SECONDS] [OTHER_CLASSES]} (default 30 seconds; the first third is warm-up).
+ * format that is not read as another (a build reads some key tokens through another's matcher,
+ * adding a rule or two: this makes every token's own), into a fresh rule set; the thread's
+ * processor time per matcher. With a second library's class folder, both are loaded by class
+ * loaders of their own and run in turn, half a second each, in one JVM; both must write the same
+ * rules. Arguments: {@code FORMAT [SECONDS] [OTHER_CLASSES]} (default 30 seconds; the first third
+ * is warm-up).
  *
  * <pre>
  * java -cp "src/tests/target/test-classes:src/core/target/classes:$(cat bench.cp)" \
