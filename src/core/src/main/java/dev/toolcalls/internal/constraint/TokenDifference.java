@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.IntPredicate;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -1683,27 +1684,16 @@ final class TokenDifference {
      */
     String lessWords(
             Gbnf out, String prefix, String shared, int rule, List<Integer> earlier, Words words) {
-        if (derived.words.size() >= MAX_WORDS) derived.words.clear();
-        Object a =
-                lookup(
-                        derived.words,
-                        new WordsKey(prefix, shared, rule, earlier, words),
-                        k ->
-                                new WordsKey(
-                                        prefix,
-                                        shared,
-                                        rule,
-                                        List.copyOf(earlier),
-                                        new Words(List.copyOf(words.list()), words.stripped())),
-                        k ->
-                                answer(
-                                        g -> {
-                                            Tokens free = tokens(shared, rule, earlier);
-                                            return free == Tokens.TOO_LARGE
-                                                    ? null
-                                                    : lessWordsNew(g, prefix, rule, free, words);
-                                        }));
-        return replay(out, a);
+        return wordsAnswer(
+                out,
+                new WordsKey(prefix, shared, rule, earlier, words),
+                () -> new WordsKey(prefix, shared, rule, List.copyOf(earlier), kept(words)),
+                g -> {
+                    Tokens free = tokens(shared, rule, earlier);
+                    return free == Tokens.TOO_LARGE
+                            ? null
+                            : lessWordsNew(g, prefix, rule, free, words);
+                });
     }
 
     /**
@@ -1713,28 +1703,26 @@ final class TokenDifference {
      */
     String lessWordsOf(
             Gbnf out, String prefix, String shared, IntervalSet chars, int rule, Words words) {
+        return wordsAnswer(
+                out,
+                new ClassWordsKey(prefix, shared, chars, rule, words),
+                () -> new ClassWordsKey(prefix, shared, frozen(chars), rule, kept(words)),
+                g -> lessWordsNew(g, prefix, rule, repeated(shared, chars), words));
+    }
+
+    /**
+     * The rules a question about a request's words makes, defined in {@code out}: known, or made by
+     * {@code make} and kept (bounded) under the question as {@code kept} gives it.
+     */
+    private String wordsAnswer(
+            Gbnf out, Object key, Supplier<Object> kept, Function<Gbnf, String> make) {
         if (derived.words.size() >= MAX_WORDS) derived.words.clear();
-        Object a =
-                lookup(
-                        derived.words,
-                        new ClassWordsKey(prefix, shared, chars, rule, words),
-                        k ->
-                                new ClassWordsKey(
-                                        prefix,
-                                        shared,
-                                        frozen(chars),
-                                        rule,
-                                        new Words(List.copyOf(words.list()), words.stripped())),
-                        k ->
-                                answer(
-                                        g ->
-                                                lessWordsNew(
-                                                        g,
-                                                        prefix,
-                                                        rule,
-                                                        repeated(shared, chars),
-                                                        words)));
-        return replay(out, a);
+        return replay(out, lookup(derived.words, key, k -> kept.get(), k -> answer(make)));
+    }
+
+    /** A copy of {@code words} no one changes. */
+    private static Words kept(Words words) {
+        return new Words(List.copyOf(words.list()), words.stripped());
     }
 
     private record ClassWordsKey(
