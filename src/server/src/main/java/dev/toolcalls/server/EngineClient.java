@@ -278,6 +278,15 @@ final class EngineClient extends ContainerLifeCycle {
         private boolean looping;
         private boolean closed;
 
+        /**
+         * A request's write has not completed yet (an engine may answer before it has read the
+         * whole request); the answer ended meanwhile, and the connection waits for the write to
+         * complete before another call may take it (a second write while one is pending fails).
+         */
+        private boolean writing;
+
+        private boolean idleWhenWritten;
+
         /** Reading never blocks: it runs on the selector's thread. */
         private final Callback fillable =
                 new Callback() {
@@ -319,11 +328,12 @@ final class EngineClient extends ContainerLifeCycle {
         boolean take(Call c) {
             boolean bound;
             synchronized (this) {
-                if (closed || !getEndPoint().isOpen()) return false;
+                if (closed || writing || !getEndPoint().isOpen()) return false;
                 bound = c.bind(this);
                 if (bound) {
                     call = c;
                     demanded = true;
+                    writing = true;
                     reader.reset();
                 }
             }
@@ -335,12 +345,32 @@ final class EngineClient extends ContainerLifeCycle {
                     .write(
                             Callback.from(
                                     Invocable.InvocationType.NON_BLOCKING,
-                                    () -> {},
-                                    x -> fail(c, x)),
+                                    this::written,
+                                    x -> {
+                                        boolean waiting;
+                                        synchronized (this) {
+                                            waiting = idleWhenWritten;
+                                            writing = false;
+                                            idleWhenWritten = false;
+                                        }
+                                        if (waiting) close(); // its answer had ended: not kept
+                                        fail(c, x);
+                                    }),
                             ByteBuffer.wrap(c.head),
                             ByteBuffer.wrap(c.body));
             tryFillInterested(fillable);
             return true;
+        }
+
+        /** The request is written: a connection whose answer ended meanwhile is kept now. */
+        private void written() {
+            boolean keep;
+            synchronized (this) {
+                writing = false;
+                keep = idleWhenWritten;
+                idleWhenWritten = false;
+            }
+            if (keep) idleOrClose();
         }
 
         void demand() {
@@ -437,12 +467,15 @@ final class EngineClient extends ContainerLifeCycle {
 
         /** The call's answer is whole: it ends, and the connection is kept or closed. */
         private void end(Call c, boolean keep) {
+            boolean idleNow;
             synchronized (this) {
                 call = null;
+                idleNow = keep && !writing;
+                if (keep && writing) idleWhenWritten = true;
             }
             // kept before the receiver hears of the end, so that a request it answers finds it
-            if (keep) idleOrClose();
-            else close();
+            if (idleNow) idleOrClose();
+            else if (!keep) close();
             c.finish(null);
         }
 
