@@ -97,6 +97,13 @@ class ConstraintOtherKeysTest {
         String head = "<tool_call>\n<function=f>\n<parameter=n>\n1\n</parameter>\n<parameter=";
         String tail = ">\nx\n</parameter>\n</function>\n</tool_call>";
         assertTaken("qwen3_coder", Map.of(head + " m " + tail, true), head + " \t" + tail);
+        // a tool of no parameters: any name but whitespace alone
+        String none = "<tool_call>\n<function=g>\n<parameter=";
+        assertTaken(
+                "qwen3_coder",
+                "[{\"type\":\"function\",\"function\":{\"name\":\"g\"}}]",
+                Map.of(none + " m " + tail, true),
+                none + " " + tail);
     }
 
     /**
@@ -106,8 +113,14 @@ class ConstraintOtherKeysTest {
      */
     private static void assertTaken(String format, Map<String, Boolean> cases, String refused)
             throws Exception {
+        assertTaken(format, TOOLS, cases, refused);
+    }
+
+    private static void assertTaken(
+            String format, String toolsJson, Map<String, Boolean> cases, String refused)
+            throws Exception {
         Format f = Formats.get(format);
-        Tools tools = Tools.parse(TOOLS);
+        Tools tools = Tools.parse(toolsJson);
         List<ConstraintXgrammarTest.Check> checks = new ArrayList<>();
         List<Boolean> want = new ArrayList<>();
         for (Map.Entry<String, Boolean> c : cases.entrySet()) {

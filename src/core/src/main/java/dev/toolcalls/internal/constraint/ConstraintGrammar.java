@@ -1069,12 +1069,14 @@ public final class ConstraintGrammar {
     /**
      * The names to take away from a key token's spellings: the parameters', and the empty name
      * (whitespace alone, which the parser refuses) where the token reads the same whitespace around
-     * it as around the parameters' names (the names are then spelled with the same whitespace).
+     * it as around the parameters' names (the names are then spelled with the same whitespace), or
+     * the tool has none.
      */
     private List<String> lessBlank(int rule, List<String> keys) {
+        if (keys.isEmpty()) return List.of("");
         long around = -1L;
         for (String k : keys) around &= difference.around(rule, k, STRIPPED_TEXT);
-        if (keys.isEmpty() || difference.around(rule, "", STRIPPED_TEXT) != around) return keys;
+        if (difference.around(rule, "", STRIPPED_TEXT) != around) return keys;
         List<String> names = new ArrayList<>(keys);
         names.add("");
         return names;
@@ -1096,23 +1098,12 @@ public final class ConstraintGrammar {
      */
     private String groupOtherKey(int rule, List<String> keys, int id) {
         KeyGroup g = keyGroup(rule);
-        if (g == null) return null;
-        for (String w : keys) {
-            if (w.isEmpty()) return null;
-            for (int i = 0; i < w.length(); ) {
-                int c = w.codePointAt(i);
-                if (!g.common.contains(c)) return null;
-                i += Character.charCount(c);
-            }
-        }
+        if (g == null || !spelledIn(keys, g.common)) return null;
         int first = g.rules.get(0);
         long key = (long) first << 32 | id;
         String shared = groupOtherKeys.get(key);
         if (shared == null && !groupOtherKeys.containsKey(key)) {
             String base = "xk_" + TokenLanguages.sanitize(model.ruleNames[first]) + "_s";
-            // and less whitespace alone: an empty name, which the parser refuses
-            List<String> names = new ArrayList<>(keys);
-            names.add("");
             shared =
                     difference.lessWordsOf(
                             out,
@@ -1120,24 +1111,14 @@ public final class ConstraintGrammar {
                             base + "_f",
                             g.common,
                             first,
-                            new TokenDifference.Words(names, STRIPPED_TEXT));
+                            new TokenDifference.Words(lessBlank(first, keys), STRIPPED_TEXT));
             groupOtherKeys.put(key, shared);
         }
         if (shared == null) return null;
         IntervalSet mine = difference.repeatedClass(rule, earlier.get(rule));
         IntervalSet outside = mine.subtract(g.common);
         String name = "xk_" + TokenLanguages.sanitize(model.ruleNames[rule]);
-        String beyond =
-                outside.isNil()
-                        ? null
-                        : out.define(
-                                name + "_o",
-                                Gbnf.charClass(g.common)
-                                        + "* "
-                                        + Gbnf.charClass(outside)
-                                        + " "
-                                        + Gbnf.charClass(mine)
-                                        + "*");
+        String beyond = holding(name + "_o", mine, outside);
         if (shared.isEmpty()) return beyond == null ? "" : beyond;
         if (beyond == null) return shared;
         return out.define(name + "_" + id, shared + " | " + beyond);
@@ -1158,14 +1139,7 @@ public final class ConstraintGrammar {
         int base = keyBase(rule);
         if (base < 0) return null;
         IntervalSet b = difference.repeatedClass(base, earlier.get(base));
-        for (String w : keys) {
-            if (w.isEmpty()) return null;
-            for (int i = 0; i < w.length(); ) {
-                int c = w.codePointAt(i);
-                if (!b.contains(c)) return null;
-                i += Character.charCount(c);
-            }
-        }
+        if (!spelledIn(keys, b)) return null;
         String own = otherKey(base, keys);
         if (own == null) return null;
         IntervalSet mine = difference.repeatedClass(rule, earlier.get(rule));
@@ -1174,16 +1148,7 @@ public final class ConstraintGrammar {
         String name = "xk_" + TokenLanguages.sanitize(model.ruleNames[rule]);
         List<String> alts = new ArrayList<>();
         if (!own.isEmpty()) alts.add(own);
-        if (!foreign.isNil())
-            alts.add(
-                    out.define(
-                            name + "_e",
-                            Gbnf.charClass(mine.subtract(foreign))
-                                    + "* "
-                                    + Gbnf.charClass(foreign)
-                                    + " "
-                                    + Gbnf.charClass(mine)
-                                    + "*"));
+        if (!foreign.isNil()) alts.add(holding(name + "_e", mine, foreign));
         if (!blanks.isNil()) alts.add(blankedOtherKey(base, blanks, own, id, name));
         if (alts.isEmpty()) return "";
         if (alts.size() == 1) return alts.get(0);
@@ -1232,6 +1197,35 @@ public final class ConstraintGrammar {
         return made;
     }
 
+    /**
+     * The rule {@code name} of the strings of {@code chars} that hold one of {@code some} (a subset
+     * of them), read up to the first of those; null where {@code some} is empty.
+     */
+    private String holding(String name, IntervalSet chars, IntervalSet some) {
+        if (some.isNil()) return null;
+        return out.define(
+                name,
+                Gbnf.charClass(chars.subtract(some))
+                        + "* "
+                        + Gbnf.charClass(some)
+                        + " "
+                        + Gbnf.charClass(chars)
+                        + "*");
+    }
+
+    /** Whether every name is one or more characters, each in {@code chars}. */
+    private static boolean spelledIn(List<String> names, IntervalSet chars) {
+        for (String w : names) {
+            if (w.isEmpty()) return false;
+            for (int i = 0; i < w.length(); ) {
+                int c = w.codePointAt(i);
+                if (!chars.contains(c)) return false;
+                i += Character.charCount(c);
+            }
+        }
+        return true;
+    }
+
     /** The characters the parser strips around a name. */
     private static IntervalSet strippedChars() {
         IntervalSet set = new IntervalSet();
@@ -1265,8 +1259,7 @@ public final class ConstraintGrammar {
         KeyGroup group = null;
         IntervalSet mine = difference.repeatedClass(rule, earlier.get(rule));
         if (mine != null) {
-            IntervalSet blanks = IntervalSet.of(STRIPPED[0]);
-            for (char c : STRIPPED) blanks.add(c);
+            IntervalSet blanks = strippedChars();
             IntervalSet around = mine.and(blanks);
             List<Integer> rules = new ArrayList<>();
             IntervalSet common = mine;
