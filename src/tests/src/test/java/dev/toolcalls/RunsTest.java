@@ -26,10 +26,11 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
- * Runs found by search (the fast paths derived from each grammar) change nothing: every case of
- * every format gives exactly the same events, chunk by chunk, with them as with the lexer simulated
- * everywhere, and the same error (kind, code point offset, excerpt) when there is one. Where the
- * fast path applies it does take the text: prose in a format's default mode is not simulated.
+ * Runs found by search and tokens walked over at once where a known token's text agrees (the fast
+ * paths derived from each grammar) change nothing: every case of every format gives exactly the
+ * same events, chunk by chunk, with them as with the lexer simulated everywhere, and the same error
+ * (kind, code point offset, excerpt) when there is one. Where the fast path applies it does take
+ * the text: prose in a format's default mode is not simulated.
  */
 class RunsTest {
     private static final String PROSE =

@@ -31,11 +31,20 @@ public final class HoldBackSimulator extends LexerATNSimulator {
     public static final int HOLD = Integer.MIN_VALUE;
     private static final int NO_WALK = Integer.MIN_VALUE + 1;
 
+    /** The shortest token whose text {@link #walkKnown} remembers. */
+    private static final int KNOWN_MIN = 4;
+
+    public static boolean OFF;
+
     /** {@link #savedModes} before anything was saved (a match along built edges saves nothing). */
     private static final int[] NO_MODES = {};
 
     private final LexerModel model;
     private final TextStream stream;
+
+    /** Whether {@link #walkKnown} uses the model's known tokens. */
+    private final boolean known;
+
     private DFAState accepted;
     private int acceptedAt;
     private boolean truncated;
@@ -52,6 +61,12 @@ public final class HoldBackSimulator extends LexerATNSimulator {
     private int resumeAcceptAt;
 
     /**
+     * A known token whose first characters are those of the held token, from {@link #resumeStart}
+     * to {@link #resumeIndex}, or null.
+     */
+    private LexerModel.KnownToken resumeKnown;
+
+    /**
      * The lexer's mode stack before the match, saved where ANTLR's simulator runs the token's mode
      * commands (which may pop more than the stack holds, and fail after changing it): [0,
      * savedDepth) of savedModes, or savedDepth -1 when nothing was saved (a match along built DFA
@@ -61,10 +76,15 @@ public final class HoldBackSimulator extends LexerATNSimulator {
 
     private int savedDepth = -1;
 
-    public HoldBackSimulator(Lexer lexer, LexerModel model, TextStream stream) {
+    /**
+     * @param known whether to walk over the model's known tokens at once and teach it new ones
+     *     (false: every character walked, to compare)
+     */
+    public HoldBackSimulator(Lexer lexer, LexerModel model, TextStream stream, boolean known) {
         super(lexer, model.atn, model.dfas, model.contextCache);
         this.model = model;
         this.stream = stream;
+        this.known = known;
     }
 
     @Override
@@ -80,6 +100,7 @@ public final class HoldBackSimulator extends LexerATNSimulator {
         resumeIndex = 0;
         resumeMode = 0;
         resumeAcceptAt = 0;
+        resumeKnown = null;
     }
 
     /**
@@ -96,7 +117,18 @@ public final class HoldBackSimulator extends LexerATNSimulator {
         if (resumeState != null && start == resumeStart && mode == resumeMode) {
             DFAState from = resumeState;
             resumeState = null;
-            int walked = walk(start, mode, from, resumeAccepted, resumeAcceptAt, resumeIndex);
+            LexerModel.KnownToken known = resumeKnown;
+            if (known != null) {
+                resumeKnown = null;
+                int done = resumeIndex - start;
+                int m = done + stream.agreeing(resumeIndex, known.text, done);
+                if (m > done) {
+                    int walked = walkOn(known, start, mode, m, done);
+                    if (walked != NO_WALK) return walked;
+                }
+            }
+            int walked =
+                    walk(start, mode, from, resumeAccepted, resumeAcceptAt, resumeIndex, false);
             if (walked != NO_WALK) return walked;
             this.mode = mode;
             this.startIndex = start;
@@ -110,11 +142,63 @@ public final class HoldBackSimulator extends LexerATNSimulator {
         accepted = null;
         DFAState s0 = decisionToDFA[mode].s0;
         if (s0 != null) {
-            int walked = walk(start, mode, s0, null, 0, start);
+            int walked = walkKnown(start, mode, s0);
             if (walked != NO_WALK) return walked;
         }
         saveModes();
         return super.match(input, mode);
+    }
+
+    /**
+     * {@link #walk} from the mode's start state, over as much of a token's text the model knows
+     * ({@link LexerModel#knownToken}) as agrees with the data at once: compared where it lies, and
+     * the walk goes on from the state after it. A token walked here that no known text held whole
+     * is remembered.
+     */
+    private int walkKnown(int start, int mode, DFAState s0) {
+        TextStream in = stream;
+        int c1 = in.peek(start + 1);
+        if (c1 < 0 || !known) return walk(start, mode, s0, null, 0, start, false);
+        int c0 = in.peek(start);
+        LexerModel.KnownToken best = null;
+        int agree = 1; // a single character agreeing spares nothing
+        for (int way = 0; way < 2; way++) {
+            LexerModel.KnownToken k = model.knownToken(mode, c0, c1, way);
+            if (k == null) continue;
+            int m = in.agreeing(start, k.text, 0);
+            if (m > agree) {
+                best = k;
+                agree = m;
+                if (m == k.text.length()) break;
+            }
+        }
+        if (best == null) return walk(start, mode, s0, null, 0, start, true);
+        return walkOn(best, start, mode, agree, 0);
+    }
+
+    /**
+     * Walks on from the state after the first {@code m} characters of {@code k}'s text, which lie
+     * at {@code start} (of which the first {@code done} were walked before, by a held token).
+     */
+    private int walkOn(LexerModel.KnownToken k, int start, int mode, int m, int done) {
+        int at = start + m;
+        boolean whole = m == k.text.length();
+        boolean dataEnd = at == stream.end();
+        if ((whole || dataEnd) && k.misses != 0) k.misses = 0;
+        int a = k.accepted(m);
+        int walked =
+                walk(
+                        start,
+                        mode,
+                        k.state(m),
+                        a == 0 ? null : k.state(a),
+                        start + a,
+                        at,
+                        !whole && !dataEnd);
+        if (walked == NO_WALK) return NO_WALK;
+        stream.addWork(m - done);
+        if (walked == HOLD && !whole && resumeIndex == at) resumeKnown = k;
+        return walked;
     }
 
     /**
@@ -126,8 +210,11 @@ public final class HoldBackSimulator extends LexerATNSimulator {
      *
      * @param s where to walk from: the mode's start state, or a held token's state at {@code from}
      * @param acc the last accept state before {@code from} (a held token's), or null
+     * @param remember whether to remember the token's text for {@link #walkKnown} (a walk from the
+     *     mode's start state)
      */
-    private int walk(int start, int mode, DFAState s, DFAState acc, int accAt, int from) {
+    private int walk(
+            int start, int mode, DFAState s, DFAState acc, int accAt, int from, boolean remember) {
         TextStream in = stream;
         int g = from;
         while (true) {
@@ -167,6 +254,10 @@ public final class HoldBackSimulator extends LexerATNSimulator {
             }
         }
         if (acc == null) return NO_WALK;
+        if (remember && accAt - start >= KNOWN_MIN) {
+            String text = in.plainText(start, Math.min(accAt, start + LexerModel.KnownToken.MAX));
+            if (text != null) model.rememberToken(mode, decisionToDFA[mode].s0, text);
+        }
         this.mode = mode;
         this.startIndex = start;
         in.addWork(g - from);
@@ -214,6 +305,7 @@ public final class HoldBackSimulator extends LexerATNSimulator {
      * at}.
      */
     private int hold(DFAState state, DFAState acc, int accAt, int start, int at, int mode) {
+        resumeKnown = null;
         resumeState = state;
         resumeAccepted = acc;
         resumeAcceptAt = accAt;
@@ -261,6 +353,7 @@ public final class HoldBackSimulator extends LexerATNSimulator {
             stream.seek(start);
         }
         resumeIndex = end;
+        resumeKnown = null;
         stream.addWork(chunk.length());
         return true;
     }
@@ -268,6 +361,7 @@ public final class HoldBackSimulator extends LexerATNSimulator {
     /** Forgets a held token (the lexer was moved elsewhere). */
     public void forgetHeld() {
         resumeState = null;
+        resumeKnown = null;
     }
 
     @Override

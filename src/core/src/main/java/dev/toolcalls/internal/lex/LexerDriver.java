@@ -89,13 +89,21 @@ public final class LexerDriver {
     }
 
     /**
-     * @param useRuns find runs by search where the grammar allows (false: simulate everything, to
-     *     compare)
+     * @param useRuns find runs by search and walk over known tokens at once where the grammar
+     *     allows (false: simulate everything, to compare)
      */
     public LexerDriver(LexerModel model, int maxTokenLength, boolean useRuns) {
+        this(model, maxTokenLength, useRuns, useRuns);
+    }
+
+    /**
+     * @param useRuns find runs by search where the grammar allows
+     * @param known walk over known tokens at once (false: each character, to compare)
+     */
+    LexerDriver(LexerModel model, int maxTokenLength, boolean useRuns, boolean known) {
         this.maxTokenLength = maxTokenLength;
         this.lexer = model.factory.apply(input);
-        this.simulator = new HoldBackSimulator(lexer, model, input);
+        this.simulator = new HoldBackSimulator(lexer, model, input, known);
         this.runs = useRuns ? model.runs : null;
         this.plain = useRuns ? model.plain : null;
         lexer.setInterpreter(simulator);

@@ -7,6 +7,7 @@ import org.antlr.v4.runtime.Vocabulary;
 import org.antlr.v4.runtime.atn.ATN;
 import org.antlr.v4.runtime.atn.ATNState;
 import org.antlr.v4.runtime.atn.ActionTransition;
+import org.antlr.v4.runtime.atn.LexerATNSimulator;
 import org.antlr.v4.runtime.atn.LexerAction;
 import org.antlr.v4.runtime.atn.LexerModeAction;
 import org.antlr.v4.runtime.atn.LexerPopModeAction;
@@ -91,6 +92,9 @@ public final class LexerModel {
 
     /** Whether a token held at the end of the data may still grow: see {@link #mayGrow}. */
     private final Growth[] growthCache = new Growth[1 << 10];
+
+    /** Tokens walked before, to walk again at once: see {@link #knownToken}. */
+    private final KnownToken[] knownTokens = new KnownToken[1 << 10];
 
     /**
      * @throws IllegalArgumentException naming the format and every problem found
@@ -410,6 +414,101 @@ public final class LexerModel {
             this.state = state;
             this.accepted = accepted;
             this.grows = grows;
+        }
+    }
+
+    /**
+     * The text of a token that a match in {@code mode} walked before from the mode's start state
+     * along DFA edges already built, for a token beginning with {@code c0} and {@code c1} (entry
+     * {@code way} of 2); or null. A DFA is deterministic and its edges never change once built, so
+     * where the same characters lie at a token's start, a walk over them passes the same states:
+     * the walk compares the text where it lies and goes on from the state after the characters that
+     * agree. A lossy cache shared by every stream of the format.
+     */
+    KnownToken knownToken(int mode, int c0, int c1, int way) {
+        KnownToken k = knownTokens[knownSlot(mode, c0, c1) | way];
+        return k != null && k.mode == mode ? k : null;
+    }
+
+    /**
+     * Remembers the text of a token walked from {@code mode}'s start state {@code s0} (its first
+     * {@link KnownToken#MAX} characters at most), where no entry of its slot held it: into an empty
+     * entry, or in place of one that missed several times since its last hit.
+     */
+    void rememberToken(int mode, DFAState s0, String text) {
+        int slot = knownSlot(mode, text.charAt(0), text.charAt(1));
+        for (int way = 0; way < 2; way++) {
+            KnownToken k = knownTokens[slot | way];
+            if (k == null || k.mode != mode || k.misses >= KnownToken.REPLACE_AFTER) {
+                KnownToken made = KnownToken.walk(this, mode, s0, text);
+                if (made != null) knownTokens[slot | way] = made;
+                return;
+            }
+        }
+        for (int way = 0; way < 2; way++) knownTokens[slot | way].misses++;
+    }
+
+    private static int knownSlot(int mode, int c0, int c1) {
+        int h = (mode * 0x9E3779B9) ^ (c0 * 0x85EBCA6B) ^ (c1 * 0xC2B2AE35);
+        return (h ^ (h >>> 15)) & ((1 << 10) - 2);
+    }
+
+    /**
+     * A token's text and the DFA states a walk over it from its mode's start state passes:
+     * immutable but for {@link #misses}, a racy count that only decides when the entry is replaced.
+     */
+    static final class KnownToken {
+        /** The most characters of a token remembered. */
+        static final int MAX = 64;
+
+        static final int REPLACE_AFTER = 4;
+        final int mode;
+        final String text;
+
+        /** The state after the first i + 1 characters. */
+        private final DFAState[] states;
+
+        /** Of the first i + 1 characters, how many the longest accepted prefix holds (0: none). */
+        private final byte[] accepted;
+
+        int misses;
+
+        private KnownToken(int mode, String text, DFAState[] states, byte[] accepted) {
+            this.mode = mode;
+            this.text = text;
+            this.states = states;
+            this.accepted = accepted;
+        }
+
+        /** The walk over {@code text} from {@code s0}, or null where an edge is not built. */
+        static KnownToken walk(LexerModel model, int mode, DFAState s0, String text) {
+            int n = Math.min(text.length(), MAX);
+            DFAState[] states = new DFAState[n];
+            byte[] accepted = new byte[n];
+            DFAState s = s0;
+            int acc = 0;
+            for (int i = 0; i < n; i++) {
+                char c = text.charAt(i);
+                DFAState t;
+                if (c <= LexerATNSimulator.MAX_DFA_EDGE) t = s.edges == null ? null : s.edges[c];
+                else t = model.wideEdge(mode, s.stateNumber, c);
+                if (t == null || t == LexerATNSimulator.ERROR) return null;
+                s = t;
+                if (s.isAcceptState) acc = i + 1;
+                states[i] = s;
+                accepted[i] = (byte) acc;
+            }
+            return new KnownToken(mode, text.substring(0, n), states, accepted);
+        }
+
+        /** The state after the first {@code m} characters ({@code m} ≥ 1). */
+        DFAState state(int m) {
+            return states[m - 1];
+        }
+
+        /** How many of the first {@code m} characters the longest accepted prefix holds. */
+        int accepted(int m) {
+            return accepted[m - 1];
         }
     }
 

@@ -577,6 +577,37 @@ public final class TextStream implements CharStream {
         return codePointAt(g);
     }
 
+    /**
+     * How many characters of {@code text} (which holds no surrogate) from {@code offset} on agree
+     * with the data from global index {@code g} on: up to the end of the text or of the data the
+     * lexer may read, and none of them masked (where the lexer sees each character as it is).
+     */
+    int agreeing(int g, String text, int offset) {
+        int n = Math.min(text.length() - offset, limit - g);
+        if (n <= 0) return 0;
+        if (g >= curBase) {
+            int at = g - curBase;
+            if (cur.regionMatches(at, text, offset, n)) return n;
+            int i = 0;
+            while (cur.charAt(at + i) == text.charAt(offset + i)) i++;
+            return i;
+        }
+        if (carryMasked != null || g < carryBase) return 0;
+        int i = 0;
+        while (i < n && charAt(g + i) == text.charAt(offset + i)) i++;
+        return i;
+    }
+
+    /**
+     * The text of [from, to) when the lexer sees each of its characters as it is (none masked, no
+     * surrogate), else null.
+     */
+    String plainText(int from, int to) {
+        if (from < carryBase || to > limit || from < curBase && carryMasked != null) return null;
+        for (int g = from; g < to; g++) if (Character.isSurrogate(charAt(g))) return null;
+        return text(from, to);
+    }
+
     /** Counts work done outside {@link #consume()} (a match walked over the DFA directly). */
     void addWork(int n) {
         consumed += n;
