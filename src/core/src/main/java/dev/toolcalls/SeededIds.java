@@ -15,13 +15,6 @@ final class SeededIds implements IdTemplate.Prefixed {
     private static final long ADDEND = 0xBL;
     private static final long MASK = (1L << 48) - 1;
 
-    /** Two steps of the generator at once: {@code seed * MULTIPLIER_2 + ADDEND_2}. */
-    private static final long MULTIPLIER_2 = MULTIPLIER * MULTIPLIER & MASK;
-
-    private static final long ADDEND_2 = MULTIPLIER * ADDEND + ADDEND & MASK;
-
-    private static final byte[] CHARACTERS = ALPHANUMERIC.getBytes(StandardCharsets.ISO_8859_1);
-
     private long seed;
 
     SeededIds(long seed) {
@@ -48,26 +41,8 @@ final class SeededIds implements IdTemplate.Prefixed {
         byte[] out = new byte[p + length];
         if (!IdTemplate.Prefixed.writeLatin1(prefix, out))
             return prefix.concat(alphanumeric(length));
-        int bound = CHARACTERS.length;
-        int i = p;
-        // two characters per step from the same seed (the second by the two-step constants), so
-        // that the two multiplications do not wait on each other; a draw that nextInt would
-        // reject leaves the rest to it
-        long s = seed;
-        for (; i + 1 < out.length; i += 2) {
-            long s1 = s * MULTIPLIER + ADDEND & MASK;
-            long s2 = s * MULTIPLIER_2 + ADDEND_2 & MASK;
-            int u1 = (int) (s1 >>> 17);
-            int u2 = (int) (s2 >>> 17);
-            int r1 = u1 % bound;
-            int r2 = u2 % bound;
-            if (u1 - r1 + bound - 1 < 0 || u2 - r2 + bound - 1 < 0) break;
-            out[i] = CHARACTERS[r1];
-            out[i + 1] = CHARACTERS[r2];
-            s = s2;
-        }
-        seed = s;
-        for (; i < out.length; i++) out[i] = CHARACTERS[nextInt(bound)];
+        for (int i = p; i < out.length; i++)
+            out[i] = (byte) ALPHANUMERIC.charAt(nextInt(ALPHANUMERIC.length()));
         return new String(out, StandardCharsets.ISO_8859_1);
     }
 }

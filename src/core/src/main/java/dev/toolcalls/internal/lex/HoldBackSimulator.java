@@ -34,6 +34,13 @@ public final class HoldBackSimulator extends LexerATNSimulator {
     /** The shortest token whose text {@link #walkKnown} remembers. */
     private static final int KNOWN_MIN = 4;
 
+    /**
+     * The fewest characters of data from a token's start for which {@link #walkKnown} looks for a
+     * known token: in small chunks most tokens run into the end of the data, and the few characters
+     * a walk takes in one chunk cost less than looking.
+     */
+    private static final int KNOWN_AHEAD = 16;
+
     public static boolean OFF;
 
     /** {@link #savedModes} before anything was saved (a match along built edges saves nothing). */
@@ -59,12 +66,6 @@ public final class HoldBackSimulator extends LexerATNSimulator {
     private int resumeIndex;
     private int resumeMode;
     private int resumeAcceptAt;
-
-    /**
-     * A known token whose first characters are those of the held token, from {@link #resumeStart}
-     * to {@link #resumeIndex}, or null.
-     */
-    private LexerModel.KnownToken resumeKnown;
 
     /**
      * The lexer's mode stack before the match, saved where ANTLR's simulator runs the token's mode
@@ -100,7 +101,6 @@ public final class HoldBackSimulator extends LexerATNSimulator {
         resumeIndex = 0;
         resumeMode = 0;
         resumeAcceptAt = 0;
-        resumeKnown = null;
     }
 
     /**
@@ -117,16 +117,6 @@ public final class HoldBackSimulator extends LexerATNSimulator {
         if (resumeState != null && start == resumeStart && mode == resumeMode) {
             DFAState from = resumeState;
             resumeState = null;
-            LexerModel.KnownToken known = resumeKnown;
-            if (known != null) {
-                resumeKnown = null;
-                int done = resumeIndex - start;
-                int m = done + stream.agreeing(resumeIndex, known.text, done);
-                if (m > done) {
-                    int walked = walkOn(known, start, mode, m, done);
-                    if (walked != NO_WALK) return walked;
-                }
-            }
             int walked =
                     walk(start, mode, from, resumeAccepted, resumeAcceptAt, resumeIndex, false);
             if (walked != NO_WALK) return walked;
@@ -157,15 +147,16 @@ public final class HoldBackSimulator extends LexerATNSimulator {
      */
     private int walkKnown(int start, int mode, DFAState s0) {
         TextStream in = stream;
-        int c1 = in.peek(start + 1);
-        if (c1 < 0 || !known) return walk(start, mode, s0, null, 0, start, false);
+        if (!known || in.end() - start < KNOWN_AHEAD)
+            return walk(start, mode, s0, null, 0, start, false);
         int c0 = in.peek(start);
+        int c1 = in.peek(start + 1);
         LexerModel.KnownToken best = null;
         int agree = 1; // a single character agreeing spares nothing
         for (int way = 0; way < 2; way++) {
             LexerModel.KnownToken k = model.knownToken(mode, c0, c1, way);
             if (k == null) continue;
-            int m = in.agreeing(start, k.text, 0);
+            int m = in.agreeing(start, k.text);
             if (m > agree) {
                 best = k;
                 agree = m;
@@ -173,14 +164,14 @@ public final class HoldBackSimulator extends LexerATNSimulator {
             }
         }
         if (best == null) return walk(start, mode, s0, null, 0, start, true);
-        return walkOn(best, start, mode, agree, 0);
+        return walkOn(best, start, mode, agree);
     }
 
     /**
      * Walks on from the state after the first {@code m} characters of {@code k}'s text, which lie
-     * at {@code start} (of which the first {@code done} were walked before, by a held token).
+     * at {@code start}.
      */
-    private int walkOn(LexerModel.KnownToken k, int start, int mode, int m, int done) {
+    private int walkOn(LexerModel.KnownToken k, int start, int mode, int m) {
         int at = start + m;
         boolean whole = m == k.text.length();
         boolean dataEnd = at == stream.end();
@@ -196,8 +187,7 @@ public final class HoldBackSimulator extends LexerATNSimulator {
                         at,
                         !whole && !dataEnd);
         if (walked == NO_WALK) return NO_WALK;
-        stream.addWork(m - done);
-        if (walked == HOLD && !whole && resumeIndex == at) resumeKnown = k;
+        stream.addWork(m);
         return walked;
     }
 
@@ -305,7 +295,6 @@ public final class HoldBackSimulator extends LexerATNSimulator {
      * at}.
      */
     private int hold(DFAState state, DFAState acc, int accAt, int start, int at, int mode) {
-        resumeKnown = null;
         resumeState = state;
         resumeAccepted = acc;
         resumeAcceptAt = accAt;
@@ -353,7 +342,6 @@ public final class HoldBackSimulator extends LexerATNSimulator {
             stream.seek(start);
         }
         resumeIndex = end;
-        resumeKnown = null;
         stream.addWork(chunk.length());
         return true;
     }
@@ -361,7 +349,6 @@ public final class HoldBackSimulator extends LexerATNSimulator {
     /** Forgets a held token (the lexer was moved elsewhere). */
     public void forgetHeld() {
         resumeState = null;
-        resumeKnown = null;
     }
 
     @Override

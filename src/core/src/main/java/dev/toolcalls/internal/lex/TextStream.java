@@ -578,23 +578,23 @@ public final class TextStream implements CharStream {
     }
 
     /**
-     * How many characters of {@code text} (which holds no surrogate) from {@code offset} on agree
-     * with the data from global index {@code g} on: up to the end of the text or of the data the
-     * lexer may read, and none of them masked (where the lexer sees each character as it is).
+     * How many characters of {@code text} (which holds no surrogate) agree with the data from
+     * global index {@code g} on: up to the end of the text or of the data the lexer may read, and
+     * none of them masked (where the lexer sees each character as it is).
      */
-    int agreeing(int g, String text, int offset) {
-        int n = Math.min(text.length() - offset, limit - g);
+    int agreeing(int g, String text) {
+        int n = Math.min(text.length(), limit - g);
         if (n <= 0) return 0;
         if (g >= curBase) {
             int at = g - curBase;
-            if (cur.regionMatches(at, text, offset, n)) return n;
+            if (cur.regionMatches(at, text, 0, n)) return n;
             int i = 0;
-            while (cur.charAt(at + i) == text.charAt(offset + i)) i++;
+            while (cur.charAt(at + i) == text.charAt(i)) i++;
             return i;
         }
         if (carryMasked != null || g < carryBase) return 0;
         int i = 0;
-        while (i < n && charAt(g + i) == text.charAt(offset + i)) i++;
+        while (i < n && charAt(g + i) == text.charAt(i)) i++;
         return i;
     }
 

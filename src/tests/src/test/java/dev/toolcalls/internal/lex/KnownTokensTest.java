@@ -15,9 +15,10 @@ import java.util.List;
  * A token's text walked once from its mode's start state is known to the format's model, and a
  * later match compares it where it lies instead of walking its characters one by one. The tokens
  * are exactly those of the walk character by character: where the known text agrees whole, where it
- * stops agreeing part way (another key that begins as a known one does), where the data ends inside
- * it (a token held back, resumed with the next chunk), in every split of the output into two chunks
- * and in chunks of one character.
+ * stops agreeing part way (another key or name that begins as a known one does), where the data
+ * ends inside it (a token held back, resumed with the next chunk), in every split of the output
+ * into two chunks and in chunks of one character (where a token's start has too few characters
+ * after it for a known token to be worth looking for).
  */
 class KnownTokensTest {
     private static final String CALL =
@@ -36,7 +37,10 @@ class KnownTokensTest {
                     "<tool_call>{\"name\" :\"get_weather\",\"arguments\":{\"city\":\"Par\"}}"
                             + "</tool_call>x",
                     "<tool_call>{\"name\":  \"get_weather\", \"arguments\":\t{}}</tool_call>",
-                    "text <tool_ca");
+                    "text <tool_ca",
+                    "<tool_call>{\"name\": \"get_current_weather_forecast_for_city\"}</tool_call>"
+                            + "<tool_call>{\"name\": \"get_current_weather_forecast_for_town\"}"
+                            + "</tool_call>");
 
     private static LexerModel model() {
         return FormatDefinition.of(Formats.get("hermes")).compiled().model();
