@@ -40,7 +40,9 @@ public final class CallAssembler {
     /**
      * The capacity up to which {@link #argsTail} is kept from call to call; one that grew beyond it
      * is made anew, since a builder that once took a character above U+00FF keeps two bytes per
-     * character for good, and every fragment cut from it pays for that.
+     * character for good, and every fragment cut from it pays for that. It is made anew with this
+     * capacity, so that the arguments of the calls after it do not grow it again piece by piece (a
+     * stream's first builder is of the default size: most streams hold no call).
      */
     private static final int SMALL_TAIL = 64;
 
@@ -601,7 +603,7 @@ public final class CallAssembler {
     private void clearArgs() {
         validText.clear();
         argPieces.clear();
-        if (argsTail.capacity() > SMALL_TAIL) argsTail = new StringBuilder();
+        if (argsTail.capacity() > SMALL_TAIL) argsTail = new StringBuilder(SMALL_TAIL);
         else argsTail.setLength(0);
         argsLength = 0;
         firstKept = false;
