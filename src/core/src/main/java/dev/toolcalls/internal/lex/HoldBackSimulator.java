@@ -37,9 +37,10 @@ public final class HoldBackSimulator extends LexerATNSimulator {
     /**
      * The fewest characters of data from a token's start for which {@link #walkKnown} looks for a
      * known token: in small chunks most tokens run into the end of the data, and the few characters
-     * a walk takes in one chunk cost less than looking.
+     * a walk takes in one chunk cost less than looking (4- and 16-character chunks look for none;
+     * 64-character chunks in their first half).
      */
-    private static final int KNOWN_AHEAD = 16;
+    private static final int KNOWN_AHEAD = 32;
 
     public static boolean OFF;
 
@@ -225,6 +226,9 @@ public final class HoldBackSimulator extends LexerATNSimulator {
                 } else {
                     truncated = anyAlive(s.configs);
                 }
+                // a token the end of the data cut or ended is no text to know: only one whose
+                // end an edge decided is remembered
+                remember = false;
                 break;
             }
             DFAState target;
