@@ -42,8 +42,6 @@ public final class HoldBackSimulator extends LexerATNSimulator {
      */
     private static final int KNOWN_AHEAD = 32;
 
-    public static boolean OFF;
-
     /** {@link #savedModes} before anything was saved (a match along built edges saves nothing). */
     private static final int[] NO_MODES = {};
 
@@ -231,13 +229,7 @@ public final class HoldBackSimulator extends LexerATNSimulator {
                 remember = false;
                 break;
             }
-            DFAState target;
-            if (t <= MAX_DFA_EDGE) {
-                DFAState[] edges = s.edges;
-                target = edges == null ? null : edges[t];
-            } else {
-                target = model.wideEdge(mode, s.stateNumber, t);
-            }
+            DFAState target = model.edge(mode, s, t);
             if (target == null) return NO_WALK;
             if (target == ERROR) break;
             g += t > 0xFFFF ? 2 : 1;
@@ -248,10 +240,13 @@ public final class HoldBackSimulator extends LexerATNSimulator {
             }
         }
         if (acc == null) return NO_WALK;
-        if (remember && accAt - start >= KNOWN_MIN) {
-            String text = in.plainText(start, Math.min(accAt, start + LexerModel.KnownToken.MAX));
-            if (text != null) model.rememberToken(mode, decisionToDFA[mode].s0, text);
-        }
+        if (remember && accAt - start >= KNOWN_MIN)
+            model.rememberToken(
+                    mode,
+                    decisionToDFA[mode].s0,
+                    in,
+                    start,
+                    Math.min(accAt, start + LexerModel.KnownToken.MAX));
         this.mode = mode;
         this.startIndex = start;
         in.addWork(g - from);
@@ -328,14 +323,9 @@ public final class HoldBackSimulator extends LexerATNSimulator {
         if (s == null || start != resumeStart || mode != resumeMode || from != resumeIndex)
             return false;
         if (s.isAcceptState && resumeAccepted != s) return false;
-        DFAState[] edges = s.edges;
         for (int i = 0, n = chunk.length(); i < n; i++) {
             char c = chunk.charAt(i);
-            DFAState t;
-            if (c <= MAX_DFA_EDGE) t = edges == null ? null : edges[c];
-            else if (Character.isSurrogate(c)) return false;
-            else t = model.wideEdge(mode, s.stateNumber, c);
-            if (t != s) return false;
+            if (Character.isSurrogate(c) || model.edge(mode, s, c) != s) return false;
         }
         int end = from + chunk.length();
         if (s.isAcceptState) {

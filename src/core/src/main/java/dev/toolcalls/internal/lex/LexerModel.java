@@ -355,6 +355,18 @@ public final class LexerModel {
     }
 
     /**
+     * The DFA edge of {@code mode}'s state {@code s} for the code point {@code cp}: ANTLR's own up
+     * to 127, {@link #wideEdge} above; null where none is built yet.
+     */
+    public DFAState edge(int mode, DFAState s, int cp) {
+        if (cp <= LexerATNSimulator.MAX_DFA_EDGE) {
+            DFAState[] edges = s.edges;
+            return edges == null ? null : edges[cp];
+        }
+        return wideEdge(mode, s.stateNumber, cp);
+    }
+
+    /**
      * An edge for a code point above 127 (ANTLR's DFA keeps none): a lossy direct-mapped cache in
      * front of the map.
      */
@@ -431,16 +443,19 @@ public final class LexerModel {
     }
 
     /**
-     * Remembers the text of a token walked from {@code mode}'s start state {@code s0} (its first
-     * {@link KnownToken#MAX} characters at most), where no entry of its slot held it: into an empty
-     * entry, or in place of one that missed several times since its last hit.
+     * Remembers the text of [from, to) of {@code in}, a token walked from {@code mode}'s start
+     * state {@code s0}, where no entry of its slot held it: into an empty entry, or in place of one
+     * that missed several times since its last hit (otherwise each entry counts the miss, and no
+     * text is made). A text the lexer does not see as it is (masked, or holding a surrogate) is not
+     * remembered.
      */
-    void rememberToken(int mode, DFAState s0, String text) {
-        int slot = knownSlot(mode, text.charAt(0), text.charAt(1));
+    void rememberToken(int mode, DFAState s0, TextStream in, int from, int to) {
+        int slot = knownSlot(mode, in.peek(from), in.peek(from + 1));
         for (int way = 0; way < 2; way++) {
             KnownToken k = knownTokens[slot | way];
             if (k == null || k.mode != mode || k.misses >= KnownToken.REPLACE_AFTER) {
-                KnownToken made = KnownToken.walk(this, mode, s0, text);
+                String text = in.plainText(from, to);
+                KnownToken made = text == null ? null : KnownToken.walk(this, mode, s0, text);
                 if (made != null) knownTokens[slot | way] = made;
                 return;
             }
@@ -480,25 +495,25 @@ public final class LexerModel {
             this.accepted = accepted;
         }
 
-        /** The walk over {@code text} from {@code s0}, or null where an edge is not built. */
+        /**
+         * The walk over {@code text} (at most {@link #MAX} characters) from {@code s0}, or null
+         * where an edge is not built.
+         */
         static KnownToken walk(LexerModel model, int mode, DFAState s0, String text) {
-            int n = Math.min(text.length(), MAX);
+            int n = text.length();
             DFAState[] states = new DFAState[n];
             byte[] accepted = new byte[n];
             DFAState s = s0;
             int acc = 0;
             for (int i = 0; i < n; i++) {
-                char c = text.charAt(i);
-                DFAState t;
-                if (c <= LexerATNSimulator.MAX_DFA_EDGE) t = s.edges == null ? null : s.edges[c];
-                else t = model.wideEdge(mode, s.stateNumber, c);
+                DFAState t = model.edge(mode, s, text.charAt(i));
                 if (t == null || t == LexerATNSimulator.ERROR) return null;
                 s = t;
                 if (s.isAcceptState) acc = i + 1;
                 states[i] = s;
                 accepted[i] = (byte) acc;
             }
-            return new KnownToken(mode, text.substring(0, n), states, accepted);
+            return new KnownToken(mode, text, states, accepted);
         }
 
         /** The state after the first {@code m} characters ({@code m} ≥ 1). */
